@@ -1,0 +1,49 @@
+//! `lblab`: run the LLM Load-Balancing Lab's simulations from a terminal.
+//!
+//! Every subcommand prints a readable table by default and the lab's `Outcome`
+//! as JSON with `--json` (the same JSON the web page computes in wasm). Bad input
+//! prints one line naming the flag and its valid range, and exits with status 2.
+
+mod args;
+mod bench;
+mod routing;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+lblab — LLM Load-Balancing Lab simulations
+
+Usage: lblab <command> [flags]
+
+Commands:
+  routing   Replay one seeded trace under every selection rule (article §4.2)
+  bench     Time the routing simulation (release builds)
+  help      Show this text; `lblab <command> --help` shows a command's flags
+";
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let (cmd, rest) = match argv.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cmd {
+        "routing" => routing::main(rest),
+        "bench" => bench::main(rest),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}' (expected: routing, bench, help)")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(line) => {
+            eprintln!("error: {line}");
+            ExitCode::from(2)
+        }
+    }
+}

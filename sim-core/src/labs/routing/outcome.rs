@@ -1,0 +1,112 @@
+//! What a Routing Lab run reports. Serialised as-is by the CLI's `--json` and by
+//! the web page, so the two can be compared number for number.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::Config;
+use crate::routing::{Decision, RuleKind};
+
+/// The generated trace, summarised.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceSummary {
+    /// Requests in the trace.
+    pub requests: u32,
+    /// Shortest generated prompt, in tokens.
+    pub prompt_min: u32,
+    /// Longest generated prompt, in tokens.
+    pub prompt_max: u32,
+    /// Mean generated prompt, in tokens.
+    pub prompt_mean: f64,
+    /// Tick of the last arrival.
+    pub last_arrival: u64,
+}
+
+/// One replica under one rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReplicaOutcome {
+    /// Requests routed to it.
+    pub assigned: u32,
+    /// Requests it finished.
+    pub completed: u32,
+    /// Share of the run's ticks it spent on a prefill or decode step (0–1).
+    pub utilization: f64,
+    /// Share of the run's ticks it spent on prefill steps (0–1).
+    pub prefill_share: f64,
+}
+
+/// Outstanding requests per replica over time, down-sampled: point `i` is the
+/// maximum over ticks `[i·stride, (i+1)·stride)`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct QueueSeries {
+    /// Ticks per point.
+    pub stride: u64,
+    /// One series per replica.
+    pub series: Vec<Vec<u32>>,
+}
+
+/// How many decisions a rule took for one reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReasonCount {
+    /// [`crate::routing::Reason::name`].
+    pub reason: String,
+    /// Decisions with that reason.
+    pub count: u32,
+}
+
+/// Metrics of one rule on the shared trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleOutcome {
+    /// The rule.
+    pub rule: RuleKind,
+    /// Median time to first token, in ticks.
+    pub ttft_p50: f64,
+    /// 95th-percentile time to first token, in ticks.
+    pub ttft_p95: f64,
+    /// 95th-percentile end-to-end latency, in ticks.
+    pub e2e_p95: f64,
+    /// Share of all requests whose TTFT met the SLO (0–1; unfinished ones miss).
+    pub slo_attainment: f64,
+    /// Share of admitted prompt tokens served from a prefix cache (0–1).
+    pub cache_hit_share: f64,
+    /// Most requests assigned to one replica minus fewest.
+    pub assignment_gap: u32,
+    /// Output tokens of finished requests per tick of the run.
+    pub output_throughput: f64,
+    /// Requests finished.
+    pub completed: u32,
+    /// Requests not finished when the run stopped (only past `max_ticks`).
+    pub outstanding: u32,
+    /// Ticks the run lasted (last finishing tick + 1).
+    pub ticks: u64,
+    /// Sequences preempted for KV, over all replicas.
+    pub preemptions: u32,
+    /// Per replica, in index order.
+    pub replicas: Vec<ReplicaOutcome>,
+    /// Decisions per reason, in first-seen order.
+    pub reasons: Vec<ReasonCount>,
+    /// Outstanding requests per replica over time.
+    pub queue: QueueSeries,
+    /// Every decision in arrival order (not serialised: large, and derivable).
+    #[serde(skip)]
+    pub decisions: Vec<Decision>,
+}
+
+/// The whole run: the config it answers, the trace, and one entry per rule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// The trace every rule replayed.
+    pub trace: TraceSummary,
+    /// One entry per rule run, in registry order.
+    pub rules: Vec<RuleOutcome>,
+}
+
+impl Outcome {
+    /// The entry for `rule`, if it was run.
+    pub fn rule(&self, rule: RuleKind) -> Option<&RuleOutcome> {
+        self.rules.iter().find(|r| r.rule == rule)
+    }
+}

@@ -1,0 +1,224 @@
+//! The Routing Lab's tick loop.
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSummary};
+use super::Config;
+use crate::engine::{EngineEvent, Replica};
+use crate::labs::RangeError;
+use crate::routing::{RouteContext, Router, RuleKind};
+use crate::stats::percentile_sorted;
+use crate::time::Tick;
+use crate::workload::{generator, Workload};
+
+/// Points kept per replica before the queue series halves its resolution.
+const QUEUE_POINTS: usize = 600;
+
+/// Run every rule of the registry on the trace `config` describes.
+pub fn run(config: &Config) -> Result<Outcome, RangeError> {
+    run_rules(config, &RuleKind::ALL)
+}
+
+/// Run the given rules on the trace `config` describes.
+pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, RangeError> {
+    config.validate()?;
+    let workload = generator::generate(&config.generator(), config.seed);
+    Ok(run_rules_on(config, &workload, rules))
+}
+
+/// Run the given rules on an existing workload (a replayed trace, say). The
+/// config's workload fields are ignored; its engine and rule settings apply.
+pub fn run_rules_on(config: &Config, workload: &Workload, rules: &[RuleKind]) -> Outcome {
+    let (prompt_min, prompt_max) = workload.prompt_range();
+    Outcome {
+        config: config.clone(),
+        trace: TraceSummary {
+            requests: workload.requests.len() as u32,
+            prompt_min,
+            prompt_max,
+            prompt_mean: workload.prompt_mean(),
+            last_arrival: workload.last_arrival().0,
+        },
+        rules: rules.iter().map(|&rule| run_one(config, workload, rule)).collect(),
+    }
+}
+
+/// Down-sampler for the queue-evolution series (bucket maxima).
+struct QueueSampler {
+    stride: u64,
+    filled: u64,
+    current: Vec<u32>,
+    series: Vec<Vec<u32>>,
+}
+
+impl QueueSampler {
+    fn new(replicas: usize) -> Self {
+        QueueSampler {
+            stride: 1,
+            filled: 0,
+            current: vec![0; replicas],
+            series: vec![Vec::new(); replicas],
+        }
+    }
+
+    fn push(&mut self, replicas: &[Replica]) {
+        for (c, r) in self.current.iter_mut().zip(replicas) {
+            *c = (*c).max(r.outstanding());
+        }
+        self.filled += 1;
+        if self.filled == self.stride {
+            self.flush();
+            if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
+                for s in self.series.iter_mut() {
+                    let halved: Vec<u32> = s.chunks(2).map(|p| p.iter().copied().max().unwrap_or(0)).collect();
+                    *s = halved;
+                }
+                self.stride *= 2;
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.filled == 0 {
+            return;
+        }
+        for (s, c) in self.series.iter_mut().zip(self.current.iter_mut()) {
+            s.push(*c);
+            *c = 0;
+        }
+        self.filled = 0;
+    }
+
+    fn finish(mut self) -> QueueSeries {
+        self.flush();
+        QueueSeries {
+            stride: self.stride,
+            series: self.series,
+        }
+    }
+}
+
+fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
+    let n = config.replicas as usize;
+    let reqs = &workload.requests;
+    let mut replicas: Vec<Replica> = (0..n)
+        .map(|_| Replica::new(config.engine(), workload.block_tokens))
+        .collect();
+    let mut router = rule.build(config.seed, config.prefix_aware);
+    let mut ttft: Vec<Option<u64>> = vec![None; reqs.len()];
+    let mut e2e: Vec<Option<u64>> = vec![None; reqs.len()];
+    let mut cached: Vec<Option<u32>> = vec![None; reqs.len()];
+    let mut decisions = Vec::with_capacity(reqs.len());
+    let mut events = Vec::new();
+    let mut sampler = QueueSampler::new(n);
+    let mut next = 0usize;
+    let mut now = Tick::ZERO;
+    let mut last_finish: Option<u64> = None;
+    let mut output_done: u64 = 0;
+    let mut completed = 0u32;
+
+    while now.0 < config.max_ticks {
+        while next < reqs.len() && reqs[next].arrival <= now {
+            let ctx = RouteContext {
+                now,
+                request: &reqs[next],
+                block_tokens: workload.block_tokens,
+                replicas: &replicas,
+            };
+            let Some(decision) = router.select(&ctx) else {
+                break;
+            };
+            replicas[decision.replica as usize].enqueue(next as u32);
+            decisions.push(decision);
+            next += 1;
+        }
+        for replica in replicas.iter_mut() {
+            events.clear();
+            replica.step(now, workload, &mut events);
+            for ev in &events {
+                match *ev {
+                    EngineEvent::Admitted { request, cached_tokens } => {
+                        cached[request as usize].get_or_insert(cached_tokens);
+                    }
+                    EngineEvent::FirstToken { request, tick } => {
+                        let r = &reqs[request as usize];
+                        ttft[request as usize].get_or_insert(tick.next().since(r.arrival));
+                    }
+                    EngineEvent::Finished { request, tick } => {
+                        let r = &reqs[request as usize];
+                        e2e[request as usize] = Some(tick.next().since(r.arrival));
+                        output_done += u64::from(r.output_tokens);
+                        completed += 1;
+                        last_finish = Some(tick.0);
+                    }
+                    EngineEvent::Preempted { .. } => {}
+                }
+            }
+        }
+        sampler.push(&replicas);
+        now = now.next();
+        if next == reqs.len() && replicas.iter().all(Replica::is_idle) {
+            break;
+        }
+    }
+
+    let ticks = last_finish.map_or(now.0, |t| t + 1).max(1);
+    let mut ttfts: Vec<f64> = ttft.iter().flatten().map(|&t| t as f64).collect();
+    ttfts.sort_by(f64::total_cmp);
+    let mut e2es: Vec<f64> = e2e.iter().flatten().map(|&t| t as f64).collect();
+    e2es.sort_by(f64::total_cmp);
+    let met = ttft.iter().flatten().filter(|&&t| t <= u64::from(config.slo_ttft)).count();
+    let (mut hit_tokens, mut prompt_tokens) = (0u64, 0u64);
+    for (c, r) in cached.iter().zip(reqs) {
+        if let Some(c) = c {
+            hit_tokens += u64::from(*c);
+            prompt_tokens += u64::from(r.prompt_tokens);
+        }
+    }
+    let stats: Vec<_> = replicas.iter().map(Replica::stats).collect();
+    let assigned = stats.iter().map(|s| s.assigned);
+    let gap = assigned.clone().max().unwrap_or(0) - assigned.min().unwrap_or(0);
+    let mut reasons: Vec<ReasonCount> = Vec::new();
+    for d in &decisions {
+        let name = d.reason.name();
+        match reasons.iter_mut().find(|r| r.reason == name) {
+            Some(r) => r.count += 1,
+            None => reasons.push(ReasonCount {
+                reason: String::from(name),
+                count: 1,
+            }),
+        }
+    }
+    RuleOutcome {
+        rule,
+        ttft_p50: percentile_sorted(&ttfts, 50.0),
+        ttft_p95: percentile_sorted(&ttfts, 95.0),
+        e2e_p95: percentile_sorted(&e2es, 95.0),
+        slo_attainment: met as f64 / reqs.len().max(1) as f64,
+        cache_hit_share: if prompt_tokens == 0 {
+            0.0
+        } else {
+            hit_tokens as f64 / prompt_tokens as f64
+        },
+        assignment_gap: gap,
+        output_throughput: output_done as f64 / ticks as f64,
+        completed,
+        outstanding: reqs.len() as u32 - completed,
+        ticks,
+        preemptions: stats.iter().map(|s| s.preemptions).sum(),
+        replicas: stats
+            .iter()
+            .map(|s| ReplicaOutcome {
+                assigned: s.assigned,
+                completed: s.completed,
+                utilization: s.busy_ticks as f64 / ticks as f64,
+                prefill_share: s.prefill_ticks as f64 / ticks as f64,
+            })
+            .collect(),
+        reasons,
+        queue: sampler.finish(),
+        decisions,
+    }
+}

@@ -1,0 +1,110 @@
+//! Why a rule made a decision, in a form the UI can count and explain.
+
+use alloc::format;
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+/// The reason recorded with every [`super::Decision`]. Loads are outstanding
+/// requests (waiting + running) at decision time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Reason {
+    /// Uniform draw; no signal read.
+    Random,
+    /// Next replica in the rotation.
+    RoundRobin,
+    /// Fewest outstanding requests over the whole pool.
+    LeastLoaded {
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
+    /// The lighter of two distinct random replicas.
+    TwoChoices {
+        /// The replica sampled alongside the chosen one.
+        other: u32,
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+        /// Outstanding requests on the other sampled replica.
+        other_load: u32,
+    },
+    /// Fewest KV blocks held by running sequences; waiting count broke ties.
+    LeastKv {
+        /// KV blocks held on the chosen replica.
+        kv_blocks: u32,
+        /// Requests queued there (invisible to the primary signal).
+        waiting: u32,
+    },
+    /// The replica holding the longest cached prefix, over the cache threshold.
+    CacheAffinity {
+        /// Share of the prompt already cached there, in thousandths.
+        match_permille: u32,
+    },
+    /// Loads were imbalanced beyond both thresholds: affinity dropped for the least loaded.
+    ImbalanceEscape {
+        /// Highest load in the pool.
+        max_load: u32,
+        /// Lowest load in the pool (the chosen replica's).
+        min_load: u32,
+    },
+    /// No replica held enough of the prompt: fall back to the least loaded.
+    LowMatch {
+        /// Best match anywhere, in thousandths of the prompt.
+        match_permille: u32,
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
+}
+
+impl Reason {
+    /// A stable short name (used for counts in outcomes and the CLI).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Reason::Random => "random",
+            Reason::RoundRobin => "round-robin",
+            Reason::LeastLoaded { .. } => "least-loaded",
+            Reason::TwoChoices { .. } => "two-choices",
+            Reason::LeastKv { .. } => "least-kv",
+            Reason::CacheAffinity { .. } => "cache-affinity",
+            Reason::ImbalanceEscape { .. } => "imbalance-escape",
+            Reason::LowMatch { .. } => "low-match",
+        }
+    }
+
+    /// One plain sentence for the UI; replica numbers are shown 1-based.
+    pub fn explain(&self) -> String {
+        match *self {
+            Reason::Random => String::from("picked uniformly at random; no load signal read"),
+            Reason::RoundRobin => String::from("next in the fixed rotation; load not read"),
+            Reason::LeastLoaded { load } => {
+                format!("fewest outstanding requests in the pool ({load})")
+            }
+            Reason::TwoChoices {
+                other,
+                load,
+                other_load,
+            } => format!(
+                "lighter of two random replicas: {load} outstanding against {other_load} on replica {}",
+                other + 1
+            ),
+            Reason::LeastKv { kv_blocks, waiting } => format!(
+                "fewest KV blocks in use ({kv_blocks}); its {waiting} queued requests hold none"
+            ),
+            Reason::CacheAffinity { match_permille } => format!(
+                "{}.{}% of the prompt is cached there, over the cache threshold",
+                match_permille / 10,
+                match_permille % 10
+            ),
+            Reason::ImbalanceEscape { max_load, min_load } => format!(
+                "affinity dropped: loads range {min_load}–{max_load}, past both imbalance thresholds"
+            ),
+            Reason::LowMatch {
+                match_permille,
+                load,
+            } => format!(
+                "best cached match only {}.{}%: sent to the least loaded ({load} outstanding)",
+                match_permille / 10,
+                match_permille % 10
+            ),
+        }
+    }
+}
