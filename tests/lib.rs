@@ -16,8 +16,15 @@ pub fn routing_at(config: &Config, seed: u64) -> Outcome {
 }
 
 /// Share of `SEEDS` for which `claim` holds, with the failing seeds listed.
-pub fn pass_ratio(outcomes: &[(u64, Outcome)], claim: impl Fn(&Outcome) -> bool) -> (f64, Vec<u64>) {
-    let failed: Vec<u64> = outcomes.iter().filter(|(_, o)| !claim(o)).map(|(s, _)| *s).collect();
+pub fn pass_ratio(
+    outcomes: &[(u64, Outcome)],
+    claim: impl Fn(&Outcome) -> bool,
+) -> (f64, Vec<u64>) {
+    let failed: Vec<u64> = outcomes
+        .iter()
+        .filter(|(_, o)| !claim(o))
+        .map(|(s, _)| *s)
+        .collect();
     (1.0 - failed.len() as f64 / outcomes.len() as f64, failed)
 }
 

@@ -32,30 +32,46 @@ fn claims_at_the_defaults() {
     check("(a) round robin's assignment gap is 0", &all, 1.0, |o| {
         get(o, RoundRobin).assignment_gap == 0
     });
-    check("(b) least outstanding beats round robin on TTFT P95", &all, 0.8, |o| {
-        get(o, LeastOutstanding).ttft_p95 < get(o, RoundRobin).ttft_p95
-    });
-    check("(c) random has a worse TTFT P95 than round robin", &all, 0.8, |o| {
-        get(o, Random).ttft_p95 > get(o, RoundRobin).ttft_p95
-    });
-    check("(d) least KV: lowest SLO attainment, gap above LO, P2C, PA", &all, 0.8, |o| {
-        let kv = get(o, LeastKv);
-        let lowest = RuleKind::ALL
-            .iter()
-            .filter(|&&r| r != LeastKv)
-            .all(|&r| kv.slo_attainment < get(o, r).slo_attainment);
-        let gap = [LeastOutstanding, PowerOfTwo, PrefixAware]
-            .iter()
-            .all(|&r| kv.assignment_gap > get(o, r).assignment_gap);
-        lowest && gap
-    });
-    check("(e) prefix-aware has the highest cache-hit share", &all, 1.0, |o| {
-        let pa = get(o, PrefixAware).cache_hit_share;
-        RuleKind::ALL
-            .iter()
-            .filter(|&&r| r != PrefixAware)
-            .all(|&r| pa > get(o, r).cache_hit_share)
-    });
+    check(
+        "(b) least outstanding beats round robin on TTFT P95",
+        &all,
+        0.8,
+        |o| get(o, LeastOutstanding).ttft_p95 < get(o, RoundRobin).ttft_p95,
+    );
+    check(
+        "(c) random has a worse TTFT P95 than round robin",
+        &all,
+        0.8,
+        |o| get(o, Random).ttft_p95 > get(o, RoundRobin).ttft_p95,
+    );
+    check(
+        "(d) least KV: lowest SLO attainment, gap above LO, P2C, PA",
+        &all,
+        0.8,
+        |o| {
+            let kv = get(o, LeastKv);
+            let lowest = RuleKind::ALL
+                .iter()
+                .filter(|&&r| r != LeastKv)
+                .all(|&r| kv.slo_attainment < get(o, r).slo_attainment);
+            let gap = [LeastOutstanding, PowerOfTwo, PrefixAware]
+                .iter()
+                .all(|&r| kv.assignment_gap > get(o, r).assignment_gap);
+            lowest && gap
+        },
+    );
+    check(
+        "(e) prefix-aware has the highest cache-hit share",
+        &all,
+        1.0,
+        |o| {
+            let pa = get(o, PrefixAware).cache_hit_share;
+            RuleKind::ALL
+                .iter()
+                .filter(|&&r| r != PrefixAware)
+                .all(|&r| pa > get(o, r).cache_hit_share)
+        },
+    );
 }
 
 #[test]
@@ -66,14 +82,21 @@ fn claims_at_low_load() {
         ..Config::default()
     };
     let all = outcomes(&low);
-    check("(f) load rules converge at λ = 0.05; prefix-aware lower", &all, 0.8, |o| {
-        let p: Vec<f64> = [LeastOutstanding, PowerOfTwo, RoundRobin]
-            .iter()
-            .map(|&r| get(o, r).ttft_p95)
-            .collect();
-        let (lo, hi) = p.iter().fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
-        let close = hi <= lo * 1.25;
-        let pa = get(o, PrefixAware).ttft_p95;
-        close && p.iter().all(|&x| pa < x)
-    });
+    check(
+        "(f) load rules converge at λ = 0.05; prefix-aware lower",
+        &all,
+        0.8,
+        |o| {
+            let p: Vec<f64> = [LeastOutstanding, PowerOfTwo, RoundRobin]
+                .iter()
+                .map(|&r| get(o, r).ttft_p95)
+                .collect();
+            let (lo, hi) = p
+                .iter()
+                .fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+            let close = hi <= lo * 1.25;
+            let pa = get(o, PrefixAware).ttft_p95;
+            close && p.iter().all(|&x| pa < x)
+        },
+    );
 }

@@ -39,7 +39,9 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
             return Ok(None);
         }
         let Some(body) = arg.strip_prefix("--") else {
-            return Err(format!("unexpected argument '{arg}' (flags start with --; see --help)"));
+            return Err(format!(
+                "unexpected argument '{arg}' (flags start with --; see --help)"
+            ));
         };
         let (name, inline) = match body.split_once('=') {
             Some((n, v)) => (n, Some(v.to_string())),
@@ -53,7 +55,9 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
                 Some(v) => v,
                 None => {
                     i += 1;
-                    args.get(i).cloned().ok_or_else(|| format!("--{name} needs a value"))?
+                    args.get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("--{name} needs a value"))?
                 }
             }
         } else {

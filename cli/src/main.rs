@@ -37,7 +37,9 @@ fn main() -> ExitCode {
             print!("{USAGE}");
             Ok(())
         }
-        other => Err(format!("unknown command '{other}' (expected: routing, bench, help)")),
+        other => Err(format!(
+            "unknown command '{other}' (expected: routing, bench, help)"
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

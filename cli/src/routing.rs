@@ -10,14 +10,30 @@ const KEYED: &[(&str, &str, &str)] = &[
     ("replicas", "replicas", "Replicas in the pool"),
     ("rate", "rate", "Mean arrivals per tick (λ)"),
     ("mean-prompt", "mean_prompt", "Mean prompt length, tokens"),
-    ("prompt-cv", "prompt_cv", "Coefficient of variation of prompt length"),
+    (
+        "prompt-cv",
+        "prompt_cv",
+        "Coefficient of variation of prompt length",
+    ),
     ("long-share", "long_share", "Share of long-output requests"),
     ("requests", "requests", "Requests in the trace"),
-    ("burstiness", "burstiness", "Gamma shape of inter-arrivals (1 = Poisson)"),
+    (
+        "burstiness",
+        "burstiness",
+        "Gamma shape of inter-arrivals (1 = Poisson)",
+    ),
     ("slots", "slots", "Batch slots per replica"),
     ("slo-ttft", "slo_ttft", "TTFT objective, ticks"),
-    ("cache-tokens", "cache_tokens", "Prefix-cache capacity per replica, tokens"),
-    ("prefill-budget", "prefill_budget", "Prompt tokens per prefill step"),
+    (
+        "cache-tokens",
+        "cache_tokens",
+        "Prefix-cache capacity per replica, tokens",
+    ),
+    (
+        "prefill-budget",
+        "prefill_budget",
+        "Prompt tokens per prefill step",
+    ),
 ];
 
 fn flags() -> Vec<Flag> {
@@ -25,24 +41,40 @@ fn flags() -> Vec<Flag> {
     let mut out: Vec<Flag> = KEYED
         .iter()
         .map(|&(flag, key, what)| {
-            let (_, value, min, max) = defaults.iter().find(|b| b.0 == key).copied().unwrap_or((key, 0.0, 0.0, 0.0));
+            let (_, value, min, max) = defaults
+                .iter()
+                .find(|b| b.0 == key)
+                .copied()
+                .unwrap_or((key, 0.0, 0.0, 0.0));
             Flag {
                 name: flag,
                 takes_value: true,
-                help: format!("{what} (default {}, range {}–{})", num(value), num(min), num(max)),
+                help: format!(
+                    "{what} (default {}, range {}–{})",
+                    num(value),
+                    num(min),
+                    num(max)
+                ),
             }
         })
         .collect();
     out.push(Flag {
         name: "seed",
         takes_value: true,
-        help: format!("Seed of every random stream (default {}, range 0–{})", Config::default().seed, u64::MAX),
+        help: format!(
+            "Seed of every random stream (default {}, range 0–{})",
+            Config::default().seed,
+            u64::MAX
+        ),
     });
     let names: Vec<&str> = RuleKind::ALL.iter().map(|r| r.name()).collect();
     out.push(Flag {
         name: "rule",
         takes_value: true,
-        help: format!("One rule or all (default all; one of: {}, all)", names.join(", ")),
+        help: format!(
+            "One rule or all (default all; one of: {}, all)",
+            names.join(", ")
+        ),
     });
     out.push(Flag {
         name: "json",
@@ -54,7 +86,11 @@ fn flags() -> Vec<Flag> {
 
 fn range_error(flag: &str, key: &str, given: &str) -> String {
     match Config::range_of(key) {
-        Some((min, max)) => format!("--{flag} must be a number between {} and {} (got '{given}')", num(min), num(max)),
+        Some((min, max)) => format!(
+            "--{flag} must be a number between {} and {} (got '{given}')",
+            num(min),
+            num(max)
+        ),
         None => format!("--{flag}: invalid value '{given}'"),
     }
 }
@@ -102,20 +138,30 @@ pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool)>, S
         }
     }
     if let Some(v) = parsed.value("seed") {
-        cfg.seed = v
-            .trim()
-            .parse()
-            .map_err(|_| format!("--seed must be a whole number between 0 and {} (got '{v}')", u64::MAX))?;
+        cfg.seed = v.trim().parse().map_err(|_| {
+            format!(
+                "--seed must be a whole number between 0 and {} (got '{v}')",
+                u64::MAX
+            )
+        })?;
     }
     cfg.validate().map_err(|e| {
         let flag = e.field.replace('_', "-");
-        format!("--{flag} must be between {} and {} (got {})", num(e.min), num(e.max), e.given)
+        format!(
+            "--{flag} must be a number between {} and {} (got '{}')",
+            num(e.min),
+            num(e.max),
+            e.given
+        )
     })?;
     let rules = match parsed.value("rule") {
         None | Some("all") => RuleKind::ALL.to_vec(),
         Some(name) => vec![RuleKind::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = RuleKind::ALL.iter().map(|r| r.name()).collect();
-            format!("--rule must be one of {}, all (got '{name}')", names.join(", "))
+            format!(
+                "--rule must be one of {}, all (got '{name}')",
+                names.join(", ")
+            )
         })?],
     };
     Ok(Some((cfg, rules, parsed.switch("json"))))

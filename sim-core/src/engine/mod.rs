@@ -192,7 +192,8 @@ impl Replica {
             };
             let req: &Request = &workload.requests[index as usize];
             let matched = self.cache.match_len(&req.blocks);
-            let cached = (matched as u32 * self.block_tokens).min(req.prompt_tokens.saturating_sub(1));
+            let cached =
+                (matched as u32 * self.block_tokens).min(req.prompt_tokens.saturating_sub(1));
             let uncached = req.prompt_tokens - cached;
             let need = self.blocks_for(uncached);
             if self.kv_used + need > self.spec.kv_blocks && !self.running.is_empty() {

@@ -34,7 +34,12 @@ impl fmt::Display for RangeError {
 impl std::error::Error for RangeError {}
 
 /// Check `value` lies in `[min, max]` (and is a number).
-pub(crate) fn check_range(field: &'static str, value: f64, min: f64, max: f64) -> Result<(), RangeError> {
+pub(crate) fn check_range(
+    field: &'static str,
+    value: f64,
+    min: f64,
+    max: f64,
+) -> Result<(), RangeError> {
     if value.is_finite() && value >= min && value <= max {
         Ok(())
     } else {

@@ -23,7 +23,11 @@ impl LeastKv {
 
 impl Router for LeastKv {
     fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
-        let keys = ctx.replicas.iter().map(|r| (r.kv_used(), r.waiting())).enumerate();
+        let keys = ctx
+            .replicas
+            .iter()
+            .map(|r| (r.kv_used(), r.waiting()))
+            .enumerate();
         let (i, (kv_blocks, waiting)) = argmin_random_tie(keys, &mut self.rng)?;
         Some(Decision {
             replica: i as u32,

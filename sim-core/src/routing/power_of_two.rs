@@ -36,7 +36,11 @@ impl Router for PowerOfTwo {
                     b += 1;
                 }
                 let (la, lb) = (ctx.replicas[a].outstanding(), ctx.replicas[b].outstanding());
-                let (pick, other, load, other_load) = if lb < la { (b, a, lb, la) } else { (a, b, la, lb) };
+                let (pick, other, load, other_load) = if lb < la {
+                    (b, a, lb, la)
+                } else {
+                    (a, b, la, lb)
+                };
                 Some(Decision {
                     replica: pick as u32,
                     reason: Reason::TwoChoices {

@@ -60,7 +60,10 @@ impl Router for PrefixAware {
         let max = loads.clone().max()?;
         let min = loads.min()?;
         let least = |rng: &mut Rng| {
-            argmin_random_tie(ctx.replicas.iter().map(|r| r.outstanding()).enumerate(), rng)
+            argmin_random_tie(
+                ctx.replicas.iter().map(|r| r.outstanding()).enumerate(),
+                rng,
+            )
         };
         let imbalanced = max - min > self.params.abs_threshold
             && f64::from(max) > f64::from(min) * self.params.rel_threshold;
@@ -76,8 +79,11 @@ impl Router for PrefixAware {
         }
         // Longest match; among equal matches the lighter replica, then random.
         let blocks = &ctx.request.blocks;
-        let key = |r: &crate::engine::Replica| (usize::MAX - r.cache().match_len(blocks), r.outstanding());
-        let (best, (inv_len, _)) = argmin_random_tie(ctx.replicas.iter().map(key).enumerate(), &mut self.rng)?;
+        let key = |r: &crate::engine::Replica| {
+            (usize::MAX - r.cache().match_len(blocks), r.outstanding())
+        };
+        let (best, (inv_len, _)) =
+            argmin_random_tie(ctx.replicas.iter().map(key).enumerate(), &mut self.rng)?;
         let matched = (usize::MAX - inv_len) as u64 * u64::from(ctx.block_tokens);
         let prompt = u64::from(ctx.request.prompt_tokens.max(1));
         let permille = (matched.min(prompt) * 1000 / prompt) as u32;

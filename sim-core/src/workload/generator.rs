@@ -104,7 +104,8 @@ pub fn generate(spec: &GeneratorSpec, seed: u64) -> Workload {
                 k += 1;
             }
             let cover = prefixes.uniform(spec.prefix_cover_min, spec.prefix_cover_max);
-            let shared = ((libm::floor(cover * f64::from(prompt_tokens)) as u32) / bt).min(n_blocks);
+            let shared =
+                ((libm::floor(cover * f64::from(prompt_tokens)) as u32) / bt).min(n_blocks);
             blocks.extend((0..shared).map(|j| k * max_blocks + j));
         }
         while (blocks.len() as u32) < n_blocks {

@@ -52,11 +52,18 @@ impl Workload {
     /// Mean prompt length, in tokens.
     pub fn prompt_mean(&self) -> f64 {
         let n = self.requests.len().max(1) as f64;
-        self.requests.iter().map(|r| f64::from(r.prompt_tokens)).sum::<f64>() / n
+        self.requests
+            .iter()
+            .map(|r| f64::from(r.prompt_tokens))
+            .sum::<f64>()
+            / n
     }
 
     /// The latest arrival tick (zero when empty).
     pub fn last_arrival(&self) -> Tick {
-        self.requests.last().map(|r| r.arrival).unwrap_or(Tick::ZERO)
+        self.requests
+            .last()
+            .map(|r| r.arrival)
+            .unwrap_or(Tick::ZERO)
     }
 }

@@ -4,7 +4,9 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSummary};
+use super::outcome::{
+    Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSummary,
+};
 use super::Config;
 use crate::engine::{EngineEvent, Replica};
 use crate::labs::RangeError;
@@ -41,7 +43,10 @@ pub fn run_rules_on(config: &Config, workload: &Workload, rules: &[RuleKind]) ->
             prompt_mean: workload.prompt_mean(),
             last_arrival: workload.last_arrival().0,
         },
-        rules: rules.iter().map(|&rule| run_one(config, workload, rule)).collect(),
+        rules: rules
+            .iter()
+            .map(|&rule| run_one(config, workload, rule))
+            .collect(),
     }
 }
 
@@ -72,7 +77,10 @@ impl QueueSampler {
             self.flush();
             if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
                 for s in self.series.iter_mut() {
-                    let halved: Vec<u32> = s.chunks(2).map(|p| p.iter().copied().max().unwrap_or(0)).collect();
+                    let halved: Vec<u32> = s
+                        .chunks(2)
+                        .map(|p| p.iter().copied().max().unwrap_or(0))
+                        .collect();
                     *s = halved;
                 }
                 self.stride *= 2;
@@ -139,7 +147,10 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
             replica.step(now, workload, &mut events);
             for ev in &events {
                 match *ev {
-                    EngineEvent::Admitted { request, cached_tokens } => {
+                    EngineEvent::Admitted {
+                        request,
+                        cached_tokens,
+                    } => {
                         cached[request as usize].get_or_insert(cached_tokens);
                     }
                     EngineEvent::FirstToken { request, tick } => {
@@ -169,7 +180,11 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
     ttfts.sort_by(f64::total_cmp);
     let mut e2es: Vec<f64> = e2e.iter().flatten().map(|&t| t as f64).collect();
     e2es.sort_by(f64::total_cmp);
-    let met = ttft.iter().flatten().filter(|&&t| t <= u64::from(config.slo_ttft)).count();
+    let met = ttft
+        .iter()
+        .flatten()
+        .filter(|&&t| t <= u64::from(config.slo_ttft))
+        .count();
     let (mut hit_tokens, mut prompt_tokens) = (0u64, 0u64);
     for (c, r) in cached.iter().zip(reqs) {
         if let Some(c) = c {

@@ -1,0 +1,165 @@
+//! The `lblab` binary as a user meets it: JSON shape, text table golden, errors.
+
+use std::path::Path;
+use std::process::Command;
+
+fn lblab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lblab"))
+        .args(args)
+        .output()
+        .expect("lblab runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Compare with a checked-in golden file; on mismatch write `<name>-changed.txt`
+/// beside it for review and fail.
+fn golden(name: &str, actual: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+    let path = dir.join(format!("{name}.txt"));
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    if expected != actual {
+        let changed = dir.join(format!("{name}-changed.txt"));
+        std::fs::write(&changed, actual).expect("write -changed file");
+        panic!(
+            "{name} differs from its golden; review {} and copy it over if intended",
+            changed.display()
+        );
+    }
+}
+
+#[test]
+fn routing_json_has_the_documented_keys() {
+    let (code, out, err) = lblab(&["routing", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let rules = v["rules"].as_array().expect("rules array");
+    assert_eq!(rules.len(), 6);
+    for r in rules {
+        for key in [
+            "rule",
+            "ttft_p50",
+            "ttft_p95",
+            "e2e_p95",
+            "slo_attainment",
+            "cache_hit_share",
+            "assignment_gap",
+            "output_throughput",
+        ] {
+            assert!(!r[key].is_null(), "missing {key}");
+        }
+        let share = r["slo_attainment"].as_f64().expect("number");
+        assert!((0.0..=1.0).contains(&share));
+        let replicas = r["replicas"].as_array().expect("replicas array");
+        assert_eq!(replicas.len(), 4);
+        for x in replicas {
+            for key in ["assigned", "completed", "utilization"] {
+                assert!(x[key].is_number(), "missing replica {key}");
+            }
+        }
+    }
+    assert_eq!(rules[1]["rule"], "round-robin");
+}
+
+#[test]
+fn one_rule_and_flags_are_honoured() {
+    let (code, out, _) = lblab(&[
+        "routing",
+        "--rule",
+        "least-kv",
+        "--replicas",
+        "3",
+        "--rate=0.1",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["rules"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["rules"][0]["rule"], "least-kv");
+    assert_eq!(v["config"]["replicas"], 3);
+    assert_eq!(v["config"]["rate"], 0.1);
+}
+
+#[test]
+fn default_table_matches_golden() {
+    let (code, out, _) = lblab(&["routing"]);
+    assert_eq!(code, 0);
+    golden("routing_default", &out);
+}
+
+#[test]
+fn bad_input_is_one_line_naming_the_flag_and_range() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["routing", "--replicas", "0"],
+            "--replicas must be a number between 1 and 64",
+        ),
+        (
+            &["routing", "--rate", "-1"],
+            "--rate must be a number between 0.001 and 4",
+        ),
+        (
+            &["routing", "--rate", "abc"],
+            "--rate must be a number between 0.001 and 4 (got 'abc')",
+        ),
+        (
+            &["routing", "--prompt-cv", "5"],
+            "--prompt-cv must be a number between 0 and 3",
+        ),
+        (
+            &["routing", "--long-share", "1.2"],
+            "--long-share must be a number between 0 and 1",
+        ),
+        (
+            &["routing", "--mean-prompt", "12.5"],
+            "--mean-prompt must be a number between 32 and 8192",
+        ),
+        (
+            &["routing", "--rule", "fastest"],
+            "--rule must be one of random, round-robin",
+        ),
+        (
+            &["routing", "--seed", "-3"],
+            "--seed must be a whole number",
+        ),
+        (&["routing", "--frobnicate"], "unknown flag '--frobnicate'"),
+        (&["routing", "--rate"], "--rate needs a value"),
+        (&["nonsense"], "unknown command 'nonsense'"),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = lblab(args);
+        assert_ne!(code, 0, "{args:?} should fail");
+        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: got {err:?}, want {want:?}");
+        assert!(!err.contains("panicked"));
+    }
+}
+
+#[test]
+fn help_lists_every_flag_with_default_and_range() {
+    let (code, out, _) = lblab(&["routing", "--help"]);
+    assert_eq!(code, 0);
+    for flag in [
+        "--replicas",
+        "--rate",
+        "--mean-prompt",
+        "--prompt-cv",
+        "--long-share",
+        "--requests",
+        "--seed",
+        "--rule",
+        "--json",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("{flag} missing"));
+        if flag != "--json" && flag != "--rule" {
+            assert!(line.contains("default") && line.contains("range"), "{line}");
+        }
+    }
+}
