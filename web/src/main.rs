@@ -1,1 +1,31 @@
-fn main() {}
+//! Browser front end of the LLM Load-Balancing Lab: presentation only.
+//!
+//! Every number comes from `sim-core`; this crate turns URL query parameters into
+//! lab configs, runs the lab, and draws cards, tables and charts. State lives in
+//! the URL so every view is a shareable link.
+
+mod app;
+mod charts;
+mod components;
+mod format;
+mod labs;
+mod theme;
+mod url;
+
+/// The latest outcome a lab computed, as the JSON `lblab <lab> --json` prints.
+/// Exported so browser tests (and authors) can read exactly what the page shows.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn lblab_outcome_json() -> String {
+    labs::last_outcome_json()
+}
+
+/// Milliseconds the latest recomputation of the visible lab took in wasm.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn lblab_last_compute_ms() -> f64 {
+    labs::last_compute_ms()
+}
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}

@@ -1,0 +1,68 @@
+// Size and speed budgets of the release build (issue 3), measured in headless
+// Chromium on this machine. Each test prints the figure it measured.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, watchedPage, dist } from './harness.mjs';
+
+let srv;
+let browser;
+before(async () => {
+  srv = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+test('all wasm + JS + CSS of the release build is at most 250 KB gzipped', () => {
+  const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'dist/ holds a wasm bundle');
+  let total = 0;
+  for (const f of files) {
+    const gz = zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
+    console.log(`  ${f}: ${(gz / 1024).toFixed(1)} KB gzipped`);
+    total += gz;
+  }
+  console.log(`budget: bundle ${(total / 1024).toFixed(1)} KB gzipped (limit 250 KB)`);
+  assert.ok(total <= 250 * 1024, `bundle is ${(total / 1024).toFixed(1)} KB gzipped`);
+});
+
+test('the Routing Lab shows its table within 1.5 s of navigation', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(`${srv.base}?lab=routing&seed=${i + 1}`);
+    await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 6);
+    times.push(await page.evaluate(() => performance.now()));
+  }
+  times.sort((a, b) => a - b);
+  console.log(`budget: table visible ${times.map((t) => t.toFixed(0)).join(' / ')} ms after navigation (limit 1500)`);
+  assert.ok(times[times.length - 1] < 1500, `slowest ${times[times.length - 1].toFixed(0)} ms`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('recomputing all six rules after a slider change takes < 16 ms in wasm', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await page.goto(`${srv.base}?lab=routing`);
+  await page.locator('#compare-table tbody tr').first().waitFor();
+  const slider = page.locator('#cv');
+  await slider.focus();
+  const samples = [];
+  for (let i = 0; i < 11; i++) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForTimeout(30);
+    samples.push(await page.evaluate(() => window.wasmBindings.lblab_last_compute_ms()));
+  }
+  samples.sort((a, b) => a - b);
+  const median = samples[Math.floor(samples.length / 2)];
+  console.log(`budget: recompute median ${median.toFixed(2)} ms, max ${samples[samples.length - 1].toFixed(2)} ms (limit 16)`);
+  assert.ok(samples.every((s) => Number.isFinite(s)), 'the page publishes its compute time');
+  assert.ok(median < 16, `median ${median.toFixed(2)} ms`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

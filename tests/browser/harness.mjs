@@ -1,0 +1,86 @@
+// Shared helpers for the browser tests: a tiny static file server for dist/ and a
+// headless Debian Chromium driven by playwright-core (it never downloads a browser).
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const dist = path.join(root, 'dist');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Serve `dir` at `prefix` (e.g. '/some/sub/path/') on a free loopback port. */
+export function serve(dir = dist, prefix = '/', extra = {}) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (extra[url.pathname]) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(extra[url.pathname]);
+      return;
+    }
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = path.join(dir, rel);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ base: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+/** Launch headless Chromium with the flags that work on this machine. */
+export async function launch() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lblab-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new page that records console errors, page errors and failed requests. */
+export async function watchedPage(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`http ${r.status()}: ${r.url()}`); });
+  return { page, problems };
+}

@@ -1,0 +1,119 @@
+// Routing Lab in real headless Chromium against the release build in dist/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, watchedPage, root } from './harness.mjs';
+
+let srv;
+let browser;
+before(async () => {
+  srv = await serve();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+const rows = (page) => page.locator('#compare-table tbody tr');
+
+async function openRouting(page, query = '') {
+  await page.goto(`${srv.base}?lab=routing${query}`);
+  await rows(page).first().waitFor();
+}
+
+function lblab(args) {
+  const bin = path.join(root, 'target', 'release', 'lblab');
+  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
+  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8' });
+}
+
+test('home and routing lab load with no console error', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await page.goto(srv.base);
+  await page.getByRole('link', { name: 'Routing Lab' }).first().waitFor();
+  assert.equal(await page.locator('.layer').count(), 5, 'five layers on the home page');
+  await page.locator('.lab-card').first().click();
+  await rows(page).first().waitFor();
+  assert.match(page.url(), /lab=routing/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the comparison table has one row per rule (six)', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await openRouting(page);
+  assert.equal(await rows(page).count(), 6);
+  const names = await page.locator('#compare-table tbody th').allTextContents();
+  assert.deepEqual(names.map((s) => s.trim()), [
+    'Random', 'Round robin', 'Least outstanding', 'Power of two choices', 'Least KV usage', 'Prefix-aware',
+  ]);
+  assert.ok((await page.locator('#compare-table .best-mark').count()) >= 7, 'every column marks a best value');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('moving the arrival-rate slider changes the TTFT P95 card and the URL', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await openRouting(page);
+  const card = page.locator('#card-ttft-p95 .card-number');
+  const before = await card.textContent();
+  const slider = page.locator('#rate');
+  await slider.focus();
+  for (let i = 0; i < 15; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('rate') === '0.35');
+  assert.equal(await slider.inputValue(), '0.35');
+  assert.notEqual(await card.textContent(), before, 'TTFT P95 should move with the load');
+  assert.equal((await page.locator('output[for=rate]').textContent()).trim(), '0.35 req/tick');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a URL restores every control', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await openRouting(page, '&replicas=7&rate=0.42&prompt=1500&cv=1.25&long=0.35&seed=99&rule=prefix-aware');
+  assert.equal(await page.locator('#replicas').inputValue(), '7');
+  assert.equal(await page.locator('#rate').inputValue(), '0.42');
+  assert.equal(await page.locator('#prompt').inputValue(), '1500');
+  assert.equal(await page.locator('#cv').inputValue(), '1.25');
+  assert.equal(await page.locator('#long').inputValue(), '35');
+  assert.equal(await page.locator('#seed').inputValue(), '99');
+  assert.equal(await page.locator('#rule-prefix-aware').isChecked(), true);
+  assert.equal(await page.locator('#replica-table tbody tr').count(), 7);
+  assert.equal(await page.locator('.notice').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('malformed URL values fall back to defaults with a visible notice', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  await openRouting(page, '&replicas=0&rate=lots&cv=9&rule=magic');
+  assert.equal(await page.locator('#replicas').inputValue(), '4');
+  assert.equal(await page.locator('#rate').inputValue(), '0.2');
+  const notice = await page.locator('.notice').textContent();
+  assert.match(notice, /replicas=0/);
+  assert.match(notice, /rate=lots/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the wasm outcome equals `lblab routing --json`, number for number', async () => {
+  const { page, problems } = await watchedPage(browser.context);
+  const cases = [
+    { query: '', args: [] },
+    {
+      query: '&replicas=6&rate=0.35&prompt=1200&cv=1.1&long=0.3&seed=4242',
+      args: ['--replicas', '6', '--rate', '0.35', '--mean-prompt', '1200', '--prompt-cv', '1.1', '--long-share', '0.3', '--seed', '4242'],
+    },
+  ];
+  for (const c of cases) {
+    await openRouting(page, c.query);
+    const wasm = JSON.parse(await page.evaluate(() => window.wasmBindings.lblab_outcome_json()));
+    const native = JSON.parse(lblab(['routing', ...c.args, '--json']));
+    assert.deepStrictEqual(wasm, native);
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});

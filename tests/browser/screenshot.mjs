@@ -1,0 +1,16 @@
+// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme]
+import { serve, launch } from './harness.mjs';
+const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light'] = process.argv.slice(2);
+const srv = await serve();
+const b = await launch();
+const page = await b.context.newPage();
+await page.emulateMedia({ colorScheme: scheme });
+await page.setViewportSize({ width: Number(width), height: 900 });
+page.on('console', (m) => console.log(`[${m.type()}] ${m.text()}`));
+page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
+await page.goto(srv.base + query);
+await page.waitForTimeout(1500);
+await page.screenshot({ path: out, fullPage: true });
+await b.close();
+await srv.close();
+console.log('wrote', out);

@@ -1,0 +1,51 @@
+//! Number formatting shared by every lab (DESIGN.md "Numbers"): whole percentages,
+//! ticks with one decimal below 10 and none above, thousands separated.
+
+/// `1234567` → `"1,234,567"`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A tick count: one decimal below 10, none above (thousands separated).
+pub fn ticks(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.1}")
+    } else {
+        thousands(x.round() as u64)
+    }
+}
+
+/// A share in 0–1 as a whole percentage.
+pub fn percent(share: f64) -> String {
+    format!("{}%", (share * 100.0).round() as i64)
+}
+
+/// A rate with one decimal.
+pub fn one_decimal(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_the_design_notes() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(ticks(2.04), "2.0");
+        assert_eq!(ticks(52.1), "52");
+        assert_eq!(ticks(1837.0), "1,837");
+        assert_eq!(percent(0.975), "98%");
+    }
+}

@@ -1,0 +1,112 @@
+//! The lab registry: every lab once, with the layer it belongs to. The shell's
+//! home page, navigation and routing all read [`LABS`].
+
+pub mod home;
+pub mod routing;
+
+use std::cell::RefCell;
+
+/// The five layers of an LLM serving stack where load decisions happen (article §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// L1: the SDK or client making one call.
+    Client,
+    /// L2: gateway or router choosing model, provider, tenant limits.
+    Gateway,
+    /// L3: picking one replica for one request.
+    EndpointSelection,
+    /// L4: the engine's scheduler, one iteration at a time.
+    Engine,
+    /// L5: parallelism and memory topology of the accelerators.
+    Accelerator,
+}
+
+impl Layer {
+    /// All layers, top of the stack first.
+    pub const ALL: [Layer; 5] = [
+        Layer::Client,
+        Layer::Gateway,
+        Layer::EndpointSelection,
+        Layer::Engine,
+        Layer::Accelerator,
+    ];
+
+    /// Short label, e.g. "L3 · Endpoint selection".
+    pub fn title(self) -> &'static str {
+        match self {
+            Layer::Client => "L1 · Client / SDK",
+            Layer::Gateway => "L2 · Gateway",
+            Layer::EndpointSelection => "L3 · Endpoint selection",
+            Layer::Engine => "L4 · Engine scheduler",
+            Layer::Accelerator => "L5 · Accelerator",
+        }
+    }
+
+    /// What is decided at this layer, in one line.
+    pub fn decides(self) -> &'static str {
+        match self {
+            Layer::Client => "Timeouts, retries, backoff and hedged duplicates for one API call.",
+            Layer::Gateway => "Which model and provider, per-tenant limits, breakers and failover.",
+            Layer::EndpointSelection => "Which replica serves this request: load signals and cache affinity.",
+            Layer::Engine => "What runs in each iteration: admission, batching, prefill versus decode.",
+            Layer::Accelerator => "Tensor, pipeline and expert parallelism; a fixed topology, not a per-request choice.",
+        }
+    }
+}
+
+/// One lab as the shell lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct LabInfo {
+    /// Value of the `lab` query key.
+    pub id: &'static str,
+    /// Page title.
+    pub title: &'static str,
+    /// Where in the stack it sits.
+    pub layer: Layer,
+    /// One line for the home page card.
+    pub summary: &'static str,
+}
+
+/// Every lab, in menu order.
+pub const LABS: &[LabInfo] = &[LabInfo {
+    id: "routing",
+    title: "Routing Lab",
+    layer: Layer::EndpointSelection,
+    summary:
+        "Replay one trace under six selection rules and see why equal counts are not equal work.",
+}];
+
+/// Look a lab up by id.
+pub fn find(id: &str) -> Option<&'static LabInfo> {
+    LABS.iter().find(|l| l.id == id)
+}
+
+thread_local! {
+    static LAST_JSON: RefCell<Option<Box<dyn Fn() -> String>>> = RefCell::new(None);
+    static LAST_MS: RefCell<f64> = const { RefCell::new(f64::NAN) };
+}
+
+/// Record what the visible lab last computed: a JSON producer (run lazily, only
+/// when asked) and how long the computation took.
+pub fn publish(json: impl Fn() -> String + 'static, compute_ms: f64) {
+    LAST_JSON.with(|j| *j.borrow_mut() = Some(Box::new(json)));
+    LAST_MS.with(|m| *m.borrow_mut() = compute_ms);
+}
+
+/// The JSON of the last published outcome (empty when none).
+pub fn last_outcome_json() -> String {
+    LAST_JSON.with(|j| j.borrow().as_ref().map(|f| f()).unwrap_or_default())
+}
+
+/// Milliseconds of the last published computation (NaN when none).
+pub fn last_compute_ms() -> f64 {
+    LAST_MS.with(|m| *m.borrow())
+}
+
+/// `performance.now()` in milliseconds (0 where unavailable, e.g. native tests).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,244 @@
+//! The Routing Lab page (article §4.2): controls, headline cards for one rule,
+//! the queue-evolution chart, and the all-rules comparison.
+
+mod state;
+mod tables;
+
+use std::sync::Arc;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use sim_core::labs::routing::{self, Outcome};
+use sim_core::routing::RuleKind;
+
+use crate::charts::{self, queue_evolution};
+use crate::components::{Notice, ResultCard, Slider};
+use crate::format::{one_decimal, percent, thousands, ticks};
+use crate::theme::ChartTheme;
+use crate::url::{self, ParamReader};
+use state::bounds;
+pub use state::RoutingView;
+use tables::{CompareTable, ReplicaTable};
+
+/// A computed outcome (or the error to show) and how long it took, in ms.
+#[derive(Clone, PartialEq)]
+struct Computed {
+    result: Result<Arc<Outcome>, String>,
+    ms: f64,
+}
+
+fn compute(view: &RoutingView) -> Computed {
+    let start = super::now_ms();
+    let result = routing::run(&view.config)
+        .map(Arc::new)
+        .map_err(|e| e.to_string());
+    Computed {
+        result,
+        ms: super::now_ms() - start,
+    }
+}
+
+/// A fresh seed for "new trace" (UI-side randomness; the simulation stays seeded).
+fn random_seed() -> u64 {
+    (js_sys::Math::random() * 1_000_000.0) as u64
+}
+
+/// The Routing Lab.
+#[component]
+pub fn RoutingLab(
+    /// The page's query pairs.
+    pairs: Vec<(String, String)>,
+) -> impl IntoView {
+    let mut reader = ParamReader::new(pairs);
+    let initial = RoutingView::from_query(&mut reader);
+    let notices = Signal::stored(reader.notices);
+    let (view_state, set_view) = signal(initial);
+    let computed = Memo::new(move |_| view_state.with(compute));
+
+    // Outside-world synchronisation only: the URL, the published outcome, the canvas.
+    Effect::new(move |_| url::replace_query(&view_state.with(RoutingView::to_query)));
+    Effect::new(move |_| {
+        computed.with(|c| {
+            if let Ok(o) = &c.result {
+                let o = Arc::clone(o);
+                super::publish(
+                    move || serde_json::to_string_pretty(&*o).unwrap_or_default(),
+                    c.ms,
+                );
+            }
+        })
+    });
+
+    let outcome = Signal::derive(move || computed.with(|c| c.result.as_ref().ok().cloned()));
+    let error = Signal::derive(move || computed.with(|c| c.result.as_ref().err().cloned()));
+    let rule = Signal::derive(move || view_state.with(|v| v.rule));
+    let rule_outcome =
+        Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
+    let card = move |f: fn(&sim_core::labs::routing::RuleOutcome) -> String| {
+        Signal::derive(move || {
+            rule_outcome.with(|r| r.as_ref().map(f).unwrap_or_else(|| "–".into()))
+        })
+    };
+
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let chart_error = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        rule_outcome.with(|r| {
+            if let Some(r) = r {
+                let theme = ChartTheme::from_css();
+                let res = charts::draw_on_canvas(&canvas, |root| {
+                    queue_evolution::draw(root, &r.queue, &theme)
+                });
+                chart_error.set(res.err());
+            }
+        })
+    });
+    let chart_summary = Signal::derive(move || {
+        rule_outcome.with(|r| {
+            r.as_ref()
+                .map(|r| queue_evolution::summary(&r.queue))
+                .unwrap_or_default()
+        })
+    });
+
+    let cfg = move |f: fn(&sim_core::labs::routing::Config) -> f64| {
+        Signal::derive(move || view_state.with(|v| f(&v.config)))
+    };
+    let set = move |f: fn(&mut sim_core::labs::routing::Config, f64)| {
+        Callback::new(move |x: f64| set_view.update(|v| f(&mut v.config, x)))
+    };
+    let select_rule = Callback::new(move |r: RuleKind| set_view.update(|v| v.rule = r));
+    let seed_text = Signal::derive(move || view_state.with(|v| v.config.seed.to_string()));
+    let trace_range = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    format!(
+                        "{}–{} tokens (mean {})",
+                        thousands(o.trace.prompt_min.into()),
+                        thousands(o.trace.prompt_max.into()),
+                        thousands(o.trace.prompt_mean.round() as u64)
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
+
+    view! {
+        <article class="lab" id="routing-lab">
+            <header class="lab-header">
+                <h1>"Routing Lab"</h1>
+                <p class="lede">
+                    "One seeded stream of requests, replayed under six selection rules on identical replicas. "
+                    "Push the arrival rate up and watch least outstanding pull ahead of round robin; "
+                    "switch to least KV usage and watch queues it cannot see pile up."
+                </p>
+                <p class="small muted">
+                    "A tick is one engine iteration (one prefill or one decode step), not a measured time. "
+                    "Follows §4.2 of the reference article; compare rules by their gaps, not absolute values."
+                </p>
+            </header>
+            <Notice messages=notices />
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <div class="lab-grid">
+                <section class="controls" aria-label="Controls">
+                    <h2>"Workload"</h2>
+                    <Slider id="replicas" label="Replicas" unit="" min=bounds::REPLICAS.0 max=bounds::REPLICAS.1 step=1.0
+                        value=cfg(|c| f64::from(c.replicas)) format=|x| format!("{x:.0}")
+                        on_input=set(|c, x| c.replicas = x as u32) hint="identical engines, 8 batch slots each" />
+                    <Slider id="rate" label="Arrival rate" unit="req/tick" min=bounds::RATE.0 max=bounds::RATE.1 step=0.01
+                        value=cfg(|c| c.rate) format=|x| format!("{x:.2}")
+                        on_input=set(|c, x| c.rate = (x * 100.0).round() / 100.0) hint="Poisson arrivals, λ" />
+                    <Slider id="prompt" label="Mean prompt" unit="tokens" min=bounds::PROMPT.0 max=bounds::PROMPT.1 step=1.0
+                        value=cfg(|c| f64::from(c.mean_prompt)) format=|x| thousands(x as u64)
+                        on_input=set(|c, x| c.mean_prompt = x as u32) hint="320 prompt tokens per prefill tick" />
+                    <Slider id="cv" label="Prompt-length CV" unit="" min=bounds::CV.0 max=bounds::CV.1 step=0.05
+                        value=cfg(|c| c.prompt_cv) format=|x| format!("{x:.2}")
+                        on_input=set(|c, x| c.prompt_cv = (x * 100.0).round() / 100.0) hint="spread of prompt lengths" />
+                    <Slider id="long" label="Long requests" unit="%" min=0.0 max=100.0 step=5.0
+                        value=cfg(|c| (c.long_share * 100.0).round()) format=|x| format!("{x:.0}")
+                        on_input=set(|c, x| c.long_share = x.round() / 100.0) hint="outputs ~250 tokens instead of ~100" />
+                    <p class="small" id="prompt-range">"Generated prompts: " {trace_range}</p>
+                    <div class="seed-row">
+                        <label for="seed">"Seed"</label>
+                        <input id="seed" type="number" min="0" step="1" inputmode="numeric"
+                            prop:value=seed_text
+                            on:change=move |ev| {
+                                if let Ok(s) = event_target_value(&ev).trim().parse::<u64>() {
+                                    set_view.update(|v| v.config.seed = s);
+                                }
+                            } />
+                        <button id="new-trace" on:click=move |_| set_view.update(|v| v.config.seed = random_seed())>
+                            "New trace"
+                        </button>
+                    </div>
+                    <fieldset class="rule-picker">
+                        <legend>"Selection rule"</legend>
+                        {RuleKind::ALL.into_iter().map(|r| {
+                            let id = format!("rule-{}", r.name());
+                            view! {
+                                <div class="rule-option">
+                                    <input type="radio" name="rule" id=id.clone() value=r.name()
+                                        prop:checked=move || rule.get() == r
+                                        on:change=move |_| select_rule.run(r) />
+                                    <label for=id>
+                                        <span class="rule-name">{r.title()}</span>
+                                        <span class="rule-signal">{r.signal()}</span>
+                                    </label>
+                                </div>
+                            }
+                        }).collect_view()}
+                    </fieldset>
+                </section>
+                <section class="results" aria-label="Results">
+                    <h2>{move || format!("Result for {}", rule.get().title())}</h2>
+                    <div class="cards">
+                        <ResultCard id="card-ttft-p50" title="TTFT median" unit="ticks" value=card(|r| ticks(r.ttft_p50))
+                            meaning="Ticks from arrival to first token for the middle request." />
+                        <ResultCard id="card-ttft-p95" title="TTFT P95" unit="ticks" value=card(|r| ticks(r.ttft_p95))
+                            meaning="95% of requests saw their first token within this many ticks." />
+                        <ResultCard id="card-e2e-p95" title="E2E P95" unit="ticks" value=card(|r| ticks(r.e2e_p95))
+                            meaning="95% of requests finished their whole answer within this many ticks." />
+                        <ResultCard id="card-slo" title="TTFT SLO met" unit="" value=card(|r| percent(r.slo_attainment))
+                            meaning=SLO_MEANING />
+                        <ResultCard id="card-cache" title="Prompt from cache" unit="" value=card(|r| percent(r.cache_hit_share))
+                            meaning="Share of prompt tokens reused from a replica's prefix cache instead of recomputed." />
+                        <ResultCard id="card-throughput" title="Output throughput" unit="tokens/tick" value=card(|r| one_decimal(r.output_throughput))
+                            meaning="Output tokens of finished requests per tick, over the whole run." />
+                    </div>
+                    <figure class="chart">
+                        <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
+                        <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
+                        <p class="sr-only" id="queue-chart-summary">{chart_summary}</p>
+                        {move || chart_error.get().map(|e| view! { <p class="notice error">"Chart could not be drawn: " {e}</p> })}
+                        <details>
+                            <summary>"What am I looking at?"</summary>
+                            <p class="small">
+                                "Each line is one replica's queue plus batch: requests routed to it and not yet finished. "
+                                "Lines that stay together mean the rule spreads work evenly; one line climbing away from "
+                                "the others is a replica the rule keeps feeding while it is already behind. Each point is "
+                                "the highest value within a few ticks."
+                            </p>
+                        </details>
+                    </figure>
+                    <ReplicaTable rule=rule_outcome />
+                </section>
+            </div>
+            <section class="comparison" aria-label="Comparison of all rules">
+                <h2>"Every rule, same trace"</h2>
+                <CompareTable outcome=outcome selected=rule on_select=select_rule />
+                <p class="small muted">
+                    "★ marks the best value in each column (ties all marked). TTFT SLO: first token within "
+                    {sim_core::labs::routing::Config::default().slo_ttft} " ticks. Hover a column title for its meaning."
+                </p>
+            </section>
+        </article>
+    }
+}
+
+/// The SLO card's meaning (the objective is the core's default `slo_ttft`, 80 ticks).
+const SLO_MEANING: &str =
+    "Share of requests whose first token arrived within the 80-tick TTFT objective.";

@@ -1,0 +1,183 @@
+//! The URL query is the single source of truth for a view: read once at start-up,
+//! rewritten (without a history entry) whenever a control changes.
+
+use wasm_bindgen::JsValue;
+
+/// The current query as key/value pairs, in order.
+pub fn query_pairs() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    parse_query(&search)
+}
+
+/// Decode `?a=1&b=x%20y` into pairs (pure; tested natively).
+pub fn parse_query(search: &str) -> Vec<(String, String)> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Encode pairs as `?a=1&b=2` (pure; tested natively).
+pub fn build_query(pairs: &[(&str, String)]) -> String {
+    let body: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect();
+    format!("?{}", body.join("&"))
+}
+
+/// Replace the query of the current URL without adding a history entry.
+pub fn replace_query(pairs: &[(&str, String)]) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let query = build_query(pairs);
+    if window.location().search().ok().as_deref() == Some(query.as_str()) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&query));
+    }
+}
+
+/// Reads typed values from query pairs, falling back to defaults and collecting a
+/// notice for every value it could not use.
+pub struct ParamReader {
+    pairs: Vec<(String, String)>,
+    /// One sentence per value that fell back to its default.
+    pub notices: Vec<String>,
+}
+
+impl ParamReader {
+    /// A reader over `pairs`.
+    pub fn new(pairs: Vec<(String, String)>) -> Self {
+        ParamReader {
+            pairs,
+            notices: Vec::new(),
+        }
+    }
+
+    /// The raw value of `key`, if present.
+    pub fn raw(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A number in `[min, max]`, or `default` with a notice.
+    pub fn number(&mut self, key: &str, default: f64, min: f64, max: f64) -> f64 {
+        let Some(raw) = self.raw(key) else {
+            return default;
+        };
+        match raw.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= min && x <= max => x,
+            _ => {
+                self.notices.push(format!(
+                    "“{key}={raw}” is not a number between {min} and {max}; using the default {default}."
+                ));
+                default
+            }
+        }
+    }
+
+    /// A whole number in `[min, max]`, or `default` with a notice.
+    pub fn whole(&mut self, key: &str, default: u64, min: u64, max: u64) -> u64 {
+        let Some(raw) = self.raw(key) else {
+            return default;
+        };
+        match raw.trim().parse::<u64>() {
+            Ok(x) if x >= min && x <= max => x,
+            _ => {
+                self.notices.push(format!(
+                    "“{key}={raw}” is not a whole number between {min} and {max}; using the default {default}."
+                ));
+                default
+            }
+        }
+    }
+
+    /// One of `options`, or `default` with a notice.
+    pub fn choice<'a>(&mut self, key: &str, default: &'a str, options: &[&'a str]) -> &'a str {
+        let Some(raw) = self.raw(key) else {
+            return default;
+        };
+        match options.iter().find(|o| **o == raw) {
+            Some(o) => o,
+            None => {
+                self.notices.push(format!(
+                    "“{key}={raw}” is not one of {}; using the default {default}.",
+                    options.join(", ")
+                ));
+                default
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_falls_back() {
+        let q = build_query(&[("lab", "routing".into()), ("note", "a b&c".into())]);
+        assert_eq!(q, "?lab=routing&note=a%20b%26c");
+        let pairs = parse_query(&q);
+        assert_eq!(pairs[1], ("note".to_string(), "a b&c".to_string()));
+        let mut r = ParamReader::new(parse_query("?rate=abc&replicas=99&seed=7&rule=nope"));
+        assert_eq!(r.number("rate", 0.2, 0.01, 1.0), 0.2);
+        assert_eq!(r.whole("replicas", 4, 1, 16), 4);
+        assert_eq!(r.whole("seed", 1, 0, u64::MAX), 7);
+        assert_eq!(
+            r.choice("rule", "least-outstanding", &["random"]),
+            "least-outstanding"
+        );
+        assert_eq!(r.notices.len(), 3);
+        assert_eq!(decode("100%"), "100%");
+    }
+}
