@@ -92,3 +92,25 @@ pub fn num(x: f64) -> String {
         format!("{x}")
     }
 }
+
+/// The one-line message for a value outside its range (or not a number).
+pub fn range_message(flag: &str, range: Option<(f64, f64)>, given: &str) -> String {
+    match range {
+        Some((min, max)) => format!(
+            "--{flag} must be a number between {} and {} (got '{given}')",
+            num(min),
+            num(max)
+        ),
+        None => format!("--{flag}: invalid value '{given}'"),
+    }
+}
+
+/// Parse a `--seed` value.
+pub fn seed(v: &str) -> Result<u64, String> {
+    v.trim().parse().map_err(|_| {
+        format!(
+            "--seed must be a whole number between 0 and {} (got '{v}')",
+            u64::MAX
+        )
+    })
+}

@@ -163,3 +163,42 @@ fn help_lists_every_flag_with_default_and_range() {
         }
     }
 }
+
+#[test]
+fn herding_json_has_the_documented_keys() {
+    let (code, out, err) = lblab(&["herding", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let rules = v["rules"].as_array().expect("rules array");
+    let names: Vec<&str> = rules.iter().filter_map(|r| r["rule"].as_str()).collect();
+    assert_eq!(names, ["stale-least-outstanding", "own-dispatches", "two-choices", "both"]);
+    for r in rules {
+        for key in ["peak_skew", "mean_skew", "oscillation", "pile_up_share"] {
+            assert!(r[key].is_number(), "missing {key}");
+        }
+        assert_eq!(r["timeline"]["ticks"].as_array().map(Vec::len), Some(90));
+    }
+}
+
+#[test]
+fn herding_timeline_matches_golden() {
+    let (code, out, _) = lblab(&["herding", "--rule", "stale-least-outstanding", "--timeline"]);
+    assert_eq!(code, 0);
+    golden("herding_timeline_default", &out);
+}
+
+#[test]
+fn herding_bad_input_is_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["herding", "--routers", "0"], "--routers must be a number between 1 and 16"),
+        (&["herding", "--scrape-interval", "abc"], "--scrape-interval must be a number between 1 and 100"),
+        (&["herding", "--arrival-rate", "-2"], "--arrival-rate must be a number between 0.1 and 20"),
+        (&["herding", "--rule", "p3c"], "--rule must be one of stale-least-outstanding"),
+    ];
+    for (args, want) in cases {
+        let (code, _, err) = lblab(args);
+        assert_ne!(code, 0);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}

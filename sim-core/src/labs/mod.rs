@@ -1,6 +1,7 @@
 //! One module per lab. Each has a validated `Config` with documented defaults, a
 //! `run` that returns a serialisable `Outcome`, and a typed error for bad input.
 
+pub mod herding;
 pub mod routing;
 
 use alloc::string::String;

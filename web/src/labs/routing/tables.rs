@@ -95,6 +95,7 @@ pub fn CompareTable(
             })
             .collect();
         Some(view! {
+            <div class="table-wrap">
             <table class="compare" id="compare-table">
                 <caption>"All rules on the same trace and settings"</caption>
                 <thead>
@@ -143,6 +144,7 @@ pub fn CompareTable(
                         .collect_view()}
                 </tbody>
             </table>
+            </div>
         })
     }
 }
@@ -156,6 +158,7 @@ pub fn ReplicaTable(
     move || {
         let r = rule.get()?;
         Some(view! {
+            <div class="table-wrap">
             <table class="replicas" id="replica-table">
                 <caption>{format!("Per-replica breakdown under {}", r.rule.title())}</caption>
                 <thead>
@@ -188,6 +191,7 @@ pub fn ReplicaTable(
                         .collect_view()}
                 </tbody>
             </table>
+            </div>
         })
     }
 }
