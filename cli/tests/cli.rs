@@ -171,7 +171,15 @@ fn herding_json_has_the_documented_keys() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
     let rules = v["rules"].as_array().expect("rules array");
     let names: Vec<&str> = rules.iter().filter_map(|r| r["rule"].as_str()).collect();
-    assert_eq!(names, ["stale-least-outstanding", "own-dispatches", "two-choices", "both"]);
+    assert_eq!(
+        names,
+        [
+            "stale-least-outstanding",
+            "own-dispatches",
+            "two-choices",
+            "both"
+        ]
+    );
     for r in rules {
         for key in ["peak_skew", "mean_skew", "oscillation", "pile_up_share"] {
             assert!(r[key].is_number(), "missing {key}");
@@ -190,10 +198,22 @@ fn herding_timeline_matches_golden() {
 #[test]
 fn herding_bad_input_is_one_line() {
     let cases: &[(&[&str], &str)] = &[
-        (&["herding", "--routers", "0"], "--routers must be a number between 1 and 16"),
-        (&["herding", "--scrape-interval", "abc"], "--scrape-interval must be a number between 1 and 100"),
-        (&["herding", "--arrival-rate", "-2"], "--arrival-rate must be a number between 0.1 and 20"),
-        (&["herding", "--rule", "p3c"], "--rule must be one of stale-least-outstanding"),
+        (
+            &["herding", "--routers", "0"],
+            "--routers must be a number between 1 and 16",
+        ),
+        (
+            &["herding", "--scrape-interval", "abc"],
+            "--scrape-interval must be a number between 1 and 100",
+        ),
+        (
+            &["herding", "--arrival-rate", "-2"],
+            "--arrival-rate must be a number between 0.1 and 20",
+        ),
+        (
+            &["herding", "--rule", "p3c"],
+            "--rule must be one of stale-least-outstanding",
+        ),
     ];
     for (args, want) in cases {
         let (code, _, err) = lblab(args);

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::labs::{self, home::Home, routing::RoutingLab, LABS};
+use crate::labs::{self, herding::HerdingLab, home::Home, routing::RoutingLab, LABS};
 use crate::url;
 
 /// The whole app. Pages are chosen by `?lab=…` so every deep link works from a
@@ -23,6 +23,7 @@ pub fn App() -> impl IntoView {
     };
     let page = match current {
         Some("routing") => view! { <RoutingLab pairs=pairs.clone() /> }.into_any(),
+        Some("herding") => view! { <HerdingLab pairs=pairs.clone() /> }.into_any(),
         _ => view! {
             <crate::components::Notice messages=Signal::stored(unknown) />
             <Home />

@@ -2,6 +2,7 @@
 //! `DrawingBackend`, so it can be drawn natively in tests as well as on a canvas.
 
 pub mod queue_evolution;
+pub mod skew_over_time;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

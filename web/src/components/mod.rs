@@ -1,9 +1,11 @@
 //! Widgets shared by every lab (DESIGN.md "One vocabulary across labs").
 
 mod notice;
+mod player;
 mod result_card;
 mod slider;
 
 pub use notice::Notice;
+pub use player::Player;
 pub use result_card::ResultCard;
 pub use slider::Slider;

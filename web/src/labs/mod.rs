@@ -1,6 +1,7 @@
 //! The lab registry: every lab once, with the layer it belongs to. The shell's
 //! home page, navigation and routing all read [`LABS`].
 
+pub mod herding;
 pub mod home;
 pub mod routing;
 
@@ -68,13 +69,20 @@ pub struct LabInfo {
 }
 
 /// Every lab, in menu order.
-pub const LABS: &[LabInfo] = &[LabInfo {
-    id: "routing",
-    title: "Routing Lab",
-    layer: Layer::EndpointSelection,
-    summary:
-        "Replay one trace under six selection rules and see why equal counts are not equal work.",
-}];
+pub const LABS: &[LabInfo] = &[
+    LabInfo {
+        id: "routing",
+        title: "Routing Lab",
+        layer: Layer::EndpointSelection,
+        summary: "Replay one trace under six selection rules and see why equal counts are not equal work.",
+    },
+    LabInfo {
+        id: "herding",
+        title: "Stale-signal herding",
+        layer: Layer::EndpointSelection,
+        summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
+    },
+];
 
 /// Look a lab up by id.
 pub fn find(id: &str) -> Option<&'static LabInfo> {

@@ -1,0 +1,139 @@
+//! The player bar shared by every step-through lab: first, back, play/pause,
+//! forward, last (⇤ ← ▶/❚❚ → ⇥, glyphs every system font has), a scrub slider,
+//! "tick n of N", and a speed choice. Space plays or pauses and ←/→ step while
+//! focus is not in another control. The player only moves an index; the lab
+//! shows the recorded snapshot at that index (the UI never re-simulates).
+
+use std::time::Duration;
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Speeds offered, in steps per second.
+const SPEEDS: [f64; 5] = [1.0, 2.0, 4.0, 8.0, 16.0];
+
+/// A player bar over indices `0..len`.
+#[component]
+pub fn Player(
+    /// The current index (0-based).
+    step: RwSignal<usize>,
+    /// How many steps there are.
+    #[prop(into)]
+    len: Signal<usize>,
+    /// What one step is called ("tick", "step", "iteration").
+    unit: &'static str,
+    /// Whether it is playing.
+    playing: RwSignal<bool>,
+    /// Steps per second.
+    speed: RwSignal<f64>,
+    /// Whether steps are shown 0-based (ticks) or 1-based (requests, iterations).
+    #[prop(optional)]
+    zero_based: bool,
+) -> impl IntoView {
+    let last = move || len.get().saturating_sub(1);
+    let go = move |i: usize| step.set(i.min(last()));
+    let forward = move || {
+        if step.get_untracked() >= last() {
+            playing.set(false);
+        } else {
+            step.update(|s| *s += 1);
+        }
+    };
+
+    // Drive playback with an interval that lives only while playing.
+    Effect::new(move |_| {
+        if !playing.get() {
+            return;
+        }
+        if step.get_untracked() >= last() {
+            step.set(0);
+        }
+        let period = Duration::from_millis((1000.0 / speed.get()).round() as u64);
+        if let Ok(handle) = set_interval_with_handle(forward, period) {
+            on_cleanup(move || handle.clear());
+        }
+    });
+
+    // Keyboard: only when focus is not in a form control (arrows move sliders there).
+    let handle = window_event_listener(ev::keydown, move |e| {
+        let in_control = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| {
+                matches!(
+                    el.tag_name().as_str(),
+                    "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+                )
+            });
+        if in_control || e.alt_key() || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        match e.key().as_str() {
+            " " => {
+                e.prevent_default();
+                playing.update(|p| *p = !*p);
+            }
+            "ArrowRight" => {
+                e.prevent_default();
+                playing.set(false);
+                go(step.get_untracked() + 1);
+            }
+            "ArrowLeft" => {
+                e.prevent_default();
+                playing.set(false);
+                go(step.get_untracked().saturating_sub(1));
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+
+    let label = move || {
+        let n = len.get();
+        if zero_based {
+            format!("{unit} {} of {}", step.get(), n.saturating_sub(1))
+        } else {
+            format!("{unit} {} of {}", step.get() + 1, n)
+        }
+    };
+    view! {
+        <div class="player" role="group" aria-label="Player">
+            <div class="player-buttons">
+                <button title="First" aria-label="First" on:click=move |_| { playing.set(false); go(0) }>"⇤"</button>
+                <button title="Step back (←)" aria-label="Step back" id="player-back"
+                    on:click=move |_| { playing.set(false); go(step.get().saturating_sub(1)) }>"←"</button>
+                <button class="play" id="player-play" title="Play or pause (space)"
+                    aria-label=move || if playing.get() { "Pause" } else { "Play" }
+                    on:click=move |_| playing.update(|p| *p = !*p)>
+                    {move || if playing.get() { "❚❚" } else { "▶" }}
+                </button>
+                <button title="Step forward (→)" aria-label="Step forward" id="player-forward"
+                    on:click=move |_| { playing.set(false); go(step.get() + 1) }>"→"</button>
+                <button title="Last" aria-label="Last" on:click=move |_| { playing.set(false); go(last()) }>"⇥"</button>
+            </div>
+            <input type="range" class="player-scrub" id="player-scrub" aria-label=format!("Scrub {unit}")
+                min="0" max=move || last().to_string() step="1"
+                prop:value=move || step.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                        playing.set(false);
+                        go(v);
+                    }
+                } />
+            <span class="player-label" id="player-label" aria-live="polite">{label}</span>
+            <label class="player-speed">
+                "Speed "
+                <select on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                        speed.set(v);
+                    }
+                }>
+                    {SPEEDS.iter().map(|&s| view! {
+                        <option value=s.to_string() selected=move || speed.get() == s>{format!("{s}/s")}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
