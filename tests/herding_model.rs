@@ -4,13 +4,22 @@ use sim_core::labs::herding::{self, Config, HerdingRule};
 
 #[test]
 fn outstanding_is_exactly_the_last_service_time_of_arrivals() {
-    let cfg = Config { seed: 5, ..Config::default() };
+    let cfg = Config {
+        seed: 5,
+        ..Config::default()
+    };
     let o = herding::run(&cfg).expect("valid");
     for r in &o.rules {
         for t in &r.timeline.ticks {
             let from = (t.tick + 1).saturating_sub(cfg.service_time) as usize;
             let expected: u32 = o.arrivals[from..=t.tick as usize].iter().sum();
-            assert_eq!(t.outstanding.iter().sum::<u32>(), expected, "{:?} tick {}", r.rule, t.tick);
+            assert_eq!(
+                t.outstanding.iter().sum::<u32>(),
+                expected,
+                "{:?} tick {}",
+                r.rule,
+                t.tick
+            );
             let sent: usize = t.routers.iter().map(|v| v.dispatched.len()).sum();
             assert_eq!(sent as u32, t.arrivals);
             assert_eq!(t.new.iter().sum::<u32>(), t.arrivals);
@@ -22,8 +31,16 @@ fn outstanding_is_exactly_the_last_service_time_of_arrivals() {
 fn in_phase_stale_routing_ignores_the_router_count() {
     for seed in 1..=20 {
         let skew = |routers| {
-            let cfg = Config { seed, routers, ..Config::default() };
-            herding::run_rule(&cfg, HerdingRule::Stale).expect("valid").rules[0].skew.clone()
+            let cfg = Config {
+                seed,
+                routers,
+                ..Config::default()
+            };
+            herding::run_rule(&cfg, HerdingRule::Stale)
+                .expect("valid")
+                .rules[0]
+                .skew
+                .clone()
         };
         assert_eq!(skew(1), skew(8), "seed {seed}");
     }
@@ -31,7 +48,10 @@ fn in_phase_stale_routing_ignores_the_router_count() {
 
 #[test]
 fn snapshots_age_and_reset_at_scrapes() {
-    let cfg = Config { stagger: true, ..Config::default() };
+    let cfg = Config {
+        stagger: true,
+        ..Config::default()
+    };
     let o = herding::run_rule(&cfg, HerdingRule::OwnDispatches).expect("valid");
     for t in &o.rules[0].timeline.ticks {
         for (k, v) in t.routers.iter().enumerate() {
@@ -48,8 +68,16 @@ fn snapshots_age_and_reset_at_scrapes() {
 
 #[test]
 fn bad_config_is_a_typed_error() {
-    let err = herding::run(&Config { routers: 0, ..Config::default() }).expect_err("invalid");
+    let err = herding::run(&Config {
+        routers: 0,
+        ..Config::default()
+    })
+    .expect_err("invalid");
     assert_eq!(err.field, "routers");
-    let err = herding::run(&Config { arrival_rate: f64::NAN, ..Config::default() }).expect_err("invalid");
+    let err = herding::run(&Config {
+        arrival_rate: f64::NAN,
+        ..Config::default()
+    })
+    .expect_err("invalid");
     assert_eq!(err.field, "arrival_rate");
 }

@@ -7,6 +7,7 @@
 mod args;
 mod bench;
 mod herding;
+mod prefix;
 mod routing;
 
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ Usage: lblab <command> [flags]
 Commands:
   routing   Replay one seeded trace under every selection rule (article §4.2)
   herding   Routers on stale load snapshots stampede; four fixes compared (§5.6)
+  prefix    Two routers, one trace: prefix affinity against load balance (§6.1)
   bench     Time the routing simulation (release builds)
   help      Show this text; `lblab <command> --help` shows a command's flags
 ";
@@ -35,13 +37,14 @@ fn main() -> ExitCode {
     let result = match cmd {
         "routing" => routing::main(rest),
         "herding" => herding::main(rest),
+        "prefix" => prefix::main(rest),
         "bench" => bench::main(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
         }
         other => Err(format!(
-            "unknown command '{other}' (expected: routing, herding, bench, help)"
+            "unknown command '{other}' (expected: routing, herding, prefix, bench, help)"
         )),
     };
     match result {

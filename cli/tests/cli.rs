@@ -222,3 +222,61 @@ fn herding_bad_input_is_one_line() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+#[test]
+fn prefix_json_and_golden_steps() {
+    let (code, out, err) = lblab(&["prefix", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let routers = v["routers"].as_array().expect("routers array");
+    assert_eq!(routers[0]["router"], "load");
+    assert_eq!(routers[1]["router"], "prefix-aware");
+    for r in routers {
+        for key in ["hits", "prefill_tokens", "escapes"] {
+            assert!(r[key].is_number(), "missing {key}");
+        }
+        assert_eq!(r["assignments"].as_array().map(Vec::len), Some(3));
+        assert_eq!(r["steps"].as_array().map(Vec::len), Some(12));
+    }
+    assert_eq!(routers[0]["prefill_tokens"], 29180);
+    assert_eq!(routers[1]["prefill_tokens"], 21180);
+    let (code, out, _) = lblab(&["prefix", "--steps"]);
+    assert_eq!(code, 0);
+    golden("prefix_steps_default", &out);
+    let (code, out, _) = lblab(&["prefix", "--threshold", "inf", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["routers"][1]["assignments"], serde_json::json!([8, 2, 2]));
+}
+
+#[test]
+fn prefix_bad_input_is_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["prefix", "--threshold", "-1"],
+            "--threshold must be a whole number between 0 and 1000, or inf",
+        ),
+        (
+            &["prefix", "--replicas", "9"],
+            "--replicas must be a number between 2 and 6",
+        ),
+        (
+            &["prefix", "--slots", "x"],
+            "--slots must be a number between 1 and 4",
+        ),
+        (
+            &["prefix", "--trace", "1,9"],
+            "--trace prefix ids must be between 1 and 6",
+        ),
+        (
+            &["prefix", "--trace", "banana"],
+            "--trace must be default, random",
+        ),
+    ];
+    for (args, want) in cases {
+        let (code, _, err) = lblab(args);
+        assert_ne!(code, 0, "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

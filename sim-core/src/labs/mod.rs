@@ -2,6 +2,7 @@
 //! `run` that returns a serialisable `Outcome`, and a typed error for bad input.
 
 pub mod herding;
+pub mod prefix;
 pub mod routing;
 
 use alloc::string::String;

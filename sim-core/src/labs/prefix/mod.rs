@@ -1,0 +1,33 @@
+//! The prefix-affinity player (article §6.1): one trace routed by two routers
+//! side by side, a load-only router and a prefix-aware router with an escape
+//! hatch, on replicas whose prefix caches hold only a few prefixes.
+//!
+//! Model:
+//! - `replicas` replicas, each with an LRU cache of `slots` prefixes (one prefix
+//!   per slot). A request whose prefix is in its replica's cache *hits*: its
+//!   prefill is the suffix alone; otherwise it prefills the whole prompt and its
+//!   prefix enters the cache, evicting the least recently used one.
+//! - Load is cumulative assignments (requests never finish in this player, which
+//!   isolates the placement decision from timing).
+//! - **Load-only** router: the replica with the fewest assignments; ties go to the
+//!   lowest index, so on an idle pool it deals round robin.
+//! - **Prefix-aware** router: a prefix never seen before goes to the least-loaded
+//!   replica (*first sight*); a cached prefix goes to the least-loaded replica
+//!   holding it (*affinity*) unless that replica's load exceeds the least-loaded
+//!   replica's by more than `threshold` (*affinity dropped on load gap*: it goes to
+//!   the least-loaded replica instead); a prefix seen before but no longer cached
+//!   anywhere goes by *load*. Ties go to the lowest index.
+//!
+//! The default trace ([`default_trace`]) reproduces the article's figures exactly
+//! (4 vs 6 hits of 12, 29,180 vs 21,180 prefill tokens, two escapes that both
+//! miss, 8/2/2 at an infinite threshold); `tests/prefix_player.rs` checks each.
+
+mod config;
+mod outcome;
+mod sim;
+mod trace;
+
+pub use config::{Config, TraceChoice};
+pub use outcome::{CacheEntry, Outcome, PrefixReason, RouterKind, RouterRun, Step, SweepPoint};
+pub use sim::{run, simulate};
+pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};
