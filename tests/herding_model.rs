@@ -56,7 +56,7 @@ fn snapshots_age_and_reset_at_scrapes() {
     for t in &o.rules[0].timeline.ticks {
         for (k, v) in t.routers.iter().enumerate() {
             let offset = k as u32 * cfg.scrape_interval / cfg.routers;
-            let due = t.tick >= offset && (t.tick - offset) % cfg.scrape_interval == 0;
+            let due = t.tick >= offset && (t.tick - offset).is_multiple_of(cfg.scrape_interval);
             assert_eq!(v.scraped, due, "router {k} tick {}", t.tick);
             if v.scraped {
                 assert_eq!(v.age, 0);

@@ -24,26 +24,30 @@ test('all wasm + JS + CSS of the release build is at most 250 KB gzipped', () =>
   let total = 0;
   for (const f of files) {
     const gz = zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
-    console.log(`  ${f}: ${(gz / 1024).toFixed(1)} KB gzipped`);
+    console.log(`  ${f}: ${gz} bytes gzipped`);
     total += gz;
   }
-  console.log(`budget: bundle ${(total / 1024).toFixed(1)} KB gzipped (limit 250 KB)`);
-  assert.ok(total <= 250 * 1024, `bundle is ${(total / 1024).toFixed(1)} KB gzipped`);
+  // 1 KB = 1,000 bytes here: the stricter reading of the budget.
+  console.log(`budget: bundle ${total} bytes = ${(total / 1000).toFixed(1)} KB gzipped (limit 250 KB = 250,000 bytes)`);
+  assert.ok(total <= 250_000, `bundle is ${(total / 1000).toFixed(1)} KB gzipped`);
 });
 
 test('the Routing Lab shows its table within 1.5 s of navigation', async () => {
-  const { page, problems } = await watchedPage(browser.context);
   const times = [];
+  const problems = [];
+  // A fresh page per measurement, so no load is cut short by the next navigation.
   for (let i = 0; i < 3; i++) {
-    await page.goto(`${srv.base}?lab=routing&seed=${i + 1}`);
-    await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 6);
-    times.push(await page.evaluate(() => performance.now()));
+    const watched = await watchedPage(browser.context);
+    await watched.page.goto(`${srv.base}?lab=routing&seed=${i + 1}`);
+    await watched.page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 6);
+    times.push(await watched.page.evaluate(() => performance.now()));
+    problems.push(...watched.problems);
+    await watched.page.close();
   }
   times.sort((a, b) => a - b);
   console.log(`budget: table visible ${times.map((t) => t.toFixed(0)).join(' / ')} ms after navigation (limit 1500)`);
   assert.ok(times[times.length - 1] < 1500, `slowest ${times[times.length - 1].toFixed(0)} ms`);
   assert.deepEqual(problems, []);
-  await page.close();
 });
 
 test('recomputing all six rules after a slider change takes < 16 ms in wasm', async () => {

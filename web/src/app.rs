@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::labs::{self, herding::HerdingLab, home::Home, routing::RoutingLab, LABS};
+use crate::labs::{
+    self, herding::HerdingLab, home::Home, prefix::PrefixLab, routing::RoutingLab, LABS,
+};
 use crate::url;
 
 /// The whole app. Pages are chosen by `?lab=…` so every deep link works from a
@@ -24,6 +26,7 @@ pub fn App() -> impl IntoView {
     let page = match current {
         Some("routing") => view! { <RoutingLab pairs=pairs.clone() /> }.into_any(),
         Some("herding") => view! { <HerdingLab pairs=pairs.clone() /> }.into_any(),
+        Some("prefix") => view! { <PrefixLab pairs=pairs.clone() /> }.into_any(),
         _ => view! {
             <crate::components::Notice messages=Signal::stored(unknown) />
             <Home />

@@ -8,6 +8,7 @@ mod app;
 mod charts;
 mod components;
 mod format;
+mod html;
 mod labs;
 mod theme;
 mod url;

@@ -3,6 +3,7 @@
 
 pub mod queue_evolution;
 pub mod skew_over_time;
+pub mod threshold_sweep;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

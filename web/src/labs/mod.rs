@@ -3,6 +3,7 @@
 
 pub mod herding;
 pub mod home;
+pub mod prefix;
 pub mod routing;
 
 use std::cell::RefCell;
@@ -81,6 +82,12 @@ pub const LABS: &[LabInfo] = &[
         title: "Stale-signal herding",
         layer: Layer::EndpointSelection,
         summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
+    },
+    LabInfo {
+        id: "prefix",
+        title: "Prefix affinity",
+        layer: Layer::EndpointSelection,
+        summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
     },
 ];
 

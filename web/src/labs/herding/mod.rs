@@ -11,6 +11,7 @@ use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnaps
 use crate::charts::{self, skew_over_time};
 use crate::components::{Notice, Player, Slider};
 use crate::format::one_decimal;
+use crate::html::{best_mask, Cell, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
 use crate::url::{self, ParamReader};
 use state::HerdingView;
@@ -63,10 +64,7 @@ pub fn HerdingLab(
         computed.with(|c| {
             if let Ok(o) = &c.result {
                 let o = Arc::clone(o);
-                super::publish(
-                    move || serde_json::to_string_pretty(&*o).unwrap_or_default(),
-                    c.ms,
-                );
+                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
             }
         })
     });
@@ -118,18 +116,7 @@ pub fn HerdingLab(
 
     view! {
         <article class="lab" id="herding-lab">
-            <header class="lab-header">
-                <h1>"Stale-signal herding"</h1>
-                <p class="lede">
-                    "Several routers pick replicas from load numbers scraped every few ticks. Step through the "
-                    "ticks: between scrapes every router believes the same replica is idlest, so they all pile "
-                    "onto it, then abandon it together at the next scrape. Try staggering the scrapes, or a fix."
-                </p>
-                <p class="small muted">
-                    "Ticks are abstract time steps; every request occupies its replica for a fixed service time. "
-                    "Follows §5.6 of the reference article."
-                </p>
-            </header>
+            <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
             {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
             <div class="lab-grid">
@@ -178,7 +165,7 @@ pub fn HerdingLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
-                    {move || tick.get().map(|t| view! { <TickView tick=t rule=rule.get() /> })}
+                    <div class="tick-view" inner_html=move || tick.with(|t| t.as_ref().map(|t| tick_html(t, rule.get())).unwrap_or_default())></div>
                     <figure class="chart">
                         <figcaption>"Skew over time (max − min actual outstanding); the current tick is highlighted"</figcaption>
                         <canvas node_ref=canvas_ref id="skew-chart" class="short" role="img" aria-label=chart_label></canvas>
@@ -188,7 +175,7 @@ pub fn HerdingLab(
             </div>
             <section class="comparison" aria-label="Comparison of the four rules">
                 <h2>"The four rules on the same arrivals"</h2>
-                <CompareTable outcome=outcome selected=rule />
+                <div inner_html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule.get())).unwrap_or_default())></div>
                 <p class="small muted">
                     "Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew "
                     "from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every "
@@ -199,10 +186,30 @@ pub fn HerdingLab(
     }
 }
 
-/// One tick: bars of actual outstanding (new work hatched), scrapes, router views.
-#[component]
-fn TickView(tick: TickSnapshot, rule: HerdingRule) -> impl IntoView {
+/// One tick as HTML: bars of actual outstanding (new work hatched), who scraped,
+/// and what each router sees.
+fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> String {
     let max = tick.outstanding.iter().copied().max().unwrap_or(0).max(1);
+    let mut s = format!(
+        r#"<h2 id="tick-heading">Tick {} · {} arrivals · max − min = {}</h2><div class="bars" role="list" aria-label="Actual outstanding requests per replica">"#,
+        tick.tick, tick.arrivals, tick.skew
+    );
+    for (i, (&o, &new)) in tick.outstanding.iter().zip(&tick.new).enumerate() {
+        let w = |x: u32| 100.0 * f64::from(x) / f64::from(max);
+        let c = replica_hex(i);
+        let extra = if new > 0 {
+            format!(" (+{new} new)")
+        } else {
+            String::new()
+        };
+        s += &format!(
+            r#"<div class="bar-row" role="listitem"><span class="bar-label">Replica {}</span><span class="bar-track"><span class="bar-old" style="width:{:.2}%;background:{c}"></span><span class="bar-new" style="width:{:.2}%;--c:{c}"></span></span><span class="bar-value">{o}{extra}</span></div>"#,
+            i + 1,
+            w(o - new),
+            w(new)
+        );
+    }
+    s += r#"</div><p class="small legend"><span class="key-old"></span> in flight from earlier ticks <span class="key-new"></span> dispatched this tick</p>"#;
     let scraped: Vec<String> = tick
         .routers
         .iter()
@@ -210,67 +217,79 @@ fn TickView(tick: TickSnapshot, rule: HerdingRule) -> impl IntoView {
         .filter(|(_, r)| r.scraped)
         .map(|(i, _)| format!("Router {}", i + 1))
         .collect();
+    s += &format!(
+        r#"<p id="scraped">{}</p>"#,
+        if scraped.is_empty() {
+            "Nobody scraped this tick.".to_string()
+        } else {
+            format!("Scraped this tick: {}.", scraped.join(", "))
+        }
+    );
     let counts_own = matches!(rule, HerdingRule::OwnDispatches | HerdingRule::Both);
     let n = tick.outstanding.len();
-    view! {
-        <div class="tick-view">
-            <h2 id="tick-heading">{format!("Tick {} · {} arrivals · max − min = {}", tick.tick, tick.arrivals, tick.skew)}</h2>
-            <div class="bars" role="list" aria-label="Actual outstanding requests per replica">
-                {tick.outstanding.iter().zip(&tick.new).enumerate().map(|(i, (&o, &new))| {
-                    let old = o - new;
-                    let w = |x: u32| format!("width:{:.2}%", 100.0 * f64::from(x) / f64::from(max));
-                    view! {
-                        <div class="bar-row" role="listitem">
-                            <span class="bar-label">{format!("Replica {}", i + 1)}</span>
-                            <span class="bar-track">
-                                <span class="bar-old" style=format!("{};background:{}", w(old), replica_hex(i))></span>
-                                <span class="bar-new" style=format!("{};--c:{}", w(new), replica_hex(i))></span>
-                            </span>
-                            <span class="bar-value">{o}{(new > 0).then(|| format!(" (+{new} new)"))}</span>
-                        </div>
-                    }
-                }).collect_view()}
-            </div>
-            <p class="small legend"><span class="key-old"></span>" in flight from earlier ticks  "<span class="key-new"></span>" dispatched this tick"</p>
-            <p id="scraped">{if scraped.is_empty() { "Nobody scraped this tick.".to_string() } else { format!("Scraped this tick: {}.", scraped.join(", ")) }}</p>
-            <div class="table-wrap">
-                <table id="router-table">
-                    <caption>"What each router sees"{counts_own.then_some(" (snapshot + own dispatches since it)")}</caption>
-                    <thead><tr>
-                        <th scope="col">"Router"</th>
-                        {(0..n).map(|i| view! { <th scope="col">{format!("R{}", i + 1)}</th> }).collect_view()}
-                        <th scope="col" title="ticks since this router last scraped">"Age"</th>
-                        <th scope="col">"Sent this tick to"</th>
-                    </tr></thead>
-                    <tbody>
-                        {tick.routers.iter().enumerate().map(|(k, r)| {
-                            let sent = if r.dispatched.is_empty() { "—".to_string() } else {
-                                r.dispatched.iter().map(|d| format!("Replica {}", d + 1)).collect::<Vec<_>>().join(", ")
-                            };
-                            view! {
-                                <tr>
-                                    <th scope="row">{format!("Router {}", k + 1)}{r.scraped.then_some(" ⟳")}</th>
-                                    {r.snapshot.iter().zip(&r.own).map(|(s, o)| view! {
-                                        <td>{if counts_own && *o > 0 { format!("{s}+{o}") } else { s.to_string() }}</td>
-                                    }).collect_view()}
-                                    <td>{r.age}</td>
-                                    <td class="sent">{sent}</td>
-                                </tr>
-                            }
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        </div>
+    let mut head = vec![("Router".to_string(), String::new())];
+    head.extend((0..n).map(|i| {
+        (
+            format!("R{}", i + 1),
+            format!("replica {} as this router sees it", i + 1),
+        )
+    }));
+    head.push(("Age".into(), "ticks since this router last scraped".into()));
+    head.push(("Sent this tick to".into(), String::new()));
+    let rows = tick
+        .routers
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let mut cells = vec![Cell::new(format!(
+                "Router {}{}",
+                k + 1,
+                if r.scraped { " ⟳" } else { "" }
+            ))];
+            cells.extend(r.snapshot.iter().zip(&r.own).map(|(v, o)| {
+                Cell::new(if counts_own && *o > 0 {
+                    format!("{v}+{o}")
+                } else {
+                    v.to_string()
+                })
+            }));
+            cells.push(Cell::new(r.age.to_string()));
+            let sent = if r.dispatched.is_empty() {
+                "—".to_string()
+            } else {
+                r.dispatched
+                    .iter()
+                    .map(|d| format!("Replica {}", d + 1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            cells.push(Cell::new(sent).class("sent"));
+            Row {
+                cells,
+                ..Row::default()
+            }
+        })
+        .collect();
+    s += &Table {
+        id: "router-table",
+        caption: format!(
+            "What each router sees{}",
+            if counts_own {
+                " (snapshot + own dispatches since it)"
+            } else {
+                ""
+            }
+        ),
+        head,
+        rows,
+        ..Table::default()
     }
+    .render();
+    s
 }
 
-/// The four rules compared; best per column marked with a star and text.
-#[component]
-fn CompareTable(
-    outcome: Signal<Option<Arc<Outcome>>>,
-    selected: Signal<HerdingRule>,
-) -> impl IntoView {
+/// The four rules compared as HTML; best (lowest) per column marked.
+fn compare_html(o: &Outcome, selected: HerdingRule) -> String {
     type Col = (&'static str, fn(&RuleSummary) -> f64, fn(f64) -> String);
     const COLS: [Col; 4] = [
         (
@@ -286,34 +305,38 @@ fn CompareTable(
             |x| format!("{:.0}%", x * 100.0),
         ),
     ];
-    move || {
-        let o = outcome.get()?;
-        // Lower is better in every column here.
-        let best: Vec<String> = COLS
+    let masks: Vec<Vec<bool>> = COLS
+        .iter()
+        .map(|(_, f, show)| best_mask(&o.rules.iter().map(f).collect::<Vec<_>>(), false, *show))
+        .collect();
+    let mut head = vec![("Rule".to_string(), String::new())];
+    head.extend(COLS.iter().map(|c| (c.0.to_string(), String::new())));
+    Table {
+        id: "herding-compare",
+        class: "compare",
+        head,
+        rows: o
+            .rules
             .iter()
-            .map(|(_, f, show)| show(o.rules.iter().map(f).fold(f64::MAX, f64::min)))
-            .collect();
-        Some(view! {
-            <div class="table-wrap">
-            <table class="compare" id="herding-compare">
-                <thead><tr><th scope="col">"Rule"</th>{COLS.iter().map(|c| view! { <th scope="col">{c.0}</th> }).collect_view()}</tr></thead>
-                <tbody>
-                    {o.rules.iter().map(|r| {
-                        let rule = r.rule;
-                        view! {
-                            <tr class:selected=move || selected.get() == rule>
-                                <th scope="row">{rule.title()}</th>
-                                {COLS.iter().zip(&best).map(|((_, f, show), b)| {
-                                    let shown = show(f(r));
-                                    let is_best = &shown == b;
-                                    view! { <td class:best=is_best>{shown}{is_best.then(|| view! { <span class="best-mark">" ★ best"</span> })}</td> }
-                                }).collect_view()}
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
-            </div>
-        })
+            .enumerate()
+            .map(|(i, r)| {
+                let mut cells = vec![Cell::new(r.rule.title())];
+                cells.extend(
+                    COLS.iter()
+                        .zip(&masks)
+                        .map(|((_, f, show), m)| Cell::new(show(f(r))).best(m[i])),
+                );
+                Row {
+                    cells,
+                    selected: r.rule == selected,
+                    key: None,
+                }
+            })
+            .collect(),
+        ..Table::default()
     }
+    .render()
 }
+
+/// The page header: title, what to try, and what a tick means (static).
+const HEADER_HTML: &str = r#"<h1>Stale-signal herding</h1><p class="lede">Several routers pick replicas from load numbers scraped every few ticks. Step through the ticks: between scrapes every router believes the same replica is idlest, so they all pile onto it, then abandon it together at the next scrape. Try staggering the scrapes, or a fix.</p><p class="small muted">Ticks are abstract time steps; every request occupies its replica for a fixed service time. Follows §5.6 of the reference article.</p>"#;

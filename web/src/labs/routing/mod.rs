@@ -18,7 +18,6 @@ use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
 use state::bounds;
 pub use state::RoutingView;
-use tables::{CompareTable, ReplicaTable};
 
 /// A computed outcome (or the error to show) and how long it took, in ms.
 #[derive(Clone, PartialEq)]
@@ -61,10 +60,7 @@ pub fn RoutingLab(
         computed.with(|c| {
             if let Ok(o) = &c.result {
                 let o = Arc::clone(o);
-                super::publish(
-                    move || serde_json::to_string_pretty(&*o).unwrap_or_default(),
-                    c.ms,
-                );
+                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
             }
         })
     });
@@ -129,18 +125,7 @@ pub fn RoutingLab(
 
     view! {
         <article class="lab" id="routing-lab">
-            <header class="lab-header">
-                <h1>"Routing Lab"</h1>
-                <p class="lede">
-                    "One seeded stream of requests, replayed under six selection rules on identical replicas. "
-                    "Push the arrival rate up and watch least outstanding pull ahead of round robin; "
-                    "switch to least KV usage and watch queues it cannot see pile up."
-                </p>
-                <p class="small muted">
-                    "A tick is one engine iteration (one prefill or one decode step), not a measured time. "
-                    "Follows §4.2 of the reference article; compare rules by their gaps, not absolute values."
-                </p>
-            </header>
+            <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
             {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
             <div class="lab-grid">
@@ -224,12 +209,19 @@ pub fn RoutingLab(
                             </p>
                         </details>
                     </figure>
-                    <ReplicaTable rule=rule_outcome />
+                    <div inner_html=move || rule_outcome.with(|r| r.as_ref().map(tables::replica_table).unwrap_or_default())></div>
                 </section>
             </div>
             <section class="comparison" aria-label="Comparison of all rules">
                 <h2>"Every rule, same trace"</h2>
-                <CompareTable outcome=outcome selected=rule on_select=select_rule />
+                <div
+                    inner_html=move || outcome.with(|o| o.as_ref().map(|o| tables::compare_table(o, rule.get())).unwrap_or_default())
+                    on:click=move |ev| {
+                        if let Some(r) = crate::html::clicked_key(&ev).and_then(|k| RuleKind::from_name(&k)) {
+                            select_rule.run(r);
+                        }
+                    }
+                ></div>
                 <p class="small muted">
                     "★ marks the best value in each column (ties all marked). TTFT SLO: first token within "
                     {sim_core::labs::routing::Config::default().slo_ttft} " ticks. Hover a column title for its meaning."
@@ -242,3 +234,6 @@ pub fn RoutingLab(
 /// The SLO card's meaning (the objective is the core's default `slo_ttft`, 80 ticks).
 const SLO_MEANING: &str =
     "Share of requests whose first token arrived within the 80-tick TTFT objective.";
+
+/// The page header: title, what to try, and what a tick means (static).
+const HEADER_HTML: &str = r#"<h1>Routing Lab</h1><p class="lede">One seeded stream of requests, replayed under six selection rules on identical replicas. Push the arrival rate up and watch least outstanding pull ahead of round robin; switch to least KV usage and watch queues it cannot see pile up.</p><p class="small muted">A tick is one engine iteration (one prefill or one decode step), not a measured time. Follows §4.2 of the reference article; compare rules by their gaps, not absolute values.</p>"#;

@@ -1,10 +1,10 @@
 //! The Routing Lab's tables: all rules compared, and one rule's replicas.
 
-use leptos::prelude::*;
 use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
 use crate::format::{one_decimal, percent, thousands, ticks};
+use crate::html::{best_mask, Cell, Row, Table};
 use crate::theme::replica_hex;
 
 /// A column of the comparison table.
@@ -68,130 +68,84 @@ const COLUMNS: &[Column] = &[
     },
 ];
 
-/// Every rule on the same trace; the best value of each column is marked with a
-/// star and the word "best". Clicking a rule's name shows its details.
-#[component]
-pub fn CompareTable(
-    /// The outcome to tabulate.
-    outcome: Signal<Option<std::sync::Arc<Outcome>>>,
-    /// The rule whose details are shown.
-    selected: Signal<RuleKind>,
-    /// Select a rule.
-    on_select: Callback<RuleKind>,
-) -> impl IntoView {
-    move || {
-        let o = outcome.get()?;
-        // Compare displayed values, so ties in what the reader sees are all marked.
-        let best: Vec<String> = COLUMNS
-            .iter()
-            .map(|c| {
-                let vals = o.rules.iter().map(|r| (c.value)(r));
-                let b = if c.higher_is_better {
-                    vals.fold(f64::MIN, f64::max)
-                } else {
-                    vals.fold(f64::MAX, f64::min)
-                };
-                (c.show)(b)
-            })
-            .collect();
-        Some(view! {
-            <div class="table-wrap">
-            <table class="compare" id="compare-table">
-                <caption>"All rules on the same trace and settings"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Rule"</th>
-                        {COLUMNS
-                            .iter()
-                            .map(|c| view! { <th scope="col" title=c.meaning>{c.title}</th> })
-                            .collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {o.rules
-                        .iter()
-                        .map(|r| {
-                            let rule = r.rule;
-                            let cells = COLUMNS
-                                .iter()
-                                .zip(&best)
-                                .map(|(c, b)| {
-                                    let shown = (c.show)((c.value)(r));
-                                    let is_best = &shown == b;
-                                    view! {
-                                        <td class:best=is_best>
-                                            {shown}
-                                            {is_best.then(|| view! { <span class="best-mark">" ★ best"</span> })}
-                                        </td>
-                                    }
-                                })
-                                .collect_view();
-                            view! {
-                                <tr class:selected=move || selected.get() == rule>
-                                    <th scope="row">
-                                        <button
-                                            class="linklike"
-                                            aria-pressed=move || (selected.get() == rule).to_string()
-                                            on:click=move |_| on_select.run(rule)
-                                        >
-                                            {rule.title()}
-                                        </button>
-                                    </th>
-                                    {cells}
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-            </div>
+/// Every rule on the same trace, best per column marked; each rule's name is a
+/// button (`data-key` = rule name) that selects it.
+pub fn compare_table(o: &Outcome, selected: RuleKind) -> String {
+    let masks: Vec<Vec<bool>> = COLUMNS
+        .iter()
+        .map(|c| {
+            let values: Vec<f64> = o.rules.iter().map(c.value).collect();
+            best_mask(&values, c.higher_is_better, c.show)
         })
+        .collect();
+    let mut head = vec![("Rule".to_string(), String::new())];
+    head.extend(
+        COLUMNS
+            .iter()
+            .map(|c| (c.title.to_string(), c.meaning.to_string())),
+    );
+    Table {
+        id: "compare-table",
+        class: "compare",
+        caption: "All rules on the same trace and settings".into(),
+        head,
+        rows: o
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut cells = vec![Cell::new(r.rule.title())];
+                cells.extend(
+                    COLUMNS
+                        .iter()
+                        .zip(&masks)
+                        .map(|(c, m)| Cell::new((c.show)((c.value)(r))).best(m[i])),
+                );
+                Row {
+                    cells,
+                    selected: r.rule == selected,
+                    key: Some(r.rule.name()),
+                }
+            })
+            .collect(),
     }
+    .render()
 }
 
 /// One rule's replicas: assigned, completed, utilisation and its prefill part.
-#[component]
-pub fn ReplicaTable(
-    /// The selected rule's outcome.
-    rule: Signal<Option<RuleOutcome>>,
-) -> impl IntoView {
-    move || {
-        let r = rule.get()?;
-        Some(view! {
-            <div class="table-wrap">
-            <table class="replicas" id="replica-table">
-                <caption>{format!("Per-replica breakdown under {}", r.rule.title())}</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Replica"</th>
-                        <th scope="col" title="requests routed to this replica">"Assigned"</th>
-                        <th scope="col" title="requests it finished">"Completed"</th>
-                        <th scope="col" title="share of ticks it ran a prefill or decode step">"Utilization"</th>
-                        <th scope="col" title="share of ticks spent on prefill steps">"of which prefill"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    {r.replicas
-                        .iter()
-                        .enumerate()
-                        .map(|(i, x)| {
-                            view! {
-                                <tr>
-                                    <th scope="row">
-                                        <span class="swatch" style=format!("background:{}", replica_hex(i))></span>
-                                        {format!("Replica {}", i + 1)}
-                                    </th>
-                                    <td>{thousands(x.assigned.into())}</td>
-                                    <td>{thousands(x.completed.into())}</td>
-                                    <td>{percent(x.utilization)}</td>
-                                    <td>{percent(x.prefill_share)}</td>
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-            </div>
-        })
+pub fn replica_table(r: &RuleOutcome) -> String {
+    Table {
+        id: "replica-table",
+        class: "replicas",
+        caption: format!("Per-replica breakdown under {}", r.rule.title()),
+        head: [
+            ("Replica", ""),
+            ("Assigned", "requests routed to this replica"),
+            ("Completed", "requests it finished"),
+            (
+                "Utilization",
+                "share of ticks it ran a prefill or decode step",
+            ),
+            ("of which prefill", "share of ticks spent on prefill steps"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+        rows: r
+            .replicas
+            .iter()
+            .enumerate()
+            .map(|(i, x)| Row {
+                cells: vec![
+                    Cell::new(format!("Replica {}", i + 1)).swatch(replica_hex(i)),
+                    Cell::new(thousands(x.assigned.into())),
+                    Cell::new(thousands(x.completed.into())),
+                    Cell::new(percent(x.utilization)),
+                    Cell::new(percent(x.prefill_share)),
+                ],
+                ..Row::default()
+            })
+            .collect(),
     }
+    .render()
 }

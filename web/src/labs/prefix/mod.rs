@@ -1,0 +1,323 @@
+//! The prefix-affinity player page (article §6.1): two routers, one trace, side
+//! by side, one request at a time.
+
+mod state;
+
+use std::sync::Arc;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use sim_core::labs::prefix::{
+    self, Config, Outcome, PrefixReason, PrefixRequest, RouterRun, TraceChoice, PREFIXES,
+};
+
+use crate::charts::{self, threshold_sweep};
+use crate::components::{Notice, Player, Slider};
+use crate::format::thousands;
+use crate::html::escape;
+use crate::theme::ChartTheme;
+use crate::url::{self, ParamReader};
+
+#[derive(Clone, PartialEq)]
+struct Computed {
+    result: Result<Arc<Outcome>, String>,
+    ms: f64,
+}
+
+/// The reason for one decision, in plain words (replicas 1-based).
+fn explain(
+    reason: PrefixReason,
+    req: &PrefixRequest,
+    target: u32,
+    threshold: Option<u32>,
+    load_before: u32,
+) -> String {
+    let p = req.prefix;
+    match reason {
+        PrefixReason::Load => format!(
+            "Fewest assignments so far: replica {} had {load_before}. The prefix is not looked at.",
+            target + 1
+        ),
+        PrefixReason::FirstSight => format!("First sight of P{p}: no replica has it, so it goes to the least-loaded replica."),
+        PrefixReason::Affinity => format!("Replica {} caches P{p} and is within the load gap: affinity wins.", target + 1),
+        PrefixReason::AffinityDropped { holder, holder_load, least_load } => format!(
+            "Affinity dropped: replica {} holds P{p} but is {} requests ahead of replica {}, over the threshold of {}.",
+            holder + 1,
+            holder_load - least_load,
+            target + 1,
+            threshold.map_or("∞".into(), |t| t.to_string())
+        ),
+        PrefixReason::Evicted => format!("P{p} was seen before but no replica still caches it: sent by load."),
+    }
+}
+
+/// A change to the trace's prefix ids.
+type TraceEdit = Box<dyn Fn(&mut Vec<u8>)>;
+
+/// The threshold slider's label: a number, or ∞ at the far right.
+fn threshold_label(x: f64) -> String {
+    if x >= state::INF_POSITION {
+        "∞".into()
+    } else {
+        format!("{x:.0}")
+    }
+}
+
+/// The prefix-affinity player.
+#[component]
+pub fn PrefixLab(
+    /// The page's query pairs.
+    pairs: Vec<(String, String)>,
+) -> impl IntoView {
+    let mut reader = ParamReader::new(pairs);
+    let (initial, initial_step) = state::from_query(&mut reader);
+    let notices = Signal::stored(reader.notices);
+    let (config, set_config) = signal(initial);
+    let step = RwSignal::new(initial_step);
+    let playing = RwSignal::new(false);
+    let speed = RwSignal::new(1.0);
+
+    let computed = Memo::new(move |_| {
+        config.with(|c| {
+            let start = super::now_ms();
+            let result = prefix::run(c).map(Arc::new).map_err(|e| e.to_string());
+            Computed {
+                result,
+                ms: super::now_ms() - start,
+            }
+        })
+    });
+    let outcome = Signal::derive(move || computed.with(|c| c.result.as_ref().ok().cloned()));
+    let error = Signal::derive(move || computed.with(|c| c.result.as_ref().err().cloned()));
+    let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(1, |o| o.trace.len())));
+    Effect::new(move |_| {
+        let n = len.get();
+        if step.get_untracked() >= n {
+            step.set(n.saturating_sub(1));
+        }
+    });
+    Effect::new(move |_| {
+        let q = config.with(|c| state::to_query(c, step.get()));
+        url::replace_query(&q);
+    });
+    Effect::new(move |_| {
+        computed.with(|c| {
+            if let Ok(o) = &c.result {
+                let o = Arc::clone(o);
+                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
+            }
+        })
+    });
+
+    let canvas_ref = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
+        outcome.with(|o| {
+            if let Some(o) = o {
+                let theme = ChartTheme::from_css();
+                let _ = charts::draw_on_canvas(&canvas, |root| {
+                    threshold_sweep::draw(root, &o.sweep, current, &theme)
+                });
+            }
+        });
+    });
+    let sweep_text = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    let parts: Vec<String> = o
+                        .sweep
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "{}: {} hits, gap {}",
+                                p.threshold.map_or("∞".into(), |t| t.to_string()),
+                                p.hits,
+                                p.assignment_gap
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "Prefix-aware hits and final assignment gap by threshold. {}.",
+                        parts.join("; ")
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
+
+    let threshold_pos =
+        Signal::derive(move || config.with(|c| c.threshold.map_or(state::INF_POSITION, f64::from)));
+    let set_threshold = Callback::new(move |x: f64| {
+        set_config.update(|c| {
+            c.threshold = if x >= state::INF_POSITION {
+                None
+            } else {
+                Some(x as u32)
+            }
+        })
+    });
+    let num = |f: fn(&Config) -> u32| Signal::derive(move || config.with(|c| f64::from(f(c))));
+    let ids = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| o.trace.iter().map(|r| r.prefix).collect::<Vec<u8>>())
+                .unwrap_or_default()
+        })
+    });
+    let edit = move |f: TraceEdit| {
+        let mut v = ids.get_untracked();
+        f(&mut v);
+        if !v.is_empty() && v.len() <= 40 {
+            set_config.update(|c| c.trace = TraceChoice::Custom(v));
+        }
+    };
+    let current = Signal::derive(move || {
+        let i = step.get();
+        outcome.with(|o| o.as_ref().and_then(|o| o.trace.get(i).copied()))
+    });
+
+    view! {
+        <article class="lab" id="prefix-lab">
+            <header class="lab-header" inner_html=HEADER_HTML></header>
+            <Notice messages=notices />
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <div class="lab-grid">
+                <section class="controls" aria-label="Controls">
+                    <h2>"Setup"</h2>
+                    <Slider id="threshold" label="Escape threshold" unit="requests" min=0.0 max=state::INF_POSITION step=1.0
+                        value=threshold_pos format=threshold_label
+                        on_input=set_threshold hint="load gap affinity tolerates; far right is ∞" />
+                    <Slider id="replicas" label="Replicas" unit="" min=2.0 max=6.0 step=1.0 value=num(|c| c.replicas)
+                        format=|x| format!("{x:.0}") on_input=Callback::new(move |x: f64| set_config.update(|c| c.replicas = x as u32)) />
+                    <Slider id="slots" label="Cache slots per replica" unit="" min=1.0 max=4.0 step=1.0 value=num(|c| c.slots)
+                        format=|x| format!("{x:.0}") on_input=Callback::new(move |x: f64| set_config.update(|c| c.slots = x as u32))
+                        hint="one prefix per slot, least recently used evicted" />
+                    <fieldset class="trace-editor">
+                        <legend>"Trace"</legend>
+                        <ol class="trace-list" id="trace-list">
+                            {move || ids.get().into_iter().enumerate().map(|(i, id)| view! {
+                                <li>
+                                    <label class="sr-only" for=format!("req-{i}")>{format!("Prefix of request {}", i + 1)}</label>
+                                    <select id=format!("req-{i}") on:change=move |ev| {
+                                        if let Ok(p) = event_target_value(&ev).parse::<u8>() {
+                                            edit(Box::new(move |v| v[i] = p));
+                                        }
+                                    }>
+                                        {(1..=PREFIXES.len() as u8).map(|p| view! { <option value=p.to_string() selected=p == id>{format!("P{p}")}</option> }).collect_view()}
+                                    </select>
+                                    <button class="icon" aria-label=format!("Remove request {}", i + 1) title="Remove"
+                                        on:click=move |_| edit(Box::new(move |v| { v.remove(i); }))>"×"</button>
+                                </li>
+                            }).collect_view()}
+                        </ol>
+                        <div class="trace-buttons">
+                            <button id="add-request" on:click=move |_| edit(Box::new(|v| v.push(1)))>"Add request"</button>
+                            <button on:click=move |_| set_config.update(|c| c.trace = TraceChoice::Default)>"Article's trace"</button>
+                            <button id="random-trace" on:click=move |_| set_config.update(|c| {
+                                c.trace = TraceChoice::Random;
+                                c.seed = (js_sys::Math::random() * 1e6) as u64;
+                            })>"Random skewed trace"</button>
+                        </div>
+                        <p class="small muted">
+                            {PREFIXES.iter().enumerate().map(|(i, (p, s))| format!("P{}: {} + {}", i + 1, thousands((*p).into()), s)).collect::<Vec<_>>().join(" · ")}
+                            " tokens (prefix + suffix)"
+                        </p>
+                    </fieldset>
+                </section>
+                <section class="results" aria-label="Player">
+                    <Player step=step len=len unit="request" playing=playing speed=speed />
+                    {move || current.get().map(|r| view! {
+                        <h2 id="request-heading">{format!(
+                            "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
+                            step.get() + 1, r.prefix, thousands(r.prompt_tokens().into()), thousands(r.prefix_tokens.into()), r.suffix_tokens
+                        )}</h2>
+                    })}
+                    <div class="side-by-side" inner_html=move || outcome.with(|o| {
+                        o.as_ref().map(|o| {
+                            let i = step.get().min(o.trace.len().saturating_sub(1));
+                            o.routers.iter().map(|r| panel_html(r, &o.trace, i, o.config.threshold)).collect::<String>()
+                        }).unwrap_or_default()
+                    })></div>
+                    <p class="reduction" id="reduction">{move || outcome.with(|o| o.as_ref().map(|o| {
+                        let i = step.get().min(o.trace.len().saturating_sub(1));
+                        let a = o.routers[0].steps[i].cumulative_prefill as f64;
+                        let b = o.routers[1].steps[i].cumulative_prefill as f64;
+                        format!("Prefill reduction so far: {:.1}% ({} / {} tokens)", if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 },
+                            thousands(b as u64), thousands(a as u64))
+                    }))}</p>
+                    <figure class="chart">
+                        <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
+                        <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
+                        <p class="sr-only">{sweep_text}</p>
+                    </figure>
+                </section>
+            </div>
+        </article>
+    }
+}
+
+/// One router's panel at request `index`, as HTML.
+fn panel_html(
+    run: &RouterRun,
+    trace: &[PrefixRequest],
+    index: usize,
+    threshold: Option<u32>,
+) -> String {
+    let s = &run.steps[index];
+    let req = trace[index];
+    let before = if index == 0 {
+        0
+    } else {
+        run.steps[index - 1].assignments[s.target as usize]
+    };
+    let reason = escape(&explain(s.reason, &req, s.target, threshold, before));
+    let (badge, badge_text) = if s.hit {
+        ("hit", "cache hit")
+    } else {
+        ("miss", "cache miss")
+    };
+    let mut h = format!(
+        r#"<div class="router-panel" id="panel-{}"><h3>{}</h3><p class="routed">Routed to <strong>replica {}</strong> <span class="badge {badge}">{badge_text}</span></p><p class="reason">{reason}</p><div class="caches" role="list" aria-label="Cache contents per replica">"#,
+        run.router.name(),
+        run.router.title(),
+        s.target + 1
+    );
+    for (r, entries) in s.caches.iter().enumerate() {
+        let slots: String = if entries.is_empty() {
+            r#"<span class="slot empty">empty</span>"#.into()
+        } else {
+            entries
+                .iter()
+                .map(|e| {
+                    format!(
+                        r#"<span class="slot">P{} · {} hit{}</span>"#,
+                        e.prefix,
+                        e.hits,
+                        if e.hits == 1 { "" } else { "s" }
+                    )
+                })
+                .collect()
+        };
+        h += &format!(
+            r#"<div class="cache{}" role="listitem"><span class="cache-name">Replica {}</span>{slots}<span class="cache-load">{} assigned</span></div>"#,
+            if r as u32 == s.target { " target" } else { "" },
+            r + 1,
+            s.assignments[r]
+        );
+    }
+    let hits = run.steps[..=index].iter().filter(|x| x.hit).count();
+    h += &format!(
+        r#"</div><dl class="totals"><dt>Prefill for this request</dt><dd>{} tokens</dd><dt>Cumulative prefill</dt><dd class="cumulative">{} tokens</dd><dt>Hits so far</dt><dd class="hits">{hits} of {}</dd></dl></div>"#,
+        thousands(s.prefill_tokens.into()),
+        thousands(s.cumulative_prefill),
+        index + 1
+    );
+    h
+}
+
+/// The page header: title, what to try, and what a tick means (static).
+const HEADER_HTML: &str = r#"<h1>Prefix affinity versus balance</h1><p class="lede">Two routers place the same requests on replicas that can each cache a single prompt prefix. Step through: the load-only router hits the cache by luck; the prefix-aware one follows the cache until a replica gets too far ahead, then gives up affinity. Move the threshold to trade hits against balance.</p><p class="small muted">Load counts every request assigned so far. Follows §6.1 of the reference article.</p>"#;
