@@ -1,7 +1,10 @@
-//! The shell: header with navigation, then the page the `lab` query key names.
+//! The shell: header with navigation, then the page the `lab` query key names,
+//! with the shared share/embed/export bar and the embedding options applied.
 
 use leptos::prelude::*;
 
+use crate::components::{Notice, ShareBar};
+use crate::embed::{self, EmbedOptions};
 use crate::labs::{
     self, herding::HerdingLab, home::Home, prefix::PrefixLab, routing::RoutingLab, LABS,
 };
@@ -12,45 +15,61 @@ use crate::url;
 #[component]
 pub fn App() -> impl IntoView {
     let pairs = url::query_pairs();
+    let mut notices = Vec::new();
+    let opts = EmbedOptions::from_pairs(&pairs, &mut notices);
+    embed::apply_document(&opts);
+    provide_context(opts.clone());
     let lab = pairs
         .iter()
         .find(|(k, _)| k == "lab")
         .map(|(_, v)| v.clone());
-    let current = lab.as_deref().and_then(labs::find).map(|l| l.id);
-    let unknown = match (&lab, current) {
-        (Some(id), None) if !id.is_empty() => vec![format!(
-            "There is no lab called “{id}”; showing the home page."
-        )],
-        _ => Vec::new(),
-    };
-    let page = match current {
+    let current = lab.as_deref().and_then(labs::find);
+    if let (Some(id), None) = (&lab, current) {
+        if !id.is_empty() {
+            notices.push(format!(
+                "There is no lab called “{id}”; showing the home page."
+            ));
+        }
+    }
+    let page = match current.map(|l| l.id) {
         Some("routing") => view! { <RoutingLab pairs=pairs.clone() /> }.into_any(),
         Some("herding") => view! { <HerdingLab pairs=pairs.clone() /> }.into_any(),
         Some("prefix") => view! { <PrefixLab pairs=pairs.clone() /> }.into_any(),
-        _ => view! {
-            <crate::components::Notice messages=Signal::stored(unknown) />
-            <Home />
-        }
-        .into_any(),
+        _ => view! { <Home /> }.into_any(),
     };
+    if let (true, Some(l)) = (opts.embed, current) {
+        embed::start_resize_messages(l.id);
+    }
+    let after_mount = opts.clone();
+    Effect::new(move |_| embed::apply_controls(&after_mount));
+    let current_id = current.map(|l| l.id);
+    let header = (!opts.embed).then(|| {
+        view! {
+            <header class="site-header">
+                <a class="brand" href="?">"LLM Load-Balancing Lab"</a>
+                <nav aria-label="Labs">
+                    <a href="?" aria-current=current_id.is_none().then_some("page")>"Home"</a>
+                    {LABS
+                        .iter()
+                        .map(|l| {
+                            view! {
+                                <a href=format!("?lab={}", l.id) aria-current=(current_id == Some(l.id)).then_some("page")>
+                                    {l.title}
+                                </a>
+                            }
+                        })
+                        .collect_view()}
+                </nav>
+            </header>
+        }
+    });
+    let share = current.map(|l| view! { <ShareBar lab=l.id title=l.title /> });
     view! {
-        <header class="site-header">
-            <a class="brand" href="?">"LLM Load-Balancing Lab"</a>
-            <nav aria-label="Labs">
-                <a href="?" aria-current=move || current.is_none().then_some("page")>"Home"</a>
-                {LABS
-                    .iter()
-                    .map(|l| {
-                        let is_current = current == Some(l.id);
-                        view! {
-                            <a href=format!("?lab={}", l.id) aria-current=is_current.then_some("page")>
-                                {l.title}
-                            </a>
-                        }
-                    })
-                    .collect_view()}
-            </nav>
-        </header>
-        <main id="main">{page}</main>
+        {header}
+        <main id="main">
+            <Notice messages=Signal::stored(notices) />
+            <div id="lab-root">{page}</div>
+            {share}
+        </main>
     }
 }

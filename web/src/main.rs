@@ -7,6 +7,7 @@
 mod app;
 mod charts;
 mod components;
+mod embed;
 mod format;
 mod html;
 mod labs;

@@ -70,12 +70,21 @@ pub fn build_query(pairs: &[(&str, String)]) -> String {
     format!("?{}", body.join("&"))
 }
 
-/// Replace the query of the current URL without adding a history entry.
+/// Replace the query of the current URL without adding a history entry. The
+/// shell's embedding keys ([`crate::embed::SHELL_KEYS`]) present in the current
+/// URL are kept, so an embedded lab stays embedded as its controls move.
 pub fn replace_query(pairs: &[(&str, String)]) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let query = build_query(pairs);
+    let current = query_pairs();
+    let mut pairs: Vec<(&str, String)> = pairs.to_vec();
+    for key in crate::embed::SHELL_KEYS {
+        if let Some((_, v)) = current.iter().find(|(k, _)| k == key) {
+            pairs.push((key, v.clone()));
+        }
+    }
+    let query = build_query(&pairs);
     if window.location().search().ok().as_deref() == Some(query.as_str()) {
         return;
     }

@@ -3,9 +3,11 @@
 mod notice;
 mod player;
 mod result_card;
+mod share_bar;
 mod slider;
 
 pub use notice::Notice;
 pub use player::Player;
 pub use result_card::ResultCard;
+pub use share_bar::ShareBar;
 pub use slider::Slider;

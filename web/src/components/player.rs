@@ -31,6 +31,9 @@ pub fn Player(
     #[prop(optional)]
     zero_based: bool,
 ) -> impl IntoView {
+    if use_context::<crate::embed::EmbedOptions>().is_some_and(|o| o.should_autoplay()) {
+        playing.set(true);
+    }
     let last = move || len.get().saturating_sub(1);
     let go = move |i: usize| step.set(i.min(last()));
     let forward = move || {

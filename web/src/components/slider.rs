@@ -32,7 +32,7 @@ pub fn Slider(
     let hint_id_ref = format!("{id}-hint");
     let hint_id = format!("{id}-hint");
     view! {
-        <div class="slider">
+        <div class="slider" data-control=id>
             <div class="slider-head">
                 <label for=id>{label}</label>
                 <output for=id class="slider-value">

@@ -134,12 +134,12 @@ pub fn HerdingLab(
                         on_input=set(|c, x| c.service_time = x as u32) />
                     <Slider id="ticks" label="Horizon" unit="ticks" min=30.0 max=300.0 step=10.0 value=cfg(|c| f64::from(c.ticks)) format=whole
                         on_input=set(|c, x| c.ticks = x as u32) />
-                    <label class="check">
+                    <label class="check" data-control="stagger">
                         <input type="checkbox" id="stagger" prop:checked=move || view_state.with(|v| v.config.stagger)
                             on:change=move |ev| { let on = event_target_checked(&ev); set_view.update(|v| v.config.stagger = on) } />
                         " Stagger scrape times (router k scrapes k·T/K ticks later)"
                     </label>
-                    <div class="seed-row">
+                    <div class="seed-row" data-control="seed">
                         <label for="seed">"Seed"</label>
                         <input id="seed" type="number" min="0" step="1" prop:value=move || view_state.with(|v| v.config.seed.to_string())
                             on:change=move |ev| {
@@ -149,7 +149,7 @@ pub fn HerdingLab(
                             } />
                         <button id="new-trace" on:click=move |_| set_view.update(|v| v.config.seed = (js_sys::Math::random() * 1e6) as u64)>"New arrivals"</button>
                     </div>
-                    <fieldset class="rule-picker">
+                    <fieldset class="rule-picker" data-control="rule">
                         <legend>"Rule every router uses"</legend>
                         {HerdingRule::ALL.into_iter().map(|r| {
                             let id = format!("rule-{}", r.name());

@@ -14,7 +14,7 @@ use sim_core::labs::prefix::{
 use crate::charts::{self, threshold_sweep};
 use crate::components::{Notice, Player, Slider};
 use crate::format::thousands;
-use crate::html::escape;
+use crate::html::{escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
 
@@ -196,7 +196,7 @@ pub fn PrefixLab(
                     <Slider id="slots" label="Cache slots per replica" unit="" min=1.0 max=4.0 step=1.0 value=num(|c| c.slots)
                         format=|x| format!("{x:.0}") on_input=Callback::new(move |x: f64| set_config.update(|c| c.slots = x as u32))
                         hint="one prefix per slot, least recently used evicted" />
-                    <fieldset class="trace-editor">
+                    <fieldset class="trace-editor" data-control="trace">
                         <legend>"Trace"</legend>
                         <ol class="trace-list" id="trace-list">
                             {move || ids.get().into_iter().enumerate().map(|(i, id)| view! {
@@ -249,6 +249,7 @@ pub fn PrefixLab(
                         format!("Prefill reduction so far: {:.1}% ({} / {} tokens)", if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 },
                             thousands(b as u64), thousands(a as u64))
                     }))}</p>
+                    <div inner_html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default())></div>
                     <figure class="chart">
                         <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
                         <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
@@ -258,6 +259,59 @@ pub fn PrefixLab(
             </div>
         </article>
     }
+}
+
+/// Every request with both routers' decisions, as an HTML table; the request on
+/// the player is highlighted.
+fn steps_html(o: &Outcome, current: usize) -> String {
+    let head = [
+        "Request",
+        "Prefix",
+        "Load only",
+        "Prefill",
+        "Prefix-aware",
+        "Why",
+        "Prefill",
+    ]
+    .iter()
+    .map(|h| (h.to_string(), String::new()))
+    .collect();
+    let (a, b) = (&o.routers[0], &o.routers[1]);
+    let rows = o
+        .trace
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let place = |s: &sim_core::labs::prefix::Step| {
+                format!(
+                    "replica {} · {}",
+                    s.target + 1,
+                    if s.hit { "hit" } else { "miss" }
+                )
+            };
+            Row {
+                cells: vec![
+                    Cell::new(format!("R{}", i + 1)),
+                    Cell::new(format!("P{}", r.prefix)),
+                    Cell::new(place(&a.steps[i])),
+                    Cell::new(thousands(a.steps[i].prefill_tokens.into())),
+                    Cell::new(place(&b.steps[i])),
+                    Cell::new(b.steps[i].reason.name()).class("sent"),
+                    Cell::new(thousands(b.steps[i].prefill_tokens.into())),
+                ],
+                selected: i == current,
+                key: None,
+            }
+        })
+        .collect();
+    Table {
+        id: "prefix-steps",
+        caption: "Every request, both routers (prefill in tokens)".into(),
+        head,
+        rows,
+        ..Table::default()
+    }
+    .render()
 }
 
 /// One router's panel at request `index`, as HTML.

@@ -147,7 +147,7 @@ pub fn RoutingLab(
                         value=cfg(|c| (c.long_share * 100.0).round()) format=|x| format!("{x:.0}")
                         on_input=set(|c, x| c.long_share = x.round() / 100.0) hint="outputs ~250 tokens instead of ~100" />
                     <p class="small" id="prompt-range">"Generated prompts: " {trace_range}</p>
-                    <div class="seed-row">
+                    <div class="seed-row" data-control="seed">
                         <label for="seed">"Seed"</label>
                         <input id="seed" type="number" min="0" step="1" inputmode="numeric"
                             prop:value=seed_text
@@ -160,7 +160,7 @@ pub fn RoutingLab(
                             "New trace"
                         </button>
                     </div>
-                    <fieldset class="rule-picker">
+                    <fieldset class="rule-picker" data-control="rule">
                         <legend>"Selection rule"</legend>
                         {RuleKind::ALL.into_iter().map(|r| {
                             let id = format!("rule-{}", r.name());

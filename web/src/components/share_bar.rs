@@ -1,0 +1,240 @@
+//! Share, embed and export for every lab: one bar the shell puts beside any lab.
+//! It reads what it exports from the page itself (the lab's tables and canvases)
+//! and from the lab's published outcome, so a new lab gets it by registering.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::html::escape;
+
+/// Offer `data` as a file download named `name`.
+fn download_blob(name: &str, mime: &str, data: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&data.into());
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+        .map_err(|_| "could not create the file")?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "could not create a download link")?;
+    download_url(name, &url)?;
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Click a temporary `<a download>` pointing at `url`.
+fn download_url(name: &str, url: &str) -> Result<(), String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = doc
+        .create_element("a")
+        .map_err(|_| "no anchor")?
+        .dyn_into()
+        .map_err(|_| "no anchor")?;
+    a.set_href(url);
+    a.set_download(name);
+    let body = doc.body().ok_or("no body")?;
+    let _ = body.append_child(&a);
+    a.click();
+    let _ = body.remove_child(&a);
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Every table inside `#lab-root` as CSV: per table a line with its id and
+/// caption, the header row, the rows, then a blank line. Best marks are dropped.
+fn tables_csv() -> String {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return String::new();
+    };
+    let Ok(tables) = doc.query_selector_all("#lab-root table") else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for t in 0..tables.length() {
+        let Some(table) = tables
+            .item(t)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let caption = table
+            .query_selector("caption")
+            .ok()
+            .flatten()
+            .and_then(|c| c.text_content())
+            .unwrap_or_default();
+        out += &format!("# {} {}\n", table.id(), caption.trim());
+        let Ok(rows) = table.query_selector_all("tr") else {
+            continue;
+        };
+        for r in 0..rows.length() {
+            let Some(row) = rows
+                .item(r)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            let Ok(cells) = row.query_selector_all("th, td") else {
+                continue;
+            };
+            let fields: Vec<String> = (0..cells.length())
+                .filter_map(|c| cells.item(c).and_then(|n| n.text_content()))
+                .map(|s| csv_field(s.replace(" ★ best", "").trim()))
+                .collect();
+            out += &fields.join(",");
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Every canvas inside `#lab-root`, downloaded as PNG.
+fn charts_png(lab: &str) -> Result<usize, String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let canvases = doc
+        .query_selector_all("#lab-root canvas")
+        .map_err(|_| "no charts")?;
+    let mut n = 0;
+    for i in 0..canvases.length() {
+        if let Some(c) = canvases
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        {
+            let url = c.to_data_url().map_err(|_| "the chart could not be read")?;
+            download_url(&format!("lblab-{lab}-{}.png", c.id()), &url)?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// The current page URL.
+fn current_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+/// The `<iframe>` snippet for the current view, plus the resize script.
+pub fn embed_snippet(url: &str, title: &str) -> String {
+    let src = if url.contains("embed=1") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&embed=1")
+    } else {
+        format!("{url}?embed=1")
+    };
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" style=\"width:100%;border:0\" height=\"640\" loading=\"lazy\"></iframe>\n\
+<script>\n\
+window.addEventListener('message', function (e) {{\n\
+  var d = e.data;\n\
+  if (!d || d.source !== 'lblab' || d.type !== 'resize') return;\n\
+  document.querySelectorAll('iframe').forEach(function (f) {{\n\
+    if (f.contentWindow === e.source) f.style.height = d.height + 'px';\n\
+  }});\n\
+}});\n\
+</script>",
+        escape(&src),
+        escape(title)
+    )
+}
+
+/// The bar's buttons; one delegated click handler dispatches on `data-key`.
+const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Tables (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
+
+/// What one button does; returns the status line to show.
+fn act(
+    key: &str,
+    lab: &str,
+    title: &str,
+    snippet: RwSignal<Option<String>>,
+) -> Result<String, String> {
+    match key {
+        "link" => {
+            let url = current_url();
+            match web_sys::window().map(|w| w.navigator().clipboard()) {
+                Some(c) => {
+                    let _ = c.write_text(&url);
+                    Ok("Link copied: it opens exactly this view.".into())
+                }
+                None => Ok(format!("Copy this link: {url}")),
+            }
+        }
+        "embed" => {
+            let open = snippet.get_untracked().is_none();
+            snippet.set(open.then(|| embed_snippet(&current_url(), title)));
+            Ok(if open {
+                "Embed code below.".into()
+            } else {
+                String::new()
+            })
+        }
+        "csv" => download_blob(&format!("lblab-{lab}.csv"), "text/csv", &tables_csv())
+            .map(|_| "Tables downloaded as CSV.".into()),
+        "json" => {
+            let json = crate::labs::last_outcome_json();
+            if json.is_empty() {
+                return Err("nothing computed yet".into());
+            }
+            download_blob(&format!("lblab-{lab}.json"), "application/json", &json)
+                .map(|_| "Outcome downloaded as JSON (the same as the CLI's --json).".into())
+        }
+        "png" => charts_png(lab).map(|n| format!("{n} chart(s) downloaded as PNG.")),
+        _ => Ok(String::new()),
+    }
+}
+
+/// Share, embed and export buttons for lab `lab` titled `title`.
+#[component]
+pub fn ShareBar(
+    /// The lab's id (file names).
+    lab: &'static str,
+    /// The lab's title (the iframe's title).
+    title: &'static str,
+) -> impl IntoView {
+    let status = RwSignal::new(String::new());
+    let snippet = RwSignal::new(None::<String>);
+    let on_click = move |ev: web_sys::MouseEvent| {
+        if let Some(key) = crate::html::clicked_key(&ev) {
+            status.set(act(&key, lab, title, snippet).unwrap_or_else(|e| format!("Sorry: {e}.")));
+        }
+    };
+    view! {
+        <div class="share-bar" role="toolbar" aria-label="Share and export" on:click=on_click>
+            <span class="share-buttons" inner_html=BUTTONS_HTML></span>
+            <span class="share-status" role="status">{move || status.get()}</span>
+            <div class="embed-panel" hidden=move || snippet.with(Option::is_none)>
+                <label for="embed-snippet" inner_html=EMBED_HELP></label>
+                <textarea id="embed-snippet" readonly rows="10" prop:value=move || snippet.get().unwrap_or_default()></textarea>
+            </div>
+        </div>
+    }
+}
+
+/// Help above the embed snippet.
+const EMBED_HELP: &str = "Paste this into your page. Add <code>&amp;controls=rate</code> to show only some controls, <code>&amp;step=7</code> to open a player at a step, <code>&amp;autoplay=1</code>, or <code>&amp;theme=dark</code>. See EMBEDDING.md.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_embeds_the_view() {
+        let s = embed_snippet("https://x.org/lab/?lab=routing&rate=0.3", "Routing Lab");
+        assert!(s.contains(r#"src="https://x.org/lab/?lab=routing&amp;rate=0.3&amp;embed=1""#));
+        assert!(s.contains("d.source !== 'lblab'"));
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+}
