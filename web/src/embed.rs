@@ -118,7 +118,7 @@ pub fn apply_controls(opts: &EmbedOptions) {
             .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let key = el.get_attribute("data-control").unwrap_or_default();
-            el.set_hidden(!keep.iter().any(|k| *k == key));
+            el.set_hidden(!keep.contains(&key));
         }
     }
 }
