@@ -222,6 +222,18 @@ pub fn PrefixLab(
                                 c.seed = (js_sys::Math::random() * 1e6) as u64;
                             })>"Random skewed trace"</button>
                         </div>
+                        <div class="seed-row">
+                            <label for="seed">"Seed of the random trace"</label>
+                            <input id="seed" type="number" min="0" step="1" prop:value=move || config.with(|c| c.seed.to_string())
+                                on:change=move |ev| {
+                                    if let Ok(seed) = event_target_value(&ev).trim().parse::<u64>() {
+                                        set_config.update(|c| {
+                                            c.seed = seed;
+                                            c.trace = TraceChoice::Random;
+                                        });
+                                    }
+                                } />
+                        </div>
                         <p class="small muted">
                             {PREFIXES.iter().enumerate().map(|(i, (p, s))| format!("P{}: {} + {}", i + 1, thousands((*p).into()), s)).collect::<Vec<_>>().join(" · ")}
                             " tokens (prefix + suffix)"
