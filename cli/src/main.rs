@@ -5,6 +5,7 @@
 //! prints one line naming the flag and its valid range, and exits with status 2.
 
 mod args;
+mod batching;
 mod bench;
 mod herding;
 mod prefix;
@@ -21,6 +22,7 @@ Commands:
   routing   Replay one seeded trace under every selection rule (article §4.2)
   herding   Routers on stale load snapshots stampede; four fixes compared (§5.6)
   prefix    Two routers, one trace: prefix affinity against load balance (§6.1)
+  batching  Static, continuous and chunked-prefill batching, iteration by iteration (§7.2)
   bench     Time the routing simulation (release builds)
   help      Show this text; `lblab <command> --help` shows a command's flags
 ";
@@ -38,13 +40,14 @@ fn main() -> ExitCode {
         "routing" => routing::main(rest),
         "herding" => herding::main(rest),
         "prefix" => prefix::main(rest),
+        "batching" => batching::main(rest),
         "bench" => bench::main(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
         }
         other => Err(format!(
-            "unknown command '{other}' (expected: routing, herding, prefix, bench, help)"
+            "unknown command '{other}' (expected: routing, herding, prefix, batching, bench, help)"
         )),
     };
     match result {

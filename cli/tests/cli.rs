@@ -280,3 +280,42 @@ fn prefix_bad_input_is_one_line() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn batching_json_and_golden_iterations() {
+    let (code, out, err) = lblab(&["batching", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let modes = v["modes"].as_array().expect("modes array");
+    let names: Vec<&str> = modes.iter().filter_map(|m| m["mode"].as_str()).collect();
+    assert_eq!(names, ["static", "continuous", "chunked"]);
+    let iters: Vec<u64> = modes
+        .iter()
+        .filter_map(|m| m["iterations"].as_u64())
+        .collect();
+    assert_eq!(iters, [25, 19, 14]);
+    for m in modes {
+        assert!(m["zero_output_iterations"].is_number());
+        let occ = m["slot_occupancy"].as_f64().expect("number");
+        assert!((0.0..=1.0).contains(&occ));
+        assert_eq!(
+            m["iterations_detail"].as_array().map(Vec::len),
+            m["iterations"].as_u64().map(|x| x as usize)
+        );
+    }
+    let (code, out, _) = lblab(&["batching", "--detail"]);
+    assert_eq!(code, 0);
+    golden("batching_iterations_default", &out);
+    let (code, _, err) = lblab(&["batching", "--mode", "turbo"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--mode must be one of static, continuous, chunked, all"),
+        "{err}"
+    );
+    let (code, _, err) = lblab(&["batching", "--slots", "0"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--slots must be a number between 1 and 8"),
+        "{err}"
+    );
+}

@@ -1,6 +1,7 @@
 //! One module per lab. Each has a validated `Config` with documented defaults, a
 //! `run` that returns a serialisable `Outcome`, and a typed error for bad input.
 
+pub mod batching;
 pub mod herding;
 pub mod prefix;
 pub mod routing;

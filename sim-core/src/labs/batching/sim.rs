@@ -1,0 +1,269 @@
+//! The batching player's iteration loop.
+
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::config::{BatchRequest, Config, Mode};
+use crate::labs::RangeError;
+
+/// What one slot did in one iteration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum SlotState {
+    /// No sequence in the slot.
+    Idle,
+    /// The sequence computed a prefill chunk.
+    Prefill {
+        /// Request label.
+        label: String,
+    },
+    /// The sequence emitted a token.
+    Decode {
+        /// Request label.
+        label: String,
+    },
+    /// The sequence is in the slot but did no work (decode stalled behind a
+    /// prefill, or prefill waiting for budget).
+    Stalled {
+        /// Request label.
+        label: String,
+    },
+}
+
+/// One iteration of one mode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationDetail {
+    /// Iteration number, from 1.
+    pub iteration: u32,
+    /// Per slot, what it did.
+    pub slots: Vec<SlotState>,
+    /// Tokens emitted in this iteration.
+    pub output_tokens: u32,
+    /// Whether no token was emitted.
+    pub zero_output: bool,
+    /// Labels of arrived requests not yet admitted, in queue order.
+    pub waiting: Vec<String>,
+    /// Labels of requests finished so far (this iteration included).
+    pub completed: Vec<String>,
+}
+
+/// Per-request results of one mode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RequestStats {
+    /// Request label.
+    pub label: String,
+    /// Iterations from arrival to the iteration of the first token.
+    pub ttft: u32,
+    /// Mean iterations between consecutive tokens (`None` for one-token outputs).
+    pub mean_gap: Option<f64>,
+    /// Iteration of the last token.
+    pub finished: u32,
+}
+
+/// One mode over the trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModeRun {
+    /// The mode.
+    pub mode: Mode,
+    /// Iterations until the last request finished.
+    pub iterations: u32,
+    /// Iterations that emitted no token.
+    pub zero_output_iterations: u32,
+    /// Occupied slot-iterations over slots × iterations (0–1).
+    pub slot_occupancy: f64,
+    /// Occupied slot-iterations.
+    pub occupied_slot_iterations: u32,
+    /// Mean of the per-request mean inter-token gaps, in iterations.
+    pub mean_gap: f64,
+    /// Per request, in trace order.
+    pub requests: Vec<RequestStats>,
+    /// Every iteration.
+    pub iterations_detail: Vec<IterationDetail>,
+}
+
+/// All modes on one trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// The requests played.
+    pub trace: Vec<BatchRequest>,
+    /// One entry per mode run.
+    pub modes: Vec<ModeRun>,
+}
+
+impl Outcome {
+    /// The entry for `mode`, if it ran.
+    pub fn mode(&self, mode: Mode) -> Option<&ModeRun> {
+        self.modes.iter().find(|m| m.mode == mode)
+    }
+}
+
+/// Run the given modes on the config's trace.
+pub fn run(config: &Config, modes: &[Mode]) -> Result<Outcome, RangeError> {
+    config.validate()?;
+    let trace = config.requests();
+    Ok(Outcome {
+        config: config.clone(),
+        modes: modes
+            .iter()
+            .map(|&m| simulate(&trace, config.slots as usize, config.chunk_budget, m))
+            .collect(),
+        trace,
+    })
+}
+
+#[derive(Clone, Copy)]
+struct Seq {
+    req: usize,
+    prefill_left: u32,
+    emitted: u32,
+    admitted: u32,
+}
+
+/// Play `trace` (sorted by arrival) on `slots` slots in `mode`.
+pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: Mode) -> ModeRun {
+    let n = trace.len();
+    let mut slot: Vec<Option<Seq>> = vec![None; slots];
+    let mut waiting: VecDeque<usize> = VecDeque::new();
+    let mut next = 0usize;
+    let mut admitted = 0u32;
+    let mut first: Vec<Option<u32>> = vec![None; n];
+    let mut last: Vec<u32> = vec![0; n];
+    let mut completed: Vec<String> = Vec::new();
+    let mut detail = Vec::new();
+    let (mut occupied, mut zero) = (0u32, 0u32);
+    let mut t = 0u32;
+    // A generous bound: every request served alone, one after another, plus arrivals.
+    let bound = trace
+        .iter()
+        .map(|r| r.arrival + r.prefill + r.output)
+        .sum::<u32>()
+        + trace.len() as u32
+        + 2;
+    while completed.len() < n && t < bound {
+        t += 1;
+        while next < n && trace[next].arrival < t {
+            waiting.push_back(next);
+            next += 1;
+        }
+        let all_free = slot.iter().all(Option::is_none);
+        if mode != Mode::Static || all_free {
+            for s in slot.iter_mut() {
+                if s.is_none() {
+                    if let Some(req) = waiting.pop_front() {
+                        admitted += 1;
+                        *s = Some(Seq {
+                            req,
+                            prefill_left: trace[req].prefill.max(1),
+                            emitted: 0,
+                            admitted,
+                        });
+                    }
+                }
+            }
+        }
+        let any_prefill = slot.iter().flatten().any(|s| s.prefill_left > 0);
+        let mut states: Vec<SlotState> = vec![SlotState::Idle; slots];
+        let mut out = 0u32;
+        let mut work: Vec<bool> = vec![false; slots];
+        match mode {
+            Mode::Static | Mode::Continuous => {
+                for (i, s) in slot.iter().enumerate() {
+                    if let Some(s) = s {
+                        work[i] = (s.prefill_left > 0) == any_prefill;
+                    }
+                }
+            }
+            Mode::Chunked => {
+                let mut units = chunk_budget;
+                for (i, s) in slot.iter().enumerate() {
+                    if let Some(s) = s {
+                        if s.prefill_left == 0 && units > 0 {
+                            work[i] = true;
+                            units -= 1;
+                        }
+                    }
+                }
+                let mut pre: Vec<(u32, usize)> = slot
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.filter(|s| s.prefill_left > 0).map(|s| (s.admitted, i)))
+                    .collect();
+                pre.sort_unstable();
+                for (_, i) in pre {
+                    if units == 0 {
+                        break;
+                    }
+                    work[i] = true;
+                    units -= 1;
+                }
+            }
+        }
+        for (i, s) in slot.iter_mut().enumerate() {
+            let Some(seq) = s else { continue };
+            occupied += 1;
+            let label = trace[seq.req].label.clone();
+            if !work[i] {
+                states[i] = SlotState::Stalled { label };
+            } else if seq.prefill_left > 0 {
+                seq.prefill_left -= 1;
+                states[i] = SlotState::Prefill { label };
+            } else {
+                seq.emitted += 1;
+                out += 1;
+                first[seq.req].get_or_insert(t);
+                last[seq.req] = t;
+                states[i] = SlotState::Decode { label };
+                if seq.emitted >= trace[seq.req].output.max(1) {
+                    completed.push(trace[seq.req].label.clone());
+                    *s = None;
+                }
+            }
+        }
+        zero += u32::from(out == 0);
+        detail.push(IterationDetail {
+            iteration: t,
+            slots: states,
+            output_tokens: out,
+            zero_output: out == 0,
+            waiting: waiting.iter().map(|&r| trace[r].label.clone()).collect(),
+            completed: completed.clone(),
+        });
+    }
+    let requests: Vec<RequestStats> = trace
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let f = first[i].unwrap_or(0);
+            RequestStats {
+                label: r.label.clone(),
+                ttft: f.saturating_sub(r.arrival),
+                mean_gap: (r.output > 1).then(|| f64::from(last[i] - f) / f64::from(r.output - 1)),
+                finished: last[i],
+            }
+        })
+        .collect();
+    let gaps: Vec<f64> = requests.iter().filter_map(|r| r.mean_gap).collect();
+    ModeRun {
+        mode,
+        iterations: t,
+        zero_output_iterations: zero,
+        slot_occupancy: if t == 0 {
+            0.0
+        } else {
+            f64::from(occupied) / (slots as f64 * f64::from(t))
+        },
+        occupied_slot_iterations: occupied,
+        mean_gap: if gaps.is_empty() {
+            0.0
+        } else {
+            gaps.iter().sum::<f64>() / gaps.len() as f64
+        },
+        requests,
+        iterations_detail: detail,
+    }
+}
