@@ -4,6 +4,7 @@
 pub mod batching;
 pub mod herding;
 pub mod prefix;
+pub mod queueing;
 pub mod routing;
 
 use alloc::string::String;

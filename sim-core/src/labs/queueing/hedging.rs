@@ -1,0 +1,170 @@
+//! Hedged requests (§9.2; Dean & Barroso, "The Tail at Scale", CACM 2013).
+//!
+//! Latencies are drawn from a seeded distribution with a slow tail: a log-normal
+//! body (median 200 ms) and, with probability `slow_share`, a slow mode ×`slow_factor`.
+//! Strategies, on the same draws:
+//! - **none**: one request;
+//! - **hedge at P-x**: if no answer by the x-th percentile of the latency
+//!   distribution, send a duplicate; keep whichever finishes first; the loser is
+//!   cancelled (extra load counts the duplicate's time until cancellation);
+//! - **always duplicate**: two requests from the start (100% extra);
+//! - for LLM calls, **hedge until first token**: a request's latency splits into
+//!   time to first token (TTFT, `ttft_share` of it) and decode; the duplicate is
+//!   sent at the TTFT threshold and the loser is cancelled as soon as either
+//!   produces its first token, so only prefill work is duplicated. Compared with
+//!   **full duplication** (both run to the end), in GPU work spent.
+
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::labs::{check_range, RangeError};
+use crate::rng::{stream, Rng};
+use crate::stats::percentile_sorted;
+
+/// Hedging configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Percentile after which to hedge (50–99.9; default 95).
+    pub hedge_at: f64,
+    /// Share of requests in the slow mode (0–0.5; default 0.05).
+    pub slow_share: f64,
+    /// How much slower the slow mode is (1–50; default 5).
+    pub slow_factor: f64,
+    /// Share of a request's latency spent before its first token (0.05–0.95; default 0.3).
+    pub ttft_share: f64,
+    /// Requests simulated (1,000–1,000,000; default 100,000).
+    pub requests: u32,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hedge_at: 95.0,
+            slow_share: 0.05,
+            slow_factor: 5.0,
+            ttft_share: 0.3,
+            requests: 100_000,
+            seed: 1,
+        }
+    }
+}
+
+/// One strategy's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Strategy {
+    /// Name: `none`, `hedge`, `always`, `hedge-first-token`, `duplicate-full`.
+    pub strategy: alloc::string::String,
+    /// Median latency (ms).
+    pub p50: f64,
+    /// 95th percentile (ms).
+    pub p95: f64,
+    /// 99th percentile (ms).
+    pub p99: f64,
+    /// Extra requests sent, as a share of requests (0–1).
+    pub extra_load: f64,
+    /// Extra work spent (server time of duplicates until cancelled), as a share
+    /// of the work without hedging.
+    pub extra_work: f64,
+}
+
+/// All strategies on the same draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// The hedge threshold, in ms.
+    pub threshold: f64,
+    /// none, hedge, always, hedge-first-token, duplicate-full.
+    pub strategies: Vec<Strategy>,
+}
+
+fn draw(rng: &mut Rng, cfg: &Config) -> f64 {
+    let body = rng.lognormal_mean_cv(220.0, 0.45);
+    if rng.unit() < cfg.slow_share {
+        body * cfg.slow_factor
+    } else {
+        body
+    }
+}
+
+fn summarise(name: &str, mut lat: Vec<f64>, extra_load: f64, extra_work: f64) -> Strategy {
+    lat.sort_by(f64::total_cmp);
+    Strategy {
+        strategy: name.into(),
+        p50: percentile_sorted(&lat, 50.0),
+        p95: percentile_sorted(&lat, 95.0),
+        p99: percentile_sorted(&lat, 99.0),
+        extra_load,
+        extra_work,
+    }
+}
+
+/// Run every strategy.
+pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
+    check_range("hedge_at", cfg.hedge_at, 50.0, 99.9)?;
+    check_range("slow_share", cfg.slow_share, 0.0, 0.5)?;
+    check_range("slow_factor", cfg.slow_factor, 1.0, 50.0)?;
+    check_range("ttft_share", cfg.ttft_share, 0.05, 0.95)?;
+    check_range("requests", f64::from(cfg.requests), 1000.0, 1_000_000.0)?;
+    let mut rng = Rng::new(cfg.seed, stream::PROMPTS);
+    let n = cfg.requests as usize;
+    let first: Vec<f64> = (0..n).map(|_| draw(&mut rng, cfg)).collect();
+    let second: Vec<f64> = (0..n).map(|_| draw(&mut rng, cfg)).collect();
+    let base_work: f64 = first.iter().sum();
+    let mut sorted = first.clone();
+    sorted.sort_by(f64::total_cmp);
+    let threshold = percentile_sorted(&sorted, cfg.hedge_at);
+    let ttft_threshold = threshold * cfg.ttft_share;
+
+    let (mut hedged, mut hedged_work, mut hedges) = (Vec::with_capacity(n), 0.0, 0usize);
+    let (mut ft, mut ft_work, mut ft_hedges) = (Vec::with_capacity(n), 0.0, 0usize);
+    let mut always = Vec::with_capacity(n);
+    for (&a, &b) in first.iter().zip(&second) {
+        // Hedge at the threshold: B starts at `threshold`.
+        if a > threshold {
+            hedges += 1;
+            let done = a.min(threshold + b);
+            hedged.push(done);
+            hedged_work += done - threshold; // the loser (or winner) B ran until `done`
+        } else {
+            hedged.push(a);
+        }
+        always.push(a.min(b));
+        // Hedge until the first token: race on TTFT, then only the winner decodes.
+        let (ta, tb) = (a * cfg.ttft_share, b * cfg.ttft_share);
+        if ta > ttft_threshold {
+            ft_hedges += 1;
+            let first_token_b = ttft_threshold + tb;
+            if first_token_b < ta {
+                ft.push(first_token_b + b * (1.0 - cfg.ttft_share));
+                ft_work += tb; // B's prefill; A is cancelled at B's first token (its time so far is sunk)
+            } else {
+                ft.push(a);
+                ft_work += ta - ttft_threshold; // B's prefill until A's first token
+            }
+        } else {
+            ft.push(a);
+        }
+    }
+    let full_work: f64 = second.iter().sum();
+    let nf = n as f64;
+    Ok(Outcome {
+        config: cfg.clone(),
+        threshold,
+        strategies: alloc::vec![
+            summarise("none", first.clone(), 0.0, 0.0),
+            summarise("hedge", hedged, hedges as f64 / nf, hedged_work / base_work),
+            summarise("always", always.clone(), 1.0, full_work / base_work),
+            summarise(
+                "hedge-first-token",
+                ft,
+                ft_hedges as f64 / nf,
+                ft_work / base_work
+            ),
+            summarise("duplicate-full", always, 1.0, full_work / base_work),
+        ],
+    })
+}

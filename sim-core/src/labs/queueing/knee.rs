@@ -1,0 +1,206 @@
+//! The utilisation knee (§1.2).
+//!
+//! Pollaczek–Khinchine (M/G/1): Wq / E[S] = ρ/(1−ρ) · (1 + Cs²)/2.
+//! Kingman (G/G/1, heavy-traffic approximation): Wq / E[S] ≈ ρ/(1−ρ) · (Ca² + Cs²)/2.
+//! Solving either for the ρ at which the wait equals `w` service times gives the
+//! usable utilisation ρ = w / (w + k) with k the variability factor.
+//!
+//! The simulation is a single FIFO server run by Lindley's recursion
+//! (W₍ₙ₊₁₎ = max(0, Wₙ + Sₙ − Aₙ₊₁)), exact for a single server. Inter-arrival
+//! times are Gamma with squared CV Ca² (1 is Poisson); service times are Gamma
+//! with mean 1 and squared CV Cs² (0 is deterministic; 1 exponential). The error
+//! band is ±1.96 standard errors over 20 batch means.
+
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::rng::{stream, Rng};
+
+/// Mean wait in queue over mean service time, for utilisation `rho` and a
+/// combined variability factor `k` = (Ca² + Cs²)/2. Infinite at ρ ≥ 1.
+pub fn wait_factor(rho: f64, k: f64) -> f64 {
+    if rho >= 1.0 {
+        f64::INFINITY
+    } else {
+        rho / (1.0 - rho) * k
+    }
+}
+
+/// Pollaczek–Khinchine: Wq / E[S] for M/G/1.
+pub fn pollaczek_khinchine(rho: f64, cs2: f64) -> f64 {
+    wait_factor(rho, (1.0 + cs2) / 2.0)
+}
+
+/// Kingman's approximation: Wq / E[S] for G/G/1.
+pub fn kingman(rho: f64, ca2: f64, cs2: f64) -> f64 {
+    wait_factor(rho, (ca2 + cs2) / 2.0)
+}
+
+/// The utilisation at which the wait reaches `wait` service times, for
+/// variability factor `k`.
+pub fn usable_utilization(wait: f64, k: f64) -> f64 {
+    if k <= 0.0 {
+        1.0
+    } else {
+        wait / (wait + k)
+    }
+}
+
+/// One simulated point: measured mean wait (in service times) with its band.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimPoint {
+    /// Utilisation.
+    pub rho: f64,
+    /// Measured mean wait over mean service time.
+    pub mean_wait: f64,
+    /// Half-width of the 95% band (1.96 standard errors of 20 batch means).
+    pub band: f64,
+    /// The formula's value at this ρ.
+    pub formula: f64,
+}
+
+fn gamma_cv2(rng: &mut Rng, mean: f64, cv2: f64) -> f64 {
+    rng.gamma_mean_cv(mean, libm::sqrt(cv2))
+}
+
+/// Simulate `customers` customers of a single FIFO server at utilisation `rho`
+/// with squared CVs `ca2` (inter-arrival) and `cs2` (service), mean service 1.
+pub fn simulate(rho: f64, ca2: f64, cs2: f64, customers: u32, seed: u64) -> SimPoint {
+    let mut arrivals = Rng::new(seed, stream::ARRIVALS);
+    let mut service = Rng::new(seed, stream::PROMPTS);
+    let batches = 20u32;
+    let per = (customers / batches).max(1);
+    let warmup = customers / 10;
+    let mut w = 0.0f64;
+    for _ in 0..warmup {
+        let s = gamma_cv2(&mut service, 1.0, cs2);
+        let a = gamma_cv2(&mut arrivals, 1.0 / rho, ca2);
+        w = (w + s - a).max(0.0);
+    }
+    let mut means: Vec<f64> = Vec::with_capacity(batches as usize);
+    for _ in 0..batches {
+        let mut sum = 0.0;
+        for _ in 0..per {
+            sum += w;
+            let s = gamma_cv2(&mut service, 1.0, cs2);
+            let a = gamma_cv2(&mut arrivals, 1.0 / rho, ca2);
+            w = (w + s - a).max(0.0);
+        }
+        means.push(sum / f64::from(per));
+    }
+    let m = means.iter().sum::<f64>() / f64::from(batches);
+    let var = means.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / f64::from(batches - 1);
+    SimPoint {
+        rho,
+        mean_wait: m,
+        band: 1.96 * libm::sqrt(var / f64::from(batches)),
+        formula: kingman(rho, ca2, cs2),
+    }
+}
+
+/// One curve of the knee chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// Squared CV of service time.
+    pub cv2: f64,
+    /// Squared CV of inter-arrival times (1 for the Pollaczek–Khinchine curves).
+    pub ca2: f64,
+    /// ρ at which the wait reaches the tolerable wait.
+    pub usable_utilization: f64,
+    /// (ρ, wait / service time) for ρ = 0.01 … 0.95.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Knee explorable configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Tolerable wait, in service times (0.1–50; default 3).
+    pub wait: f64,
+    /// The reader's own service CV² (0–16; default 2).
+    pub cv2: f64,
+    /// Inter-arrival CV² for the Kingman curve (0–16; default 1, Poisson).
+    pub ca2: f64,
+    /// Run the simulation overlay.
+    pub simulate: bool,
+    /// Customers per simulated point (1,000–5,000,000; default 200,000).
+    pub customers: u32,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            wait: 3.0,
+            cv2: 2.0,
+            ca2: 1.0,
+            simulate: false,
+            customers: 200_000,
+            seed: 1,
+        }
+    }
+}
+
+/// Knee explorable outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// Pollaczek–Khinchine curves for CV² = 0, 1, 4 and the reader's CV², then
+    /// Kingman's curve for (Ca², reader's CV²).
+    pub curves: Vec<Curve>,
+    /// Simulated points for the reader's CV² and Ca² (empty unless asked for).
+    pub simulated: Vec<SimPoint>,
+}
+
+/// Compute the knee explorable.
+pub fn run(config: &Config) -> Result<Outcome, crate::labs::RangeError> {
+    use crate::labs::check_range;
+    check_range("wait", config.wait, 0.1, 50.0)?;
+    check_range("cv2", config.cv2, 0.0, 16.0)?;
+    check_range("ca2", config.ca2, 0.0, 16.0)?;
+    check_range(
+        "customers",
+        f64::from(config.customers),
+        1000.0,
+        5_000_000.0,
+    )?;
+    let rhos: Vec<f64> = (1..=95).map(|i| f64::from(i) / 100.0).collect();
+    let curve = |ca2: f64, cs2: f64| {
+        let k = (ca2 + cs2) / 2.0;
+        Curve {
+            cv2: cs2,
+            ca2,
+            usable_utilization: usable_utilization(config.wait, k),
+            points: rhos.iter().map(|&r| (r, wait_factor(r, k))).collect(),
+        }
+    };
+    let mut curves: Vec<Curve> = [0.0, 1.0, 4.0, config.cv2]
+        .iter()
+        .map(|&c| curve(1.0, c))
+        .collect();
+    curves.push(curve(config.ca2, config.cv2));
+    let simulated = if config.simulate {
+        [0.3, 0.5, 0.7, 0.8, 0.9]
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| {
+                simulate(
+                    r,
+                    config.ca2,
+                    config.cv2,
+                    config.customers,
+                    config.seed.wrapping_add(i as u64),
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Outcome {
+        config: config.clone(),
+        curves,
+        simulated,
+    })
+}

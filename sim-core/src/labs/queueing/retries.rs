@@ -1,0 +1,198 @@
+//! Retry amplification across layers (§9.1).
+//!
+//! Worst case: a stack whose layer i makes up to aᵢ attempts of the layer below
+//! sends Π aᵢ calls upstream per user action (3·4·4·3 = 144), shown as the
+//! running product layer by layer.
+//!
+//! Incident simulation: `actions` user actions per step; each upstream call
+//! fails with a probability that rises from `base_failure` to `incident_failure`
+//! during the incident window. Strategies:
+//! - **every layer retries**: each layer retries the one below up to its attempts,
+//!   at once (no backoff), so failures multiply through the stack;
+//! - **one layer retries**: only the gateway layer retries (up to its attempts);
+//! - **one layer, budgeted**: the same layer, but retries in a step may not exceed
+//!   `budget` × the successes of the previous step, and each retry waits a
+//!   jittered exponential backoff (1, 2, 4 … steps, times a uniform 0.5–1.5).
+
+use alloc::vec;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::labs::{check_range, RangeError};
+use crate::rng::{stream, Rng};
+
+/// Running product of attempts, layer by layer (the last is the worst case).
+pub fn running_product(attempts: &[u32]) -> Vec<u64> {
+    attempts
+        .iter()
+        .scan(1u64, |acc, &a| {
+            *acc *= u64::from(a);
+            Some(*acc)
+        })
+        .collect()
+}
+
+/// Retry simulation configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Attempts per layer, top (client) first (1–10 each, 1–8 layers; default 3,4,4,3).
+    pub attempts: Vec<u32>,
+    /// Retry budget: retries per step at most this share of the previous step's
+    /// successes (0–1; default 0.1).
+    pub budget: f64,
+    /// Steps simulated (20–1,000; default 120).
+    pub steps: u32,
+    /// The incident: failure probability `incident_failure` from step `incident_start`
+    /// for `incident_length` steps (defaults 40, 40).
+    pub incident_start: u32,
+    /// Length of the incident, in steps.
+    pub incident_length: u32,
+    /// Failure probability outside the incident (0–1; default 0.01).
+    pub base_failure: f64,
+    /// Failure probability during the incident (0–1; default 0.99, a near-outage).
+    pub incident_failure: f64,
+    /// User actions per step (1–10,000; default 500).
+    pub actions: u32,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            attempts: vec![3, 4, 4, 3],
+            budget: 0.1,
+            steps: 120,
+            incident_start: 40,
+            incident_length: 40,
+            base_failure: 0.01,
+            incident_failure: 0.99,
+            actions: 500,
+            seed: 1,
+        }
+    }
+}
+
+/// Upstream calls per user action, per step, for each strategy.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// Running product of attempts per layer.
+    pub running_product: Vec<u64>,
+    /// Worst-case upstream calls per user action (the product of all attempts).
+    pub upstream_calls: u64,
+    /// Every layer retries: calls per action per step.
+    pub every_layer: Vec<f64>,
+    /// Only the gateway layer retries.
+    pub one_layer: Vec<f64>,
+    /// The gateway layer retries under the budget, with jittered backoff.
+    pub budgeted: Vec<f64>,
+}
+
+fn failure(cfg: &Config, step: u32) -> f64 {
+    if step >= cfg.incident_start && step < cfg.incident_start + cfg.incident_length {
+        cfg.incident_failure
+    } else {
+        cfg.base_failure
+    }
+}
+
+/// One call into layer `i` of the stack: returns (succeeded, upstream calls made).
+fn call(layer: usize, attempts: &[u32], p: f64, rng: &mut Rng) -> (bool, u64) {
+    if layer == attempts.len() {
+        return (rng.unit() >= p, 1);
+    }
+    let mut calls = 0;
+    for _ in 0..attempts[layer].max(1) {
+        let (ok, c) = call(layer + 1, attempts, p, rng);
+        calls += c;
+        if ok {
+            return (true, calls);
+        }
+    }
+    (false, calls)
+}
+
+/// Run the incident simulation.
+pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
+    check_range("layers", cfg.attempts.len() as f64, 1.0, 8.0)?;
+    for &a in &cfg.attempts {
+        check_range("attempts", f64::from(a), 1.0, 10.0)?;
+    }
+    check_range("budget", cfg.budget, 0.0, 1.0)?;
+    check_range("steps", f64::from(cfg.steps), 20.0, 1000.0)?;
+    check_range("base_failure", cfg.base_failure, 0.0, 1.0)?;
+    check_range("incident_failure", cfg.incident_failure, 0.0, 1.0)?;
+    check_range("actions", f64::from(cfg.actions), 1.0, 10_000.0)?;
+    let mut rng = Rng::new(cfg.seed, stream::ARRIVALS);
+    let n = f64::from(cfg.actions);
+    let every_layer = (0..cfg.steps)
+        .map(|t| {
+            let p = failure(cfg, t);
+            (0..cfg.actions)
+                .map(|_| call(0, &cfg.attempts, p, &mut rng).1)
+                .sum::<u64>() as f64
+                / n
+        })
+        .collect();
+    // The gateway is the layer just above the provider SDK: second from the bottom.
+    let gateway = cfg.attempts.len().saturating_sub(2);
+    let one = [cfg.attempts[gateway]];
+    let one_layer = (0..cfg.steps)
+        .map(|t| {
+            let p = failure(cfg, t);
+            (0..cfg.actions)
+                .map(|_| call(0, &one, p, &mut rng).1)
+                .sum::<u64>() as f64
+                / n
+        })
+        .collect();
+    // Budgeted: first attempts every step; failed ones queue a retry after backoff.
+    let steps = cfg.steps as usize;
+    let mut calls = vec![0u64; steps];
+    let mut pending: Vec<Vec<u32>> = vec![Vec::new(); steps]; // retry number of each queued retry
+    let mut prev_successes = cfg.actions as f64;
+    for t in 0..steps {
+        let p = failure(cfg, t as u32);
+        let mut successes = 0u64;
+        // Successes are capped at the step's actions so retries of older actions
+        // cannot lift the cap: calls per action stay within 1 + budget.
+        let allowed = (cfg.budget * prev_successes.min(n)).floor() as u64;
+        let mut retries_sent = 0u64;
+        let mut outcomes: Vec<(bool, u32)> = Vec::new();
+        for _ in 0..cfg.actions {
+            outcomes.push((rng.unit() >= p, 1));
+        }
+        for k in core::mem::take(&mut pending[t]) {
+            if retries_sent < allowed {
+                retries_sent += 1;
+                outcomes.push((rng.unit() >= p, k + 1));
+            }
+        }
+        calls[t] = outcomes.len() as u64;
+        for (ok, attempt) in outcomes {
+            if ok {
+                successes += 1;
+            } else if attempt < one[0] {
+                let backoff = f64::from(1u32 << (attempt - 1).min(10)) * rng.uniform(0.5, 1.5);
+                let at = t + (libm::round(backoff) as usize).max(1);
+                if at < steps {
+                    pending[at].push(attempt);
+                }
+            }
+        }
+        prev_successes = successes as f64;
+    }
+    let budgeted = calls.iter().map(|&c| c as f64 / n).collect();
+    let rp = running_product(&cfg.attempts);
+    Ok(Outcome {
+        config: cfg.clone(),
+        upstream_calls: rp.last().copied().unwrap_or(1),
+        running_product: rp,
+        every_layer,
+        one_layer,
+        budgeted,
+    })
+}
