@@ -159,7 +159,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
         let mut successes = 0u64;
         // Successes are capped at the step's actions so retries of older actions
         // cannot lift the cap: calls per action stay within 1 + budget.
-        let allowed = (cfg.budget * prev_successes.min(n)).floor() as u64;
+        let allowed = libm::floor(cfg.budget * prev_successes.min(n)) as u64;
         let mut retries_sent = 0u64;
         let mut outcomes: Vec<(bool, u32)> = Vec::new();
         for _ in 0..cfg.actions {
