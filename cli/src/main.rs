@@ -9,6 +9,7 @@ mod batching;
 mod bench;
 mod herding;
 mod prefix;
+mod queueing;
 mod routing;
 
 use std::process::ExitCode;
@@ -23,6 +24,11 @@ Commands:
   herding   Routers on stale load snapshots stampede; four fixes compared (§5.6)
   prefix    Two routers, one trace: prefix affinity against load balance (§6.1)
   batching  Static, continuous and chunked-prefill batching, iteration by iteration (§7.2)
+  knee      Waiting time against utilisation: Pollaczek–Khinchine, Kingman, simulation (§1.2)
+  little    Little's law sizing of one replica (§1.3)
+  retries   Retry amplification across layers, and a retry budget (§9.1)
+  hedging   Hedged requests: tail latency against extra load (§9.2)
+  cascade   What escalating the slowest requests does to the large pool (§10.2)
   bench     Time the routing simulation (release builds)
   help      Show this text; `lblab <command> --help` shows a command's flags
 ";
@@ -41,14 +47,17 @@ fn main() -> ExitCode {
         "herding" => herding::main(rest),
         "prefix" => prefix::main(rest),
         "batching" => batching::main(rest),
+        "knee" => queueing::knee_main(rest),
+        "little" => queueing::little_main(rest),
+        "retries" => queueing::retries_main(rest),
+        "hedging" => queueing::hedging_main(rest),
+        "cascade" => queueing::cascade_main(rest),
         "bench" => bench::main(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
         }
-        other => Err(format!(
-            "unknown command '{other}' (expected: routing, herding, prefix, batching, bench, help)"
-        )),
+        other => Err(format!("unknown command '{other}' (see lblab help)")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -319,3 +319,62 @@ fn batching_json_and_golden_iterations() {
         "{err}"
     );
 }
+
+#[test]
+fn queueing_commands_print_the_documented_json() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = lblab(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str(&out).expect("valid JSON")
+    };
+    let v = json(&["knee", "--json"]);
+    let curves = v["curves"].as_array().expect("curves");
+    let usable: Vec<f64> = curves[..3]
+        .iter()
+        .filter_map(|c| c["usable_utilization"].as_f64())
+        .collect();
+    assert!(
+        (usable[0] - 6.0 / 7.0).abs() < 1e-12
+            && (usable[1] - 0.75).abs() < 1e-12
+            && (usable[2] - 6.0 / 11.0).abs() < 1e-12
+    );
+    assert!(curves.iter().all(|c| c["cv2"].is_number()));
+    assert_eq!(json(&["retries", "--json"])["upstream_calls"], 144);
+    assert_eq!(
+        json(&["retries", "--attempts", "2,2", "--json"])["upstream_calls"],
+        4
+    );
+    let h = json(&["hedging", "--json"]);
+    for s in h["strategies"].as_array().expect("strategies") {
+        for key in ["p50", "p95", "p99", "extra_load"] {
+            assert!(s[key].is_number(), "{key}");
+        }
+    }
+    let c = json(&["cascade", "--escalate", "0.1", "--json"]);
+    assert!((c["cv2"].as_f64().unwrap_or(0.0) - 1.0 / (1.0 + 10f64.ln()).powi(2)).abs() < 1e-12);
+    assert!((c["mean_ratio"].as_f64().unwrap_or(0.0) - (1.0 + 10f64.ln())).abs() < 1e-12);
+    assert!(json(&["little", "--json"])["lambda_max"].is_number());
+    for (args, want) in [
+        (
+            &["knee", "--wait", "0"][..],
+            "--wait must be a number between 0.1 and 50",
+        ),
+        (
+            &["retries", "--attempts", "3,x"][..],
+            "--attempts must be 1–8 comma-separated",
+        ),
+        (
+            &["hedging", "--hedge-at", "100"][..],
+            "--hedge-at must be a number between 50 and 99.9",
+        ),
+        (
+            &["cascade", "--escalate", "2"][..],
+            "--escalate must be a number between 0.0001 and 1",
+        ),
+    ] {
+        let (code, _, err) = lblab(args);
+        assert_ne!(code, 0);
+        assert_eq!(err.lines().count(), 1);
+        assert!(err.contains(want), "{err}");
+    }
+}
