@@ -119,12 +119,14 @@ fn hedging_at_p95_trims_the_tail_for_about_five_percent_more_load() {
     assert_eq!(always.extra_load, 1.0);
     assert!(hedge.extra_work < 0.1);
     let (ft, full) = (get("hedge-first-token"), get("duplicate-full"));
+    // Cancelling at the first token duplicates only prefill (30% of a request here).
     assert!(
-        ft.extra_work < full.extra_work / 5.0,
+        ft.extra_work < full.extra_work * 0.4,
         "first-token hedging spends far less: {} vs {}",
         ft.extra_work,
         full.extra_work
     );
+    assert_eq!(ft.p99, full.p99, "same hedge, same latency");
     assert!(ft.p99 < none.p99);
 }
 
