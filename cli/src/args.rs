@@ -114,3 +114,31 @@ pub fn seed(v: &str) -> Result<u64, String> {
         )
     })
 }
+
+/// Flags for config keys: `(flag, key, what)` rows, each described with its
+/// default value and range from the lab's range table.
+pub fn keyed_flags(
+    keyed: &[(&'static str, &'static str, &'static str)],
+    bounds: &sim_core::labs::Bounds,
+) -> Vec<Flag> {
+    keyed
+        .iter()
+        .map(|&(flag, key, what)| {
+            let (_, value, min, max) = bounds
+                .iter()
+                .find(|b| b.0 == key)
+                .copied()
+                .unwrap_or((key, 0.0, 0.0, 0.0));
+            Flag {
+                name: flag,
+                takes_value: true,
+                help: format!(
+                    "{what} (default {}, range {}–{})",
+                    num(value),
+                    num(min),
+                    num(max)
+                ),
+            }
+        })
+        .collect()
+}

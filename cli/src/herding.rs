@@ -2,7 +2,7 @@
 
 use sim_core::labs::herding::{self, Config, HerdingRule, Outcome, RuleSummary};
 
-use crate::args::{self, num, Flag};
+use crate::args::{self, Flag};
 
 /// Flags mapped onto config keys: (flag, key, what it is).
 const KEYED: &[(&str, &str, &str)] = &[
@@ -27,22 +27,7 @@ const KEYED: &[(&str, &str, &str)] = &[
 ];
 
 fn flags() -> Vec<Flag> {
-    let d = Config::default().bounds();
-    let mut out: Vec<Flag> = KEYED
-        .iter()
-        .map(|&(flag, key, what)| {
-            let (_, v, lo, hi) = d
-                .iter()
-                .find(|b| b.0 == key)
-                .copied()
-                .unwrap_or((key, 0.0, 0.0, 0.0));
-            Flag {
-                name: flag,
-                takes_value: true,
-                help: format!("{what} (default {}, range {}–{})", num(v), num(lo), num(hi)),
-            }
-        })
-        .collect();
+    let mut out = args::keyed_flags(KEYED, &Config::default().bounds());
     let names: Vec<&str> = HerdingRule::ALL.iter().map(|r| r.name()).collect();
     out.extend([
         Flag {

@@ -37,27 +37,7 @@ const KEYED: &[(&str, &str, &str)] = &[
 ];
 
 fn flags() -> Vec<Flag> {
-    let defaults = Config::default().bounds();
-    let mut out: Vec<Flag> = KEYED
-        .iter()
-        .map(|&(flag, key, what)| {
-            let (_, value, min, max) = defaults
-                .iter()
-                .find(|b| b.0 == key)
-                .copied()
-                .unwrap_or((key, 0.0, 0.0, 0.0));
-            Flag {
-                name: flag,
-                takes_value: true,
-                help: format!(
-                    "{what} (default {}, range {}–{})",
-                    num(value),
-                    num(min),
-                    num(max)
-                ),
-            }
-        })
-        .collect();
+    let mut out = args::keyed_flags(KEYED, &Config::default().bounds());
     out.push(Flag {
         name: "seed",
         takes_value: true,

@@ -1,22 +1,13 @@
 // Size and speed budgets of the release build (issue 3), measured in headless
 // Chromium on this machine. Each test prints the figure it measured.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, watchedPage, dist } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, dist } from './harness.mjs';
 
-let srv;
-let browser;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = await useAppAndBrowser();
 
 test('all wasm + JS + CSS of the release build is at most 250 KB gzipped', () => {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
@@ -37,8 +28,8 @@ test('the Routing Lab shows its table within 1.5 s of navigation', async () => {
   const problems = [];
   // A fresh page per measurement, so no load is cut short by the next navigation.
   for (let i = 0; i < 3; i++) {
-    const watched = await watchedPage(browser.context);
-    await watched.page.goto(`${srv.base}?lab=routing&seed=${i + 1}`);
+    const watched = await watchedPage(env.browser.context);
+    await watched.page.goto(`${env.srv.base}?lab=routing&seed=${i + 1}`);
     await watched.page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 6);
     times.push(await watched.page.evaluate(() => performance.now()));
     problems.push(...watched.problems);
@@ -51,8 +42,8 @@ test('the Routing Lab shows its table within 1.5 s of navigation', async () => {
 });
 
 test('recomputing all six rules after a slider change takes < 16 ms in wasm', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(`${srv.base}?lab=routing`);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=routing`);
   await page.locator('#compare-table tbody tr').first().waitFor();
   const slider = page.locator('#cv');
   await slider.focus();

@@ -2,9 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { serve, launch, watchedPage, root } from './harness.mjs';
+import { serve, launch, watchedPage, lblab } from './harness.mjs';
 
 const HOST = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <h1>An article</h1>
@@ -35,11 +33,6 @@ after(async () => {
   await sub?.close();
 });
 
-function lblab(args) {
-  const bin = path.join(root, 'target', 'release', 'lblab');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8' });
-}
 
 test('a host page embedding two labs auto-resizes both iframes', async () => {
   const { page, problems } = await watchedPage(browser.context);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -83,4 +84,29 @@ export async function watchedPage(context) {
   page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`http ${r.status()}: ${r.url()}`); });
   return { page, problems };
+}
+
+/**
+ * Register before/after hooks that serve dist/ and launch Chromium for a test
+ * file; the returned object's `srv` and `browser` are set once the hooks ran.
+ */
+export async function useAppAndBrowser() {
+  const { before, after } = await import('node:test');
+  const env = {};
+  before(async () => {
+    env.srv = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.srv?.close();
+  });
+  return env;
+}
+
+/** Run the native CLI (release build if present) and return its stdout. */
+export function lblab(args) {
+  const bin = path.join(root, 'target', 'release', 'lblab');
+  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
+  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8' });
 }

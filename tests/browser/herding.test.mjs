@@ -1,24 +1,15 @@
 // Herding lab player in real headless Chromium against the release build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, watchedPage } from './harness.mjs';
+import { useAppAndBrowser, watchedPage } from './harness.mjs';
 
-let srv;
-let browser;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = await useAppAndBrowser();
 
 const stepParam = (page) => new URL(page.url()).searchParams.get('step');
 
 test('stepping forward and back moves the tick label, the router table and the URL', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(`${srv.base}?lab=herding`);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=herding`);
   const label = page.locator('#player-label');
   await label.waitFor();
   assert.equal((await label.textContent()).trim(), 'tick 0 of 89');
@@ -45,7 +36,7 @@ test('stepping forward and back moves the tick label, the router table and the U
   assert.equal(stepParam(page) === '9' || (await label.textContent()).includes('tick 9'), true);
 
   // Reloading the URL restores the step.
-  await page.goto(`${srv.base}?lab=herding&step=33&rule=both&routers=3`);
+  await page.goto(`${env.srv.base}?lab=herding&step=33&rule=both&routers=3`);
   assert.equal((await label.textContent()).trim(), 'tick 33 of 89');
   assert.equal(await page.locator('#router-table tbody tr').count(), 3);
   assert.equal(await page.locator('#rule-both').isChecked(), true);
@@ -54,8 +45,8 @@ test('stepping forward and back moves the tick label, the router table and the U
 });
 
 test('the comparison table lists the four rules', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(`${srv.base}?lab=herding`);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=herding`);
   await page.locator('#herding-compare tbody tr').first().waitFor();
   assert.equal(await page.locator('#herding-compare tbody tr').count(), 4);
   assert.deepEqual(problems, []);

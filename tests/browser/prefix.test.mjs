@@ -1,22 +1,13 @@
 // Prefix-affinity player in real headless Chromium against the release build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, watchedPage } from './harness.mjs';
+import { useAppAndBrowser, watchedPage } from './harness.mjs';
 
-let srv;
-let browser;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = await useAppAndBrowser();
 
 test('stepping to request 12 shows the article totals', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(`${srv.base}?lab=prefix`);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=prefix`);
   const label = page.locator('#player-label');
   await label.waitFor();
   assert.equal((await label.textContent()).trim(), 'request 1 of 12');
@@ -35,8 +26,8 @@ test('stepping to request 12 shows the article totals', async () => {
 });
 
 test('an escape shows its reason in plain words, and the trace is editable', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(`${srv.base}?lab=prefix&step=8`);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=prefix&step=8`);
   await page.locator('#panel-prefix-aware').waitFor();
   assert.match(await page.locator('#panel-prefix-aware .reason').textContent(), /Affinity dropped: replica 1 holds P1 but is 3 requests ahead of replica 2, over the threshold of 2/);
   await page.locator('#add-request').click();

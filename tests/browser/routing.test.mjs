@@ -1,38 +1,21 @@
 // Routing Lab in real headless Chromium against the release build in dist/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { serve, launch, watchedPage, root } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
 
-let srv;
-let browser;
-before(async () => {
-  srv = await serve();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+const env = await useAppAndBrowser();
 
 const rows = (page) => page.locator('#compare-table tbody tr');
 
 async function openRouting(page, query = '') {
-  await page.goto(`${srv.base}?lab=routing${query}`);
+  await page.goto(`${env.srv.base}?lab=routing${query}`);
   await rows(page).first().waitFor();
 }
 
-function lblab(args) {
-  const bin = path.join(root, 'target', 'release', 'lblab');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8' });
-}
 
 test('home and routing lab load with no console error', async () => {
-  const { page, problems } = await watchedPage(browser.context);
-  await page.goto(srv.base);
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(env.srv.base);
   await page.getByRole('link', { name: 'Routing Lab' }).first().waitFor();
   assert.equal(await page.locator('.layer').count(), 5, 'five layers on the home page');
   await page.locator('.lab-card').first().click();
@@ -43,7 +26,7 @@ test('home and routing lab load with no console error', async () => {
 });
 
 test('the comparison table has one row per rule (six)', async () => {
-  const { page, problems } = await watchedPage(browser.context);
+  const { page, problems } = await watchedPage(env.browser.context);
   await openRouting(page);
   assert.equal(await rows(page).count(), 6);
   const names = await page.locator('#compare-table tbody th').allTextContents();
@@ -56,7 +39,7 @@ test('the comparison table has one row per rule (six)', async () => {
 });
 
 test('moving the arrival-rate slider changes the TTFT P95 card and the URL', async () => {
-  const { page, problems } = await watchedPage(browser.context);
+  const { page, problems } = await watchedPage(env.browser.context);
   await openRouting(page);
   const card = page.locator('#card-ttft-p95 .card-number');
   const before = await card.textContent();
@@ -72,7 +55,7 @@ test('moving the arrival-rate slider changes the TTFT P95 card and the URL', asy
 });
 
 test('a URL restores every control', async () => {
-  const { page, problems } = await watchedPage(browser.context);
+  const { page, problems } = await watchedPage(env.browser.context);
   await openRouting(page, '&replicas=7&rate=0.42&prompt=1500&cv=1.25&long=0.35&seed=99&rule=prefix-aware');
   assert.equal(await page.locator('#replicas').inputValue(), '7');
   assert.equal(await page.locator('#rate').inputValue(), '0.42');
@@ -88,7 +71,7 @@ test('a URL restores every control', async () => {
 });
 
 test('malformed URL values fall back to defaults with a visible notice', async () => {
-  const { page, problems } = await watchedPage(browser.context);
+  const { page, problems } = await watchedPage(env.browser.context);
   await openRouting(page, '&replicas=0&rate=lots&cv=9&rule=magic');
   assert.equal(await page.locator('#replicas').inputValue(), '4');
   assert.equal(await page.locator('#rate').inputValue(), '0.2');
@@ -100,7 +83,7 @@ test('malformed URL values fall back to defaults with a visible notice', async (
 });
 
 test('the wasm outcome equals `lblab routing --json`, number for number', async () => {
-  const { page, problems } = await watchedPage(browser.context);
+  const { page, problems } = await watchedPage(env.browser.context);
   const cases = [
     { query: '', args: [] },
     {

@@ -55,3 +55,21 @@ pub(crate) fn check_range(
         })
     }
 }
+
+/// A range table: `(key, value, min, max)` per ranged config key.
+pub type Bounds = alloc::vec::Vec<(&'static str, f64, f64, f64)>;
+
+/// Check every row of a range table; the first violation wins.
+pub(crate) fn validate_bounds(bounds: Bounds) -> Result<(), RangeError> {
+    bounds
+        .into_iter()
+        .try_for_each(|(key, value, min, max)| check_range(key, value, min, max))
+}
+
+/// The `(min, max)` of `key` in a range table.
+pub(crate) fn range_in(bounds: Bounds, key: &str) -> Option<(f64, f64)> {
+    bounds
+        .into_iter()
+        .find(|b| b.0 == key)
+        .map(|(_, _, min, max)| (min, max))
+}

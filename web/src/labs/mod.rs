@@ -7,6 +7,9 @@ pub mod prefix;
 pub mod routing;
 
 use std::cell::RefCell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
 
 /// The five layers of an LLM serving stack where load decisions happen (article §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,4 +127,32 @@ pub fn now_ms() -> f64 {
         .and_then(|w| w.performance())
         .map(|p| p.now())
         .unwrap_or(0.0)
+}
+
+/// The outcome of a lab run (or the error to show).
+pub type LabSignals<O> = (Signal<Option<Arc<O>>>, Signal<Option<String>>);
+
+/// Run a lab whenever the signals `run` reads change: time it, publish it for
+/// the JSON export and the browser tests, and hand back the outcome and error.
+pub fn use_lab_run<O>(run: impl Fn() -> Result<O, String> + Send + Sync + 'static) -> LabSignals<O>
+where
+    O: serde::Serialize + PartialEq + Send + Sync + 'static,
+{
+    let computed = Memo::new(move |_| {
+        let start = now_ms();
+        let result = run().map(Arc::new);
+        (result, now_ms() - start)
+    });
+    Effect::new(move |_| {
+        computed.with(|(result, ms)| {
+            if let Ok(o) = result {
+                let o = Arc::clone(o);
+                publish(move || serde_json::to_string(&*o).unwrap_or_default(), *ms);
+            }
+        })
+    });
+    (
+        Signal::derive(move || computed.with(|c| c.0.as_ref().ok().cloned())),
+        Signal::derive(move || computed.with(|c| c.0.as_ref().err().cloned())),
+    )
 }

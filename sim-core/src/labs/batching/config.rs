@@ -5,7 +5,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{check_range, RangeError};
+use crate::labs::RangeError;
 use crate::rng::{stream, Rng};
 
 /// A batching mode.
@@ -169,9 +169,7 @@ impl Config {
 
     /// Check every value against its range.
     pub fn validate(&self) -> Result<(), RangeError> {
-        self.bounds()
-            .into_iter()
-            .try_for_each(|(k, v, lo, hi)| check_range(k, v, lo, hi))
+        crate::labs::validate_bounds(self.bounds())
     }
 
     /// The requests this config plays, sorted by arrival (stable).

@@ -4,7 +4,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{check_range, RangeError};
+use crate::labs::RangeError;
 
 /// Everything one herding run depends on. Missing keys take their defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,18 +63,12 @@ impl Config {
 
     /// Check every value against its range.
     pub fn validate(&self) -> Result<(), RangeError> {
-        self.bounds()
-            .into_iter()
-            .try_for_each(|(k, v, lo, hi)| check_range(k, v, lo, hi))
+        crate::labs::validate_bounds(self.bounds())
     }
 
     /// The `(min, max)` range of `key`.
     pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        Config::default()
-            .bounds()
-            .into_iter()
-            .find(|b| b.0 == key)
-            .map(|(_, _, lo, hi)| (lo, hi))
+        crate::labs::range_in(Config::default().bounds(), key)
     }
 
     /// Tick offset of router `k`'s scrapes.

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest};
-use crate::labs::{check_range, RangeError};
+use crate::labs::RangeError;
 
 /// Which trace to route.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,18 +75,12 @@ impl Config {
 
     /// Check every value against its range.
     pub fn validate(&self) -> Result<(), RangeError> {
-        self.bounds()
-            .into_iter()
-            .try_for_each(|(k, v, lo, hi)| check_range(k, v, lo, hi))
+        crate::labs::validate_bounds(self.bounds())
     }
 
     /// The `(min, max)` range of `key`.
     pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        Config::default()
-            .bounds()
-            .into_iter()
-            .find(|b| b.0 == key)
-            .map(|(_, _, lo, hi)| (lo, hi))
+        crate::labs::range_in(Config::default().bounds(), key)
     }
 
     /// The requests this config routes.

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
-use crate::labs::{check_range, RangeError};
+use crate::labs::RangeError;
 use crate::routing::PrefixAwareParams;
 use crate::workload::generator::GeneratorSpec;
 
@@ -169,19 +169,13 @@ impl Config {
 
     /// Check every value against its documented range; the first violation wins.
     pub fn validate(&self) -> Result<(), RangeError> {
-        self.bounds()
-            .into_iter()
-            .try_for_each(|(key, value, min, max)| check_range(key, value, min, max))
+        crate::labs::validate_bounds(self.bounds())
     }
 
     /// The `(min, max)` range of `key` (relative to the defaults for keys whose
     /// range depends on another), or `None` for an unknown key.
     pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        Config::default()
-            .bounds()
-            .into_iter()
-            .find(|b| b.0 == key)
-            .map(|(_, _, min, max)| (min, max))
+        crate::labs::range_in(Config::default().bounds(), key)
     }
 
     /// The workload generator's view of this config.

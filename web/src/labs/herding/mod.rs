@@ -2,8 +2,6 @@
 
 mod state;
 
-use std::sync::Arc;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnapshot};
@@ -15,12 +13,6 @@ use crate::html::{best_mask, Cell, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
 use crate::url::{self, ParamReader};
 use state::HerdingView;
-
-#[derive(Clone, PartialEq)]
-struct Computed {
-    result: Result<Arc<Outcome>, String>,
-    ms: f64,
-}
 
 /// The herding lab.
 #[component]
@@ -36,17 +28,8 @@ pub fn HerdingLab(
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(4.0);
 
-    let computed = Memo::new(move |_| {
-        view_state.with(|v| {
-            let start = super::now_ms();
-            let result = herding::run(&v.config)
-                .map(Arc::new)
-                .map_err(|e| e.to_string());
-            Computed {
-                result,
-                ms: super::now_ms() - start,
-            }
-        })
+    let (outcome, error) = super::use_lab_run(move || {
+        view_state.with(|v| herding::run(&v.config).map_err(|e| e.to_string()))
     });
     let len = Signal::derive(move || view_state.with(|v| v.config.ticks as usize));
     // Keep the step inside a shorter run.
@@ -60,17 +43,7 @@ pub fn HerdingLab(
         let q = view_state.with(|v| v.to_query(step.get()));
         url::replace_query(&q);
     });
-    Effect::new(move |_| {
-        computed.with(|c| {
-            if let Ok(o) = &c.result {
-                let o = Arc::clone(o);
-                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
-            }
-        })
-    });
 
-    let outcome = Signal::derive(move || computed.with(|c| c.result.as_ref().ok().cloned()));
-    let error = Signal::derive(move || computed.with(|c| c.result.as_ref().err().cloned()));
     let rule = Signal::derive(move || view_state.with(|v| v.rule));
     let summary = Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
     let tick = Signal::derive(move || {

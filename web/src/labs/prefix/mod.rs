@@ -3,8 +3,6 @@
 
 mod state;
 
-use std::sync::Arc;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::prefix::{
@@ -17,12 +15,6 @@ use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
-
-#[derive(Clone, PartialEq)]
-struct Computed {
-    result: Result<Arc<Outcome>, String>,
-    ms: f64,
-}
 
 /// The reason for one decision, in plain words (replicas 1-based).
 fn explain(
@@ -77,18 +69,8 @@ pub fn PrefixLab(
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(1.0);
 
-    let computed = Memo::new(move |_| {
-        config.with(|c| {
-            let start = super::now_ms();
-            let result = prefix::run(c).map(Arc::new).map_err(|e| e.to_string());
-            Computed {
-                result,
-                ms: super::now_ms() - start,
-            }
-        })
-    });
-    let outcome = Signal::derive(move || computed.with(|c| c.result.as_ref().ok().cloned()));
-    let error = Signal::derive(move || computed.with(|c| c.result.as_ref().err().cloned()));
+    let (outcome, error) =
+        super::use_lab_run(move || config.with(|c| prefix::run(c).map_err(|e| e.to_string())));
     let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(1, |o| o.trace.len())));
     Effect::new(move |_| {
         let n = len.get();
@@ -99,14 +81,6 @@ pub fn PrefixLab(
     Effect::new(move |_| {
         let q = config.with(|c| state::to_query(c, step.get()));
         url::replace_query(&q);
-    });
-    Effect::new(move |_| {
-        computed.with(|c| {
-            if let Ok(o) = &c.result {
-                let o = Arc::clone(o);
-                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
-            }
-        })
     });
 
     let canvas_ref = NodeRef::<Canvas>::new();

@@ -4,11 +4,9 @@
 mod state;
 mod tables;
 
-use std::sync::Arc;
-
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use sim_core::labs::routing::{self, Outcome};
+use sim_core::labs::routing;
 use sim_core::routing::RuleKind;
 
 use crate::charts::{self, queue_evolution};
@@ -20,23 +18,6 @@ use state::bounds;
 pub use state::RoutingView;
 
 /// A computed outcome (or the error to show) and how long it took, in ms.
-#[derive(Clone, PartialEq)]
-struct Computed {
-    result: Result<Arc<Outcome>, String>,
-    ms: f64,
-}
-
-fn compute(view: &RoutingView) -> Computed {
-    let start = super::now_ms();
-    let result = routing::run(&view.config)
-        .map(Arc::new)
-        .map_err(|e| e.to_string());
-    Computed {
-        result,
-        ms: super::now_ms() - start,
-    }
-}
-
 /// A fresh seed for "new trace" (UI-side randomness; the simulation stays seeded).
 fn random_seed() -> u64 {
     (js_sys::Math::random() * 1_000_000.0) as u64
@@ -52,21 +33,12 @@ pub fn RoutingLab(
     let initial = RoutingView::from_query(&mut reader);
     let notices = Signal::stored(reader.notices);
     let (view_state, set_view) = signal(initial);
-    let computed = Memo::new(move |_| view_state.with(compute));
-
-    // Outside-world synchronisation only: the URL, the published outcome, the canvas.
-    Effect::new(move |_| url::replace_query(&view_state.with(RoutingView::to_query)));
-    Effect::new(move |_| {
-        computed.with(|c| {
-            if let Ok(o) = &c.result {
-                let o = Arc::clone(o);
-                super::publish(move || serde_json::to_string(&*o).unwrap_or_default(), c.ms);
-            }
-        })
+    let (outcome, error) = super::use_lab_run(move || {
+        view_state.with(|v| routing::run(&v.config).map_err(|e| e.to_string()))
     });
+    // Outside-world synchronisation only: the URL (and, below, the canvas).
+    Effect::new(move |_| url::replace_query(&view_state.with(RoutingView::to_query)));
 
-    let outcome = Signal::derive(move || computed.with(|c| c.result.as_ref().ok().cloned()));
-    let error = Signal::derive(move || computed.with(|c| c.result.as_ref().err().cloned()));
     let rule = Signal::derive(move || view_state.with(|v| v.rule));
     let rule_outcome =
         Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
