@@ -139,3 +139,22 @@ fn bad_config_is_a_typed_error() {
     .expect_err("invalid");
     assert_eq!(err.field, "slots");
 }
+
+#[test]
+fn the_budget_order_trades_drain_time_against_token_gaps() {
+    let o = batching::run(&Config::default(), &[Mode::Chunked]).expect("valid");
+    let at = |b: u32, pf: bool| {
+        o.budget_sweep
+            .iter()
+            .find(|p| p.budget == b && p.prefill_first == pf)
+            .expect("swept")
+            .clone()
+    };
+    // Under a tight budget, prefill first drains sooner but stalls decode.
+    let (decode_first, prefill_first) = (at(2, false), at(2, true));
+    assert!(prefill_first.iterations < decode_first.iterations);
+    assert!(prefill_first.mean_gap > decode_first.mean_gap);
+    assert_eq!(decode_first.mean_gap, 1.0);
+    // With a budget of at least the slot count both orders are the article's 14 iterations.
+    assert_eq!((at(3, false).iterations, at(3, true).iterations), (14, 14));
+}

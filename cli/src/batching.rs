@@ -22,6 +22,11 @@ fn flags() -> Vec<Flag> {
             help: "Work units per chunked iteration (default 3, range 1–16)".into(),
         },
         Flag {
+            name: "prefill-first",
+            takes_value: false,
+            help: "Chunked prefill: prefill chunks take the budget before decode".into(),
+        },
+        Flag {
             name: "trace",
             takes_value: true,
             help: "default or random (default: default)".into(),
@@ -69,6 +74,7 @@ pub fn main(rest: &[String]) -> Result<(), String> {
     if let Some(v) = p.value("seed") {
         cfg.seed = args::seed(v)?;
     }
+    cfg.prefill_first = p.switch("prefill-first");
     cfg.trace = match p.value("trace").map(str::trim) {
         None | Some("default") => TraceChoice::Default,
         Some("random") => TraceChoice::Random,

@@ -15,22 +15,24 @@ pub fn draw<DB: DrawingBackend>(
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&theme.background).map_err(err)?;
     let points = queue.series.first().map_or(0, Vec::len).max(1);
-    let x_max = (points as u64 * queue.stride).max(1);
-    let y_max = queue
-        .series
-        .iter()
-        .flatten()
-        .copied()
-        .max()
-        .unwrap_or(0)
-        .max(1)
-        + 1;
+    let x_max = (points as u64 * queue.stride).max(1) as f64;
+    let y_max = f64::from(
+        queue
+            .series
+            .iter()
+            .flatten()
+            .copied()
+            .max()
+            .unwrap_or(0)
+            .max(1)
+            + 1,
+    );
     let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
     let mut chart = ChartBuilder::on(&root)
         .margin(10)
         .x_label_area_size(36)
         .y_label_area_size(44)
-        .build_cartesian_2d(0u64..x_max, 0u32..y_max)
+        .build_cartesian_2d(0f64..x_max, 0f64..y_max)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -43,6 +45,8 @@ pub fn draw<DB: DrawingBackend>(
         .bold_line_style(theme.grid)
         .x_labels(8)
         .y_labels(6)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(err)?;
     for (i, s) in queue.series.iter().enumerate() {
@@ -51,7 +55,7 @@ pub fn draw<DB: DrawingBackend>(
             .draw_series(LineSeries::new(
                 s.iter()
                     .enumerate()
-                    .map(|(j, &v)| (j as u64 * queue.stride, v)),
+                    .map(|(j, &v)| ((j as u64 * queue.stride) as f64, f64::from(v))),
                 color.stroke_width(2),
             ))
             .map_err(err)?

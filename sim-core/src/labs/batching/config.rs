@@ -81,6 +81,9 @@ pub struct Config {
     pub slots: u32,
     /// Work units per chunked-prefill iteration (1–16; default 3, the slot count).
     pub chunk_budget: u32,
+    /// Chunked prefill: prefill chunks take the budget before decode (default
+    /// false: decode first, so decode never stalls for prefill).
+    pub prefill_first: bool,
     /// The trace.
     pub trace: TraceChoice,
     /// Seed of the random trace (default 1).
@@ -92,6 +95,7 @@ impl Default for Config {
         Config {
             slots: 3,
             chunk_budget: 3,
+            prefill_first: false,
             trace: TraceChoice::Default,
             seed: 1,
         }

@@ -29,4 +29,7 @@ mod sim;
 pub use config::{
     config_from_tuples, default_trace, random_trace, BatchRequest, Config, Mode, TraceChoice,
 };
-pub use sim::{run, simulate, IterationDetail, ModeRun, Outcome, RequestStats, SlotState};
+pub use sim::{
+    budget_sweep, run, simulate, BudgetPoint, IterationDetail, ModeRun, Outcome, RequestStats,
+    SlotState,
+};

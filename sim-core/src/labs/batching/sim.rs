@@ -57,7 +57,9 @@ pub struct RequestStats {
     pub label: String,
     /// Iterations from arrival to the iteration of the first token.
     pub ttft: u32,
-    /// Mean iterations between consecutive tokens (`None` for one-token outputs).
+    /// Mean iterations per output token once prefill is done: (iteration of the
+    /// last token − iteration prefill finished) / output tokens. 1.0 means a
+    /// token every iteration; decode stalls raise it.
     pub mean_gap: Option<f64>,
     /// Iteration of the last token.
     pub finished: u32,
@@ -93,6 +95,39 @@ pub struct Outcome {
     pub trace: Vec<BatchRequest>,
     /// One entry per mode run.
     pub modes: Vec<ModeRun>,
+    /// Chunked prefill at budgets 1–8 under both priorities.
+    pub budget_sweep: Vec<BudgetPoint>,
+}
+
+/// Chunked prefill at one budget and priority.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BudgetPoint {
+    /// Work units per iteration.
+    pub budget: u32,
+    /// Whether prefill chunks took the budget before decode.
+    pub prefill_first: bool,
+    /// Iterations to drain.
+    pub iterations: u32,
+    /// Mean of the per-request mean inter-token gaps.
+    pub mean_gap: f64,
+}
+
+/// Chunked prefill at budgets 1–8, decode first and prefill first.
+pub fn budget_sweep(trace: &[BatchRequest], slots: usize) -> Vec<BudgetPoint> {
+    [false, true]
+        .iter()
+        .flat_map(|&prefill_first| {
+            (1..=8).map(move |budget| {
+                let r = simulate(trace, slots, budget, prefill_first, Mode::Chunked);
+                BudgetPoint {
+                    budget,
+                    prefill_first,
+                    iterations: r.iterations,
+                    mean_gap: r.mean_gap,
+                }
+            })
+        })
+        .collect()
 }
 
 impl Outcome {
@@ -110,8 +145,17 @@ pub fn run(config: &Config, modes: &[Mode]) -> Result<Outcome, RangeError> {
         config: config.clone(),
         modes: modes
             .iter()
-            .map(|&m| simulate(&trace, config.slots as usize, config.chunk_budget, m))
+            .map(|&m| {
+                simulate(
+                    &trace,
+                    config.slots as usize,
+                    config.chunk_budget,
+                    config.prefill_first,
+                    m,
+                )
+            })
             .collect(),
+        budget_sweep: budget_sweep(&trace, config.slots as usize),
         trace,
     })
 }
@@ -125,7 +169,13 @@ struct Seq {
 }
 
 /// Play `trace` (sorted by arrival) on `slots` slots in `mode`.
-pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: Mode) -> ModeRun {
+pub fn simulate(
+    trace: &[BatchRequest],
+    slots: usize,
+    chunk_budget: u32,
+    prefill_first: bool,
+    mode: Mode,
+) -> ModeRun {
     let n = trace.len();
     let mut slot: Vec<Option<Seq>> = vec![None; slots];
     let mut waiting: VecDeque<usize> = VecDeque::new();
@@ -133,6 +183,7 @@ pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: M
     let mut admitted = 0u32;
     let mut first: Vec<Option<u32>> = vec![None; n];
     let mut last: Vec<u32> = vec![0; n];
+    let mut prefilled: Vec<u32> = vec![0; n];
     let mut completed: Vec<String> = Vec::new();
     let mut detail = Vec::new();
     let (mut occupied, mut zero) = (0u32, 0u32);
@@ -180,21 +231,25 @@ pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: M
             }
             Mode::Chunked => {
                 let mut units = chunk_budget;
-                for (i, s) in slot.iter().enumerate() {
-                    if let Some(s) = s {
-                        if s.prefill_left == 0 && units > 0 {
-                            work[i] = true;
-                            units -= 1;
-                        }
-                    }
-                }
                 let mut pre: Vec<(u32, usize)> = slot
                     .iter()
                     .enumerate()
                     .filter_map(|(i, s)| s.filter(|s| s.prefill_left > 0).map(|s| (s.admitted, i)))
                     .collect();
                 pre.sort_unstable();
-                for (_, i) in pre {
+                let mut dec: Vec<(u32, usize)> = slot
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, s)| s.filter(|s| s.prefill_left == 0).map(|s| (s.admitted, i)))
+                    .collect();
+                dec.sort_unstable();
+                let decoders: Vec<usize> = dec.iter().map(|d| d.1).collect();
+                let (first, second): (Vec<usize>, Vec<usize>) = if prefill_first {
+                    (pre.iter().map(|p| p.1).collect(), decoders)
+                } else {
+                    (decoders, pre.iter().map(|p| p.1).collect())
+                };
+                for i in first.into_iter().chain(second) {
                     if units == 0 {
                         break;
                     }
@@ -211,6 +266,9 @@ pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: M
                 states[i] = SlotState::Stalled { label };
             } else if seq.prefill_left > 0 {
                 seq.prefill_left -= 1;
+                if seq.prefill_left == 0 {
+                    prefilled[seq.req] = t;
+                }
                 states[i] = SlotState::Prefill { label };
             } else {
                 seq.emitted += 1;
@@ -242,7 +300,9 @@ pub fn simulate(trace: &[BatchRequest], slots: usize, chunk_budget: u32, mode: M
             RequestStats {
                 label: r.label.clone(),
                 ttft: f.saturating_sub(r.arrival),
-                mean_gap: (r.output > 1).then(|| f64::from(last[i] - f) / f64::from(r.output - 1)),
+                mean_gap: Some(
+                    f64::from(last[i].saturating_sub(prefilled[i])) / f64::from(r.output.max(1)),
+                ),
                 finished: last[i],
             }
         })
