@@ -1,6 +1,8 @@
 //! One chart per file. Each chart is a pure function over any plotters
 //! `DrawingBackend`, so it can be drawn natively in tests as well as on a canvas.
 
+#[cfg(feature = "batching-page")]
+pub mod budget_tradeoff;
 pub mod queue_evolution;
 pub mod skew_over_time;
 pub mod threshold_sweep;

@@ -1,6 +1,8 @@
 //! The lab registry: every lab once, with the layer it belongs to. The shell's
 //! home page, navigation and routing all read [`LABS`].
 
+#[cfg(feature = "batching-page")]
+pub mod batching;
 pub mod herding;
 pub mod home;
 pub mod prefix;
@@ -72,27 +74,40 @@ pub struct LabInfo {
     pub summary: &'static str,
 }
 
-/// Every lab, in menu order.
-pub const LABS: &[LabInfo] = &[
-    LabInfo {
-        id: "routing",
-        title: "Routing Lab",
-        layer: Layer::EndpointSelection,
-        summary: "Replay one trace under six selection rules and see why equal counts are not equal work.",
-    },
-    LabInfo {
+const ROUTING: LabInfo = LabInfo {
+    id: "routing",
+    title: "Routing Lab",
+    layer: Layer::EndpointSelection,
+    summary:
+        "Replay one trace under six selection rules and see why equal counts are not equal work.",
+};
+const HERDING: LabInfo = LabInfo {
         id: "herding",
         title: "Stale-signal herding",
         layer: Layer::EndpointSelection,
         summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
-    },
-    LabInfo {
+    };
+const PREFIX: LabInfo = LabInfo {
         id: "prefix",
         title: "Prefix affinity",
         layer: Layer::EndpointSelection,
         summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
-    },
-];
+    };
+#[cfg(feature = "batching-page")]
+const BATCHING: LabInfo = LabInfo {
+        id: "batching",
+        title: "Engine batching",
+        layer: Layer::Engine,
+        summary: "Static, continuous and chunked-prefill batching, iteration by iteration: idle slots and decode stalls.",
+    };
+
+/// Every lab, in menu order.
+#[cfg(not(feature = "batching-page"))]
+pub const LABS: &[LabInfo] = &[ROUTING, HERDING, PREFIX];
+
+/// Every lab, in menu order.
+#[cfg(feature = "batching-page")]
+pub const LABS: &[LabInfo] = &[ROUTING, HERDING, PREFIX, BATCHING];
 
 /// Look a lab up by id.
 pub fn find(id: &str) -> Option<&'static LabInfo> {

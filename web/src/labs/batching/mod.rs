@@ -1,0 +1,411 @@
+//! The engine batching player page (article §7.1–7.3): one trace, iteration by
+//! iteration, under static, continuous and chunked-prefill batching.
+
+mod state;
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use sim_core::labs::batching::{
+    self, config_from_tuples, Mode, ModeRun, Outcome, SlotState, TraceChoice,
+};
+use wasm_bindgen::JsCast;
+
+use crate::charts::{self, budget_tradeoff};
+use crate::components::{Notice, Player, Slider};
+use crate::html::{best_mask, escape, Cell, Row, Table};
+use crate::theme::ChartTheme;
+use crate::url::{self, ParamReader};
+
+fn slot_class(s: &SlotState) -> (&'static str, &str) {
+    match s {
+        SlotState::Idle => ("idle", ""),
+        SlotState::Prefill { label } => ("prefill", label),
+        SlotState::Decode { label } => ("decode", label),
+        SlotState::Stalled { label } => ("stalled", label),
+    }
+}
+
+/// The slots as a grid over iterations; the player's iteration is outlined.
+fn gantt_html(m: &ModeRun, current: usize) -> String {
+    let slots = m.iterations_detail.first().map_or(0, |d| d.slots.len());
+    let mut s = String::from(
+        r#"<div class="table-wrap"><table class="gantt" id="gantt"><caption>Slots over iterations (P prefill, D decode, S stalled)</caption><thead><tr><th scope="col">Slot</th>"#,
+    );
+    for d in &m.iterations_detail {
+        let cur = if d.iteration as usize == current + 1 {
+            r#" class="now""#
+        } else {
+            ""
+        };
+        s += &format!(r#"<th scope="col"{cur}>{}</th>"#, d.iteration);
+    }
+    s += "</tr></thead><tbody>";
+    for k in 0..slots {
+        s += &format!(r#"<tr><th scope="row">Slot {}</th>"#, k + 1);
+        for d in &m.iterations_detail {
+            let (class, label) = slot_class(&d.slots[k]);
+            let mark = match class {
+                "prefill" => "P",
+                "decode" => "D",
+                "stalled" => "S",
+                _ => "",
+            };
+            let cur = if d.iteration as usize == current + 1 {
+                " now"
+            } else {
+                ""
+            };
+            s += &format!(
+                r#"<td class="g-{class}{cur}" title="{} {class}">{}<sub>{mark}</sub></td>"#,
+                escape(label),
+                escape(label)
+            );
+        }
+        s += "</tr>";
+    }
+    s += r#"<tr class="g-out"><th scope="row">Tokens</th>"#;
+    for d in &m.iterations_detail {
+        let zero = if d.zero_output { " g-zero" } else { "" };
+        s += &format!(r#"<td class="{zero}">{}</td>"#, d.output_tokens);
+    }
+    s + "</tr></tbody></table></div>"
+}
+
+/// The current iteration in words.
+fn iteration_html(m: &ModeRun, i: usize) -> String {
+    let Some(d) = m.iterations_detail.get(i) else {
+        return String::new();
+    };
+    let mut s = format!(
+        r#"<h2 id="iteration-heading">Iteration {} · {} output token{}{}</h2><ul class="slot-list">"#,
+        d.iteration,
+        d.output_tokens,
+        if d.output_tokens == 1 { "" } else { "s" },
+        if d.zero_output {
+            r#" <span class="badge miss">zero-output iteration</span>"#
+        } else {
+            ""
+        }
+    );
+    for (k, st) in d.slots.iter().enumerate() {
+        let (class, label) = slot_class(st);
+        let text = if class == "idle" {
+            "idle".to_string()
+        } else {
+            format!("{} · {class}", escape(label))
+        };
+        s += &format!(r#"<li class="g-{class}">Slot {}: {text}</li>"#, k + 1);
+    }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            escape(&v.join(", "))
+        }
+    };
+    s += &format!(
+        r#"</ul><p class="small" id="iteration-lists">Waiting: {} · Completed: {}</p>"#,
+        list(&d.waiting),
+        list(&d.completed)
+    );
+    s
+}
+
+/// The three modes compared.
+fn compare_html(o: &Outcome, selected: Mode) -> String {
+    type Col = (
+        &'static str,
+        &'static str,
+        fn(&ModeRun) -> f64,
+        fn(f64) -> String,
+        bool,
+    );
+    const COLS: [Col; 4] = [
+        (
+            "Iterations to drain",
+            "until the last request finishes",
+            |m| f64::from(m.iterations),
+            |x| format!("{x:.0}"),
+            false,
+        ),
+        (
+            "Zero-output iterations",
+            "iterations that emitted no token",
+            |m| f64::from(m.zero_output_iterations),
+            |x| format!("{x:.0}"),
+            false,
+        ),
+        (
+            "Slot occupancy",
+            "share of slot-iterations holding a sequence",
+            |m| m.slot_occupancy,
+            |x| format!("{:.0}%", x * 100.0),
+            true,
+        ),
+        (
+            "Iterations per token",
+            "mean, after prefill; 1.0 is a token every iteration",
+            |m| m.mean_gap,
+            |x| format!("{x:.2}"),
+            false,
+        ),
+    ];
+    let masks: Vec<Vec<bool>> = COLS
+        .iter()
+        .map(|c| best_mask(&o.modes.iter().map(c.2).collect::<Vec<_>>(), c.4, c.3))
+        .collect();
+    let mut head = vec![("Mode".to_string(), String::new())];
+    head.extend(COLS.iter().map(|c| (c.0.to_string(), c.1.to_string())));
+    Table {
+        id: "batching-compare",
+        class: "compare",
+        caption: "The three modes on the same trace".into(),
+        head,
+        rows: o
+            .modes
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut cells = vec![Cell::new(m.mode.title())];
+                cells.extend(
+                    COLS.iter()
+                        .zip(&masks)
+                        .map(|(c, mk)| Cell::new((c.3)((c.2)(m))).best(mk[i])),
+                );
+                Row {
+                    cells,
+                    selected: m.mode == selected,
+                    key: Some(m.mode.name()),
+                }
+            })
+            .collect(),
+    }
+    .render()
+}
+
+/// The editable trace as HTML inputs (one delegated change handler reads them).
+fn trace_editor_html(o: &Outcome) -> String {
+    let mut s = String::from(
+        r#"<table class="trace-edit"><thead><tr><th scope="col">Request</th><th scope="col">Arrives</th><th scope="col">Prefill</th><th scope="col">Output</th><th></th></tr></thead><tbody>"#,
+    );
+    for (i, r) in o.trace.iter().enumerate() {
+        s += &format!(r#"<tr><th scope="row">{}</th>"#, escape(&r.label));
+        for (f, v, lo, hi) in [
+            ("a", r.arrival, 0, 100),
+            ("p", r.prefill, 1, 20),
+            ("o", r.output, 1, 50),
+        ] {
+            s += &format!(
+                r#"<td><input type="number" min="{lo}" max="{hi}" value="{v}" data-req="{i}" data-field="{f}" aria-label="{} of request {}"></td>"#,
+                match f {
+                    "a" => "arrival",
+                    "p" => "prefill chunks",
+                    _ => "output tokens",
+                },
+                escape(&r.label)
+            );
+        }
+        s += &format!(
+            r#"<td><button class="icon" data-key="rm-{i}" aria-label="Remove request {}">×</button></td></tr>"#,
+            escape(&r.label)
+        );
+    }
+    s + "</tbody></table>"
+}
+
+/// A change to the trace's (arrival, prefill, output) rows.
+type TraceEdit = Box<dyn Fn(&mut Vec<(u32, u32, u32)>)>;
+
+/// The batching player.
+#[component]
+pub fn BatchingLab(
+    /// The page's query pairs.
+    pairs: Vec<(String, String)>,
+) -> impl IntoView {
+    let mut reader = ParamReader::new(pairs);
+    let (initial, initial_mode, initial_step) = state::from_query(&mut reader);
+    let notices = Signal::stored(reader.notices);
+    let (config, set_config) = signal(initial);
+    let mode = RwSignal::new(initial_mode);
+    let step = RwSignal::new(initial_step);
+    let playing = RwSignal::new(false);
+    let speed = RwSignal::new(2.0);
+    let (outcome, error) = super::use_lab_run(move || {
+        config.with(|c| batching::run(c, &Mode::ALL).map_err(|e| e.to_string()))
+    });
+    let run = Signal::derive(move || outcome.get().and_then(|o| o.mode(mode.get()).cloned()));
+    let len =
+        Signal::derive(move || run.with(|r| r.as_ref().map_or(1, |r| r.iterations_detail.len())));
+    Effect::new(move |_| {
+        let n = len.get();
+        if step.get_untracked() >= n {
+            step.set(n.saturating_sub(1));
+        }
+    });
+    Effect::new(move |_| {
+        let q = config.with(|c| state::to_query(c, mode.get(), step.get()));
+        url::replace_query(&q);
+    });
+    let canvas_ref = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
+        outcome.with(|o| {
+            if let Some(o) = o {
+                let theme = ChartTheme::from_css();
+                let _ = charts::draw_on_canvas(&canvas, |root| {
+                    budget_tradeoff::draw(root, &o.budget_sweep, current, &theme)
+                });
+            }
+        });
+    });
+    let sweep_text = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    let parts: Vec<String> = o
+                        .budget_sweep
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "budget {} {}: {} iterations, {:.2} per token",
+                                p.budget,
+                                if p.prefill_first {
+                                    "prefill first"
+                                } else {
+                                    "decode first"
+                                },
+                                p.iterations,
+                                p.mean_gap
+                            )
+                        })
+                        .collect();
+                    format!("Chunked prefill by budget. {}.", parts.join("; "))
+                })
+                .unwrap_or_default()
+        })
+    });
+    let edit = move |f: TraceEdit| {
+        let mut t: Vec<(u32, u32, u32)> = outcome
+            .get_untracked()
+            .map(|o| {
+                o.trace
+                    .iter()
+                    .map(|r| (r.arrival, r.prefill, r.output))
+                    .collect()
+            })
+            .unwrap_or_default();
+        f(&mut t);
+        if !t.is_empty() && t.len() <= 26 {
+            set_config.update(|c| c.trace = TraceChoice::Custom(config_from_tuples(&t)));
+        }
+    };
+    let on_trace_change = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let (Some(i), Some(f)) = (
+            input.get_attribute("data-req"),
+            input.get_attribute("data-field"),
+        ) else {
+            return;
+        };
+        let (Ok(i), Ok(v)) = (i.parse::<usize>(), input.value().trim().parse::<u32>()) else {
+            return;
+        };
+        let v = match f.as_str() {
+            "a" => v.min(100),
+            "p" => v.clamp(1, 20),
+            _ => v.clamp(1, 50),
+        };
+        edit(Box::new(move |t| {
+            if let Some(r) = t.get_mut(i) {
+                match f.as_str() {
+                    "a" => r.0 = v,
+                    "p" => r.1 = v,
+                    _ => r.2 = v,
+                }
+            }
+        }));
+    };
+    let on_trace_click = move |ev: web_sys::MouseEvent| {
+        if let Some(key) = crate::html::clicked_key(&ev) {
+            if let Some(i) = key
+                .strip_prefix("rm-")
+                .and_then(|i| i.parse::<usize>().ok())
+            {
+                edit(Box::new(move |t| {
+                    t.remove(i);
+                }));
+            }
+        }
+    };
+    let num =
+        |f: fn(&batching::Config) -> u32| Signal::derive(move || config.with(|c| f64::from(f(c))));
+
+    view! {
+        <article class="lab" id="batching-lab">
+            <header class="lab-header" inner_html=HEADER_HTML></header>
+            <Notice messages=notices />
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <div class="lab-grid">
+                <section class="controls" aria-label="Controls">
+                    <h2>"Engine"</h2>
+                    <fieldset class="rule-picker" data-control="mode">
+                        <legend>"Batching mode"</legend>
+                        {Mode::ALL.into_iter().map(|m| {
+                            let id = format!("mode-{}", m.name());
+                            view! {
+                                <div class="rule-option">
+                                    <input type="radio" name="mode" id=id.clone() prop:checked=move || mode.get() == m on:change=move |_| mode.set(m) />
+                                    <label for=id><span class="rule-name">{m.title()}</span></label>
+                                </div>
+                            }
+                        }).collect_view()}
+                    </fieldset>
+                    <Slider id="slots" label="Slots" unit="" min=1.0 max=6.0 step=1.0 value=num(|c| c.slots) format=|x| format!("{x:.0}")
+                        on_input=Callback::new(move |x: f64| set_config.update(|c| c.slots = x as u32)) hint="sequences that can run at once" />
+                    <Slider id="budget" label="Chunk budget" unit="units" min=1.0 max=8.0 step=1.0 value=num(|c| c.chunk_budget) format=|x| format!("{x:.0}")
+                        on_input=Callback::new(move |x: f64| set_config.update(|c| c.chunk_budget = x as u32)) hint="chunked mode: prefill chunks + decode tokens per iteration" />
+                    <label class="check" data-control="order">
+                        <input type="checkbox" id="order" prop:checked=move || config.with(|c| c.prefill_first)
+                            on:change=move |ev| { let on = event_target_checked(&ev); set_config.update(|c| c.prefill_first = on) } />
+                        " Prefill first (chunked mode): spend the budget on prefill before decode"
+                    </label>
+                    <fieldset class="trace-editor" data-control="trace">
+                        <legend>"Trace (iterations, chunks, tokens)"</legend>
+                        <div on:change=on_trace_change on:click=on_trace_click
+                            inner_html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default())></div>
+                        <div class="trace-buttons">
+                            <button id="add-request" on:click=move |_| edit(Box::new(|t| { let a = t.last().map_or(0, |r| r.0); t.push((a, 1, 4)); }))>"Add request"</button>
+                            <button on:click=move |_| set_config.update(|c| c.trace = TraceChoice::Default)>"Article's trace"</button>
+                            <button id="random-trace" on:click=move |_| set_config.update(|c| { c.trace = TraceChoice::Random; c.seed = (js_sys::Math::random() * 1e6) as u64; })>"Random trace"</button>
+                        </div>
+                    </fieldset>
+                </section>
+                <section class="results" aria-label="Player">
+                    <Player step=step len=len unit="iteration" playing=playing speed=speed />
+                    <div class="iteration-view" inner_html=move || run.with(|r| r.as_ref().map(|r| iteration_html(r, step.get())).unwrap_or_default())></div>
+                    <div inner_html=move || run.with(|r| r.as_ref().map(|r| gantt_html(r, step.get())).unwrap_or_default())></div>
+                    <div on:click=move |ev| {
+                            if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { mode.set(m) }
+                        }
+                        inner_html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode.get())).unwrap_or_default())></div>
+                    <figure class="chart">
+                        <figcaption>"Chunked prefill: what the budget and its order buy (labels are budgets)"</figcaption>
+                        <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
+                        <p class="sr-only">{sweep_text}</p>
+                    </figure>
+                </section>
+            </div>
+        </article>
+    }
+}
+
+/// The page header (static).
+const HEADER_HTML: &str = r#"<h1>Engine batching</h1><p class="lede">One stream of requests through one engine, three ways. Static batching waits for a whole batch to finish; continuous batching refills slots every iteration but stalls every decoding sequence whenever a prompt is being prefilled; chunked prefill lets prefill ride along with decode. Step through and watch the grid.</p><p class="small muted">Iterations are abstract engine steps; prefill work is counted in whole chunks. Follows §7.2 of the reference article.</p>"#;
