@@ -360,4 +360,4 @@ fn panel_html(
 }
 
 /// The page header: title, what to try, and what a tick means (static).
-const HEADER_HTML: &str = r#"<h1>Prefix affinity versus balance</h1><p class="lede">Two routers place the same requests on replicas that can each cache a single prompt prefix. Step through: the load-only router hits the cache by luck; the prefix-aware one follows the cache until a replica gets too far ahead, then gives up affinity. Move the threshold to trade hits against balance.</p><p class="small muted">Load counts every request assigned so far. Follows §6.1 of the reference article.</p>"#;
+const HEADER_HTML: &str = r#"<h1>Prefix affinity versus balance</h1><p class="lede">Two routers place the same requests on replicas that can each cache a single prompt prefix. Step through: the load-only router hits the cache by luck; the prefix-aware one follows the cache until a replica gets too far ahead, then gives up affinity. Move the threshold to trade hits against balance.</p><p class="small muted">Load counts every request assigned so far; ties go to the lowest-numbered replica. Follows §6.1 of the reference article.</p>"#;
