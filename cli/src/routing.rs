@@ -34,6 +34,11 @@ const KEYED: &[(&str, &str, &str)] = &[
         "prefill_budget",
         "Prompt tokens per prefill step",
     ),
+    (
+        "kv-blocks",
+        "kv_blocks",
+        "KV capacity per replica, blocks of 16 tokens",
+    ),
 ];
 
 fn flags() -> Vec<Flag> {
@@ -55,6 +60,22 @@ fn flags() -> Vec<Flag> {
             "One rule or all (default all; one of: {}, all)",
             names.join(", ")
         ),
+    });
+    out.push(Flag {
+        name: "trace",
+        takes_value: true,
+        help: "Replay a Mooncake-format JSONL trace instead of generating one".into(),
+    });
+    out.push(Flag {
+        name: "ms-per-tick",
+        takes_value: true,
+        help: "With --trace: trace milliseconds per tick (default 100, range 1–100000)".into(),
+    });
+    out.push(Flag {
+        name: "trace-limit",
+        takes_value: true,
+        help: "With --trace: read at most this many requests (default 200000, range 1–200000)"
+            .into(),
     });
     out.push(Flag {
         name: "json",
@@ -99,13 +120,17 @@ fn set(cfg: &mut Config, key: &str, v: &str) -> Result<(), ()> {
         "slo_ttft" => cfg.slo_ttft = int(v)?,
         "cache_tokens" => cfg.cache_tokens = int(v)?,
         "prefill_budget" => cfg.prefill_budget = int(v)?,
+        "kv_blocks" => cfg.kv_blocks = int(v)?,
         _ => return Err(()),
     }
     Ok(())
 }
 
+/// A trace to replay: path, ms per tick, request limit.
+type TraceArg = Option<(String, u32, usize)>;
+
 /// Build a config and rule list from command-line flags.
-pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool)>, String> {
+pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool, TraceArg)>, String> {
     let flags = flags();
     let Some(parsed) = args::parse(rest, &flags)? else {
         print!("{}", args::help("Usage: lblab routing [flags]", &flags));
@@ -144,15 +169,40 @@ pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool)>, S
             )
         })?],
     };
-    Ok(Some((cfg, rules, parsed.switch("json"))))
+    let whole = |flag: &str, lo: u64, hi: u64, default: u64| -> Result<u64, String> {
+        match parsed.value(flag) {
+            None => Ok(default),
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|x| (lo..=hi).contains(x))
+                .ok_or_else(|| {
+                    format!("--{flag} must be a number between {lo} and {hi} (got '{v}')")
+                }),
+        }
+    };
+    let ms = whole("ms-per-tick", 1, 100_000, 100)? as u32;
+    let limit = whole("trace-limit", 1, 200_000, 200_000)? as usize;
+    let trace = parsed.value("trace").map(|p| (p.to_string(), ms, limit));
+    Ok(Some((cfg, rules, parsed.switch("json"), trace)))
 }
 
 /// Entry point of `lblab routing`.
 pub fn main(rest: &[String]) -> Result<(), String> {
-    let Some((cfg, rules, json)) = parse(rest)? else {
+    let Some((cfg, rules, json, trace)) = parse(rest)? else {
         return Ok(());
     };
-    let outcome = routing::run_rules(&cfg, &rules).map_err(|e| e.to_string())?;
+    let outcome = match trace {
+        None => routing::run_rules(&cfg, &rules).map_err(|e| e.to_string())?,
+        Some((path, ms, limit)) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("--trace: cannot read {path}: {e}"))?;
+            let workload = sim_core::workload::mooncake::parse(&text, ms, limit)
+                .map_err(|e| format!("--trace: {e}"))?;
+            routing::run_rules_on(&cfg, &workload, &rules)
+        }
+    };
     if json {
         let text = serde_json::to_string_pretty(&outcome).map_err(|e| e.to_string())?;
         println!("{text}");

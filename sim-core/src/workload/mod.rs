@@ -7,6 +7,7 @@
 //! seeded [`generator`] are interchangeable sources.
 
 pub mod generator;
+pub mod mooncake;
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
