@@ -126,11 +126,20 @@ fn set(cfg: &mut Config, key: &str, v: &str) -> Result<(), ()> {
     Ok(())
 }
 
-/// A trace to replay: path, ms per tick, request limit.
-type TraceArg = Option<(String, u32, usize)>;
+/// What `lblab routing` was asked to do.
+pub struct RoutingArgs {
+    /// The lab configuration.
+    pub config: Config,
+    /// Rules to run.
+    pub rules: Vec<RuleKind>,
+    /// Print JSON instead of a table.
+    pub json: bool,
+    /// A trace to replay instead of generating one: path, ms per tick, request limit.
+    pub trace: Option<(String, u32, usize)>,
+}
 
 /// Build a config and rule list from command-line flags.
-pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool, TraceArg)>, String> {
+pub fn parse(rest: &[String]) -> Result<Option<RoutingArgs>, String> {
     let flags = flags();
     let Some(parsed) = args::parse(rest, &flags)? else {
         print!("{}", args::help("Usage: lblab routing [flags]", &flags));
@@ -185,12 +194,23 @@ pub fn parse(rest: &[String]) -> Result<Option<(Config, Vec<RuleKind>, bool, Tra
     let ms = whole("ms-per-tick", 1, 100_000, 100)? as u32;
     let limit = whole("trace-limit", 1, 200_000, 200_000)? as usize;
     let trace = parsed.value("trace").map(|p| (p.to_string(), ms, limit));
-    Ok(Some((cfg, rules, parsed.switch("json"), trace)))
+    Ok(Some(RoutingArgs {
+        config: cfg,
+        rules,
+        json: parsed.switch("json"),
+        trace,
+    }))
 }
 
 /// Entry point of `lblab routing`.
 pub fn main(rest: &[String]) -> Result<(), String> {
-    let Some((cfg, rules, json, trace)) = parse(rest)? else {
+    let Some(RoutingArgs {
+        config: cfg,
+        rules,
+        json,
+        trace,
+    }) = parse(rest)?
+    else {
         return Ok(());
     };
     let outcome = match trace {
