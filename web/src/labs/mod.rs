@@ -147,27 +147,77 @@ pub fn now_ms() -> f64 {
 /// The outcome of a lab run (or the error to show).
 pub type LabSignals<O> = (Signal<Option<Arc<O>>>, Signal<Option<String>>);
 
+/// One computed lab result, type-erased so every lab shares a single `Memo`
+/// instantiation (each distinct memo type costs kilobytes of wasm).
+#[derive(Clone)]
+struct Erased {
+    outcome: Result<Arc<dyn std::any::Any + Send + Sync>, String>,
+    json: Option<Arc<dyn Fn() -> String + Send + Sync>>,
+    ms: f64,
+}
+
+impl PartialEq for Erased {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.outcome, &other.outcome) {
+            (Ok(a), Ok(b)) => Arc::ptr_eq(a, b),
+            (Err(a), Err(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// Run a lab whenever the signals `run` reads change: time it, publish it for
 /// the JSON export and the browser tests, and hand back the outcome and error.
 pub fn use_lab_run<O>(run: impl Fn() -> Result<O, String> + Send + Sync + 'static) -> LabSignals<O>
 where
-    O: serde::Serialize + PartialEq + Send + Sync + 'static,
+    O: serde::Serialize + Send + Sync + 'static,
 {
-    let computed = Memo::new(move |_| {
+    let erased = move || {
         let start = now_ms();
         let result = run().map(Arc::new);
-        (result, now_ms() - start)
-    });
+        let ms = now_ms() - start;
+        match result {
+            Ok(o) => {
+                let for_json = Arc::clone(&o);
+                Erased {
+                    outcome: Ok(o),
+                    json: Some(Arc::new(move || {
+                        serde_json::to_string(&*for_json).unwrap_or_default()
+                    })),
+                    ms,
+                }
+            }
+            Err(e) => Erased {
+                outcome: Err(e),
+                json: None,
+                ms,
+            },
+        }
+    };
+    let computed = erased_memo(Arc::new(erased));
+    (
+        Signal::derive(move || {
+            computed.with(|c| {
+                c.outcome
+                    .as_ref()
+                    .ok()
+                    .and_then(|o| Arc::clone(o).downcast::<O>().ok())
+            })
+        }),
+        Signal::derive(move || computed.with(|c| c.outcome.as_ref().err().cloned())),
+    )
+}
+
+/// The one memo (and the one publishing effect) every lab goes through.
+fn erased_memo(run: Arc<dyn Fn() -> Erased + Send + Sync>) -> Memo<Erased> {
+    let computed = Memo::new(move |_| run());
     Effect::new(move |_| {
-        computed.with(|(result, ms)| {
-            if let Ok(o) = result {
-                let o = Arc::clone(o);
-                publish(move || serde_json::to_string(&*o).unwrap_or_default(), *ms);
+        computed.with(|c| {
+            if let Some(json) = &c.json {
+                let json = Arc::clone(json);
+                publish(move || json(), c.ms);
             }
         })
     });
-    (
-        Signal::derive(move || computed.with(|c| c.0.as_ref().ok().cloned())),
-        Signal::derive(move || computed.with(|c| c.0.as_ref().err().cloned())),
-    )
+    computed
 }
