@@ -92,6 +92,7 @@ test('CSV and JSON downloads are non-empty and the JSON equals the CLI', async (
   for (const c of cases) {
     await page.goto(srv.base + c.query);
     await page.locator('#export-json').waitFor();
+    await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.lblab_outcome_json().length > 0);
     const [json] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
     const text = fs.readFileSync(await json.path(), 'utf8');
     assert.ok(text.length > 100);
@@ -139,6 +140,7 @@ test('malformed values in every lab fall back with a visible notice, without a p
 test('theme, autoplay and reduced motion', async () => {
   const { page, problems } = await watchedPage(browser.context);
   await page.goto(`${srv.base}?lab=herding&theme=dark`);
+  await page.locator('#player-label').waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, 'rgb(21, 23, 26)');
