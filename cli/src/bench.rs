@@ -37,9 +37,9 @@ pub fn main(rest: &[String]) -> Result<(), String> {
         println!("note: debug build; run `cargo run --release -p lblab -- bench` for real figures");
     }
     let defaults = Config::default();
+    defaults.validate().map_err(|e| e.to_string())?;
     let small = median_ms(if quick { 5 } else { 101 }, || {
-        let o = routing::run(&defaults).expect("defaults are valid");
-        std::hint::black_box(o);
+        std::hint::black_box(routing::run(&defaults).ok());
     });
     let target_small = 2.0;
     println!(
@@ -53,9 +53,9 @@ pub fn main(rest: &[String]) -> Result<(), String> {
         rate: per_replica * 16.0,
         ..Config::default()
     };
+    big.validate().map_err(|e| e.to_string())?;
     let large = median_ms(if quick { 1 } else { 5 }, || {
-        let o = routing::run(&big).expect("bench config is valid");
-        std::hint::black_box(o);
+        std::hint::black_box(routing::run(&big).ok());
     });
     let target_large = 2000.0;
     println!(
