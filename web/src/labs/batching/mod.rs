@@ -3,6 +3,8 @@
 
 mod state;
 
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::batching::{
@@ -11,7 +13,7 @@ use sim_core::labs::batching::{
 use wasm_bindgen::JsCast;
 
 use crate::charts::{self, budget_tradeoff};
-use crate::components::{Notice, Player, Slider};
+use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
 use crate::html::{best_mask, escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
@@ -345,8 +347,31 @@ pub fn BatchingLab(
             }
         }
     };
-    let num =
-        |f: fn(&batching::Config) -> u32| Signal::derive(move || config.with(|c| f64::from(f(c))));
+    let get: Getter = Arc::new(move |key: &str| match key {
+        "mode" => mode.get().name().to_string(),
+        "slots" => config.with(|c| c.slots.to_string()),
+        "budget" => config.with(|c| c.chunk_budget.to_string()),
+        "order" => config.with(|c| u8::from(c.prefill_first).to_string()),
+        _ => String::new(),
+    });
+    let set: Setter = Arc::new(move |key: &str, value: &str| {
+        let x = value
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 1.0);
+        match (key, x) {
+            ("mode", _) => {
+                if let Some(m) = Mode::from_name(value) {
+                    mode.set(m);
+                }
+            }
+            ("slots", Some(x)) => set_config.update(|c| c.slots = x as u32),
+            ("budget", Some(x)) => set_config.update(|c| c.chunk_budget = x as u32),
+            ("order", _) => set_config.update(|c| c.prefill_first = value == "1"),
+            _ => {}
+        }
+    });
 
     view! {
         <article class="lab" id="batching-lab">
@@ -356,27 +381,7 @@ pub fn BatchingLab(
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Engine"</h2>
-                    <fieldset class="rule-picker" data-control="mode">
-                        <legend>"Batching mode"</legend>
-                        {Mode::ALL.into_iter().map(|m| {
-                            let id = format!("mode-{}", m.name());
-                            view! {
-                                <div class="rule-option">
-                                    <input type="radio" name="mode" id=id.clone() prop:checked=move || mode.get() == m on:change=move |_| mode.set(m) />
-                                    <label for=id><span class="rule-name">{m.title()}</span></label>
-                                </div>
-                            }
-                        }).collect_view()}
-                    </fieldset>
-                    <Slider id="slots" label="Slots" unit="" min=1.0 max=6.0 step=1.0 value=num(|c| c.slots) format=|x| format!("{x:.0}")
-                        on_input=Callback::new(move |x: f64| set_config.update(|c| c.slots = x as u32)) hint="sequences that can run at once" />
-                    <Slider id="budget" label="Chunk budget" unit="units" min=1.0 max=8.0 step=1.0 value=num(|c| c.chunk_budget) format=|x| format!("{x:.0}")
-                        on_input=Callback::new(move |x: f64| set_config.update(|c| c.chunk_budget = x as u32)) hint="chunked mode: prefill chunks + decode tokens per iteration" />
-                    <label class="check" data-control="order">
-                        <input type="checkbox" id="order" prop:checked=move || config.with(|c| c.prefill_first)
-                            on:change=move |ev| { let on = event_target_checked(&ev); set_config.update(|c| c.prefill_first = on) } />
-                        " Prefill first (chunked mode): spend the budget on prefill before decode"
-                    </label>
+                    <Controls specs=control_specs() get=get set=set />
                     <fieldset class="trace-editor" data-control="trace">
                         <legend>"Trace (iterations, chunks, tokens)"</legend>
                         <div on:change=on_trace_change on:click=on_trace_click
@@ -405,6 +410,54 @@ pub fn BatchingLab(
             </div>
         </article>
     }
+}
+
+/// The batching player's controls.
+fn control_specs() -> Vec<ControlSpec> {
+    let whole = |x: f64| format!("{x:.0}");
+    vec![
+        ControlSpec {
+            key: "mode",
+            label: "Batching mode",
+            hint: "",
+            kind: ControlKind::Radio(
+                Mode::ALL
+                    .iter()
+                    .map(|m| (m.name(), m.title(), ""))
+                    .collect(),
+            ),
+        },
+        ControlSpec {
+            key: "slots",
+            label: "Slots",
+            hint: "sequences that can run at once",
+            kind: ControlKind::Range {
+                min: 1.0,
+                max: 6.0,
+                step: 1.0,
+                unit: "",
+                format: whole,
+            },
+        },
+        ControlSpec {
+            key: "budget",
+            label: "Chunk budget",
+            hint: "chunked mode: prefill chunks + decode tokens per iteration",
+            kind: ControlKind::Range {
+                min: 1.0,
+                max: 8.0,
+                step: 1.0,
+                unit: "units",
+                format: whole,
+            },
+        },
+        ControlSpec {
+            key: "order",
+            label: "Prefill first (chunked mode): spend the budget on prefill before decode",
+            hint: "",
+            kind: ControlKind::Check,
+        },
+    ]
 }
 
 /// The page header (static).

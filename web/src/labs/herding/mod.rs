@@ -2,12 +2,14 @@
 
 mod state;
 
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnapshot};
 
 use crate::charts::{self, skew_over_time};
-use crate::components::{Notice, Player, Slider};
+use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
 use crate::format::one_decimal;
 use crate::html::{best_mask, Cell, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
@@ -69,13 +71,54 @@ pub fn HerdingLab(
         });
     });
 
-    let cfg = move |f: fn(&herding::Config) -> f64| {
-        Signal::derive(move || view_state.with(|v| f(&v.config)))
-    };
-    let set = move |f: fn(&mut herding::Config, f64)| {
-        Callback::new(move |x: f64| set_view.update(|v| f(&mut v.config, x)))
-    };
-    let whole = |x: f64| format!("{x:.0}");
+    let get: Getter = Arc::new(move |key: &str| {
+        view_state.with(|v| {
+            let c = &v.config;
+            match key {
+                "replicas" => c.replicas.to_string(),
+                "routers" => c.routers.to_string(),
+                "interval" => c.scrape_interval.to_string(),
+                "rate" => c.arrival_rate.to_string(),
+                "service" => c.service_time.to_string(),
+                "ticks" => c.ticks.to_string(),
+                "stagger" => u8::from(c.stagger).to_string(),
+                "seed" => c.seed.to_string(),
+                "rule" => v.rule.name().to_string(),
+                _ => String::new(),
+            }
+        })
+    });
+    let set: Setter = Arc::new(move |key: &str, value: &str| {
+        let x = value
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0);
+        set_view.update(|v| {
+            let c = &mut v.config;
+            match (key, x) {
+                ("replicas", Some(x)) => c.replicas = x as u32,
+                ("routers", Some(x)) => c.routers = x as u32,
+                ("interval", Some(x)) => c.scrape_interval = x as u32,
+                ("rate", Some(x)) => c.arrival_rate = (x * 10.0).round() / 10.0,
+                ("service", Some(x)) => c.service_time = x as u32,
+                ("ticks", Some(x)) => c.ticks = x as u32,
+                ("stagger", _) => c.stagger = value == "1",
+                ("seed", _) => {
+                    if let Ok(seed) = value.trim().parse::<u64>() {
+                        c.seed = seed;
+                    }
+                }
+                ("new-trace", _) => c.seed = (js_sys::Math::random() * 1e6) as u64,
+                ("rule", _) => {
+                    if let Some(r) = HerdingRule::from_name(value) {
+                        v.rule = r;
+                    }
+                }
+                _ => {}
+            }
+        })
+    });
     let chart_label = Signal::derive(move || {
         summary.with(|s| {
             s.as_ref()
@@ -95,46 +138,7 @@ pub fn HerdingLab(
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Setup"</h2>
-                    <Slider id="replicas" label="Replicas" unit="" min=2.0 max=10.0 step=1.0 value=cfg(|c| f64::from(c.replicas)) format=whole
-                        on_input=set(|c, x| c.replicas = x as u32) />
-                    <Slider id="routers" label="Routers" unit="" min=1.0 max=8.0 step=1.0 value=cfg(|c| f64::from(c.routers)) format=whole
-                        on_input=set(|c, x| c.routers = x as u32) hint="each dispatches on its own snapshot" />
-                    <Slider id="interval" label="Scrape interval" unit="ticks" min=1.0 max=30.0 step=1.0 value=cfg(|c| f64::from(c.scrape_interval)) format=whole
-                        on_input=set(|c, x| c.scrape_interval = x as u32) hint="how stale a snapshot can get" />
-                    <Slider id="rate" label="Arrival rate" unit="req/tick" min=0.2 max=5.0 step=0.1 value=cfg(|c| c.arrival_rate) format=|x| format!("{x:.1}")
-                        on_input=set(|c, x| c.arrival_rate = (x * 10.0).round() / 10.0) hint="Poisson" />
-                    <Slider id="service" label="Service time" unit="ticks" min=1.0 max=60.0 step=1.0 value=cfg(|c| f64::from(c.service_time)) format=whole
-                        on_input=set(|c, x| c.service_time = x as u32) />
-                    <Slider id="ticks" label="Horizon" unit="ticks" min=30.0 max=300.0 step=10.0 value=cfg(|c| f64::from(c.ticks)) format=whole
-                        on_input=set(|c, x| c.ticks = x as u32) />
-                    <label class="check" data-control="stagger">
-                        <input type="checkbox" id="stagger" prop:checked=move || view_state.with(|v| v.config.stagger)
-                            on:change=move |ev| { let on = event_target_checked(&ev); set_view.update(|v| v.config.stagger = on) } />
-                        " Stagger scrape times (router k scrapes k·T/K ticks later)"
-                    </label>
-                    <div class="seed-row" data-control="seed">
-                        <label for="seed">"Seed"</label>
-                        <input id="seed" type="number" min="0" step="1" prop:value=move || view_state.with(|v| v.config.seed.to_string())
-                            on:change=move |ev| {
-                                if let Ok(s) = event_target_value(&ev).trim().parse::<u64>() {
-                                    set_view.update(|v| v.config.seed = s)
-                                }
-                            } />
-                        <button id="new-trace" on:click=move |_| set_view.update(|v| v.config.seed = (js_sys::Math::random() * 1e6) as u64)>"New arrivals"</button>
-                    </div>
-                    <fieldset class="rule-picker" data-control="rule">
-                        <legend>"Rule every router uses"</legend>
-                        {HerdingRule::ALL.into_iter().map(|r| {
-                            let id = format!("rule-{}", r.name());
-                            view! {
-                                <div class="rule-option">
-                                    <input type="radio" name="rule" id=id.clone() prop:checked=move || rule.get() == r
-                                        on:change=move |_| set_view.update(|v| v.rule = r) />
-                                    <label for=id><span class="rule-name">{r.title()}</span><span class="rule-signal">{r.signal()}</span></label>
-                                </div>
-                            }
-                        }).collect_view()}
-                    </fieldset>
+                    <Controls specs=control_specs() get=get set=set />
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
@@ -157,6 +161,96 @@ pub fn HerdingLab(
             </section>
         </article>
     }
+}
+
+/// The herding lab's controls, in display order.
+fn control_specs() -> Vec<ControlSpec> {
+    let whole = |x: f64| format!("{x:.0}");
+    let range = |key, label, hint, min, max, step, unit, format| ControlSpec {
+        key,
+        label,
+        hint,
+        kind: ControlKind::Range {
+            min,
+            max,
+            step,
+            unit,
+            format,
+        },
+    };
+    vec![
+        range("replicas", "Replicas", "", 2.0, 10.0, 1.0, "", whole),
+        range(
+            "routers",
+            "Routers",
+            "each dispatches on its own snapshot",
+            1.0,
+            8.0,
+            1.0,
+            "",
+            whole,
+        ),
+        range(
+            "interval",
+            "Scrape interval",
+            "how stale a snapshot can get",
+            1.0,
+            30.0,
+            1.0,
+            "ticks",
+            whole,
+        ),
+        range(
+            "rate",
+            "Arrival rate",
+            "Poisson",
+            0.2,
+            5.0,
+            0.1,
+            "req/tick",
+            |x| format!("{x:.1}"),
+        ),
+        range(
+            "service",
+            "Service time",
+            "",
+            1.0,
+            60.0,
+            1.0,
+            "ticks",
+            whole,
+        ),
+        range("ticks", "Horizon", "", 30.0, 300.0, 10.0, "ticks", whole),
+        ControlSpec {
+            key: "stagger",
+            label: "Stagger scrape times (router k scrapes k·T/K ticks later)",
+            hint: "",
+            kind: ControlKind::Check,
+        },
+        ControlSpec {
+            key: "seed",
+            label: "Seed",
+            hint: "",
+            kind: ControlKind::Number,
+        },
+        ControlSpec {
+            key: "new-trace",
+            label: "New arrivals",
+            hint: "",
+            kind: ControlKind::Button,
+        },
+        ControlSpec {
+            key: "rule",
+            label: "Rule every router uses",
+            hint: "",
+            kind: ControlKind::Radio(
+                HerdingRule::ALL
+                    .iter()
+                    .map(|r| (r.name(), r.title(), r.signal()))
+                    .collect(),
+            ),
+        },
+    ]
 }
 
 /// One tick as HTML: bars of actual outstanding (new work hatched), who scraped,

@@ -3,14 +3,16 @@
 
 mod state;
 
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::prefix::{
-    self, Config, Outcome, PrefixReason, PrefixRequest, RouterRun, TraceChoice, PREFIXES,
+    self, Outcome, PrefixReason, PrefixRequest, RouterRun, TraceChoice, PREFIXES,
 };
 
 use crate::charts::{self, threshold_sweep};
-use crate::components::{Notice, Player, Slider};
+use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
 use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
@@ -53,6 +55,49 @@ fn threshold_label(x: f64) -> String {
     } else {
         format!("{x:.0}")
     }
+}
+
+/// The prefix player's sliders (the trace editor follows them).
+fn control_specs() -> Vec<ControlSpec> {
+    let whole = |x: f64| format!("{x:.0}");
+    vec![
+        ControlSpec {
+            key: "threshold",
+            label: "Escape threshold",
+            hint: "load gap affinity tolerates; far right is ∞",
+            kind: ControlKind::Range {
+                min: 0.0,
+                max: state::INF_POSITION,
+                step: 1.0,
+                unit: "requests",
+                format: threshold_label,
+            },
+        },
+        ControlSpec {
+            key: "replicas",
+            label: "Replicas",
+            hint: "",
+            kind: ControlKind::Range {
+                min: 2.0,
+                max: 6.0,
+                step: 1.0,
+                unit: "",
+                format: whole,
+            },
+        },
+        ControlSpec {
+            key: "slots",
+            label: "Cache slots per replica",
+            hint: "one prefix per slot, least recently used evicted",
+            kind: ControlKind::Range {
+                min: 1.0,
+                max: 4.0,
+                step: 1.0,
+                unit: "",
+                format: whole,
+            },
+        },
+    ]
 }
 
 /// The prefix-affinity player.
@@ -123,18 +168,39 @@ pub fn PrefixLab(
         })
     });
 
-    let threshold_pos =
-        Signal::derive(move || config.with(|c| c.threshold.map_or(state::INF_POSITION, f64::from)));
-    let set_threshold = Callback::new(move |x: f64| {
-        set_config.update(|c| {
-            c.threshold = if x >= state::INF_POSITION {
-                None
-            } else {
-                Some(x as u32)
-            }
+    let get: Getter = Arc::new(move |key: &str| {
+        config.with(|c| match key {
+            "threshold" => c
+                .threshold
+                .map_or(state::INF_POSITION, f64::from)
+                .to_string(),
+            "replicas" => c.replicas.to_string(),
+            "slots" => c.slots.to_string(),
+            _ => String::new(),
         })
     });
-    let num = |f: fn(&Config) -> u32| Signal::derive(move || config.with(|c| f64::from(f(c))));
+    let set: Setter = Arc::new(move |key: &str, value: &str| {
+        let Some(x) = value
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+        else {
+            return;
+        };
+        set_config.update(|c| match key {
+            "threshold" => {
+                c.threshold = if x >= state::INF_POSITION {
+                    None
+                } else {
+                    Some(x as u32)
+                }
+            }
+            "replicas" => c.replicas = x as u32,
+            "slots" => c.slots = x as u32,
+            _ => {}
+        })
+    });
     let ids = Signal::derive(move || {
         outcome.with(|o| {
             o.as_ref()
@@ -162,14 +228,7 @@ pub fn PrefixLab(
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Setup"</h2>
-                    <Slider id="threshold" label="Escape threshold" unit="requests" min=0.0 max=state::INF_POSITION step=1.0
-                        value=threshold_pos format=threshold_label
-                        on_input=set_threshold hint="load gap affinity tolerates; far right is ∞" />
-                    <Slider id="replicas" label="Replicas" unit="" min=2.0 max=6.0 step=1.0 value=num(|c| c.replicas)
-                        format=|x| format!("{x:.0}") on_input=Callback::new(move |x: f64| set_config.update(|c| c.replicas = x as u32)) />
-                    <Slider id="slots" label="Cache slots per replica" unit="" min=1.0 max=4.0 step=1.0 value=num(|c| c.slots)
-                        format=|x| format!("{x:.0}") on_input=Callback::new(move |x: f64| set_config.update(|c| c.slots = x as u32))
-                        hint="one prefix per slot, least recently used evicted" />
+                    <Controls specs=control_specs() get=get set=set />
                     <fieldset class="trace-editor" data-control="trace">
                         <legend>"Trace"</legend>
                         <ol class="trace-list" id="trace-list">

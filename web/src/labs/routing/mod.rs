@@ -4,13 +4,15 @@
 mod state;
 mod tables;
 
+use std::sync::Arc;
+
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::routing;
 use sim_core::routing::RuleKind;
 
 use crate::charts::{self, queue_evolution};
-use crate::components::{Notice, ResultCard, Slider};
+use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, ResultCard, Setter};
 use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
@@ -18,6 +20,92 @@ use state::bounds;
 pub use state::RoutingView;
 
 /// A computed outcome (or the error to show) and how long it took, in ms.
+/// The Routing Lab's controls, in display order.
+fn control_specs() -> Vec<ControlSpec> {
+    let range = |key, label, hint, (min, max): (f64, f64), step, unit, format| ControlSpec {
+        key,
+        label,
+        hint,
+        kind: ControlKind::Range {
+            min,
+            max,
+            step,
+            unit,
+            format,
+        },
+    };
+    vec![
+        range(
+            "replicas",
+            "Replicas",
+            "identical engines, 8 batch slots each",
+            bounds::REPLICAS,
+            1.0,
+            "",
+            |x| format!("{x:.0}"),
+        ),
+        range(
+            "rate",
+            "Arrival rate",
+            "Poisson arrivals, λ",
+            bounds::RATE,
+            0.01,
+            "req/tick",
+            |x| format!("{x:.2}"),
+        ),
+        range(
+            "prompt",
+            "Mean prompt",
+            "320 prompt tokens per prefill tick",
+            bounds::PROMPT,
+            1.0,
+            "tokens",
+            |x| thousands(x as u64),
+        ),
+        range(
+            "cv",
+            "Prompt-length CV",
+            "spread of prompt lengths",
+            bounds::CV,
+            0.05,
+            "",
+            |x| format!("{x:.2}"),
+        ),
+        range(
+            "long",
+            "Long requests",
+            "outputs ~250 tokens instead of ~100",
+            (0.0, 100.0),
+            5.0,
+            "%",
+            |x| format!("{x:.0}"),
+        ),
+        ControlSpec {
+            key: "seed",
+            label: "Seed",
+            hint: "",
+            kind: ControlKind::Number,
+        },
+        ControlSpec {
+            key: "new-trace",
+            label: "New trace",
+            hint: "",
+            kind: ControlKind::Button,
+        },
+        ControlSpec {
+            key: "rule",
+            label: "Selection rule",
+            hint: "",
+            kind: ControlKind::Radio(
+                RuleKind::ALL
+                    .iter()
+                    .map(|r| (r.name(), r.title(), r.signal()))
+                    .collect(),
+            ),
+        },
+    ]
+}
+
 /// A fresh seed for "new trace" (UI-side randomness; the simulation stays seeded).
 fn random_seed() -> u64 {
     (js_sys::Math::random() * 1_000_000.0) as u64
@@ -72,14 +160,47 @@ pub fn RoutingLab(
         })
     });
 
-    let cfg = move |f: fn(&sim_core::labs::routing::Config) -> f64| {
-        Signal::derive(move || view_state.with(|v| f(&v.config)))
-    };
-    let set = move |f: fn(&mut sim_core::labs::routing::Config, f64)| {
-        Callback::new(move |x: f64| set_view.update(|v| f(&mut v.config, x)))
-    };
+    let get: Getter = Arc::new(move |key: &str| {
+        view_state.with(|v| {
+            let c = &v.config;
+            match key {
+                "replicas" => c.replicas.to_string(),
+                "rate" => c.rate.to_string(),
+                "prompt" => c.mean_prompt.to_string(),
+                "cv" => c.prompt_cv.to_string(),
+                "long" => (c.long_share * 100.0).round().to_string(),
+                "seed" => c.seed.to_string(),
+                "rule" => v.rule.name().to_string(),
+                _ => String::new(),
+            }
+        })
+    });
+    let set: Setter = Arc::new(move |key: &str, value: &str| {
+        let x = value.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        set_view.update(|v| {
+            let c = &mut v.config;
+            match (key, x) {
+                ("replicas", Some(x)) => c.replicas = x as u32,
+                ("rate", Some(x)) => c.rate = (x * 100.0).round() / 100.0,
+                ("prompt", Some(x)) => c.mean_prompt = x as u32,
+                ("cv", Some(x)) => c.prompt_cv = (x * 100.0).round() / 100.0,
+                ("long", Some(x)) => c.long_share = x.round() / 100.0,
+                ("seed", _) => {
+                    if let Ok(seed) = value.trim().parse::<u64>() {
+                        c.seed = seed;
+                    }
+                }
+                ("new-trace", _) => c.seed = random_seed(),
+                ("rule", _) => {
+                    if let Some(r) = RuleKind::from_name(value) {
+                        v.rule = r;
+                    }
+                }
+                _ => {}
+            }
+        })
+    });
     let select_rule = Callback::new(move |r: RuleKind| set_view.update(|v| v.rule = r));
-    let seed_text = Signal::derive(move || view_state.with(|v| v.config.seed.to_string()));
     let trace_range = Signal::derive(move || {
         outcome.with(|o| {
             o.as_ref()
@@ -103,52 +224,8 @@ pub fn RoutingLab(
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Workload"</h2>
-                    <Slider id="replicas" label="Replicas" unit="" min=bounds::REPLICAS.0 max=bounds::REPLICAS.1 step=1.0
-                        value=cfg(|c| f64::from(c.replicas)) format=|x| format!("{x:.0}")
-                        on_input=set(|c, x| c.replicas = x as u32) hint="identical engines, 8 batch slots each" />
-                    <Slider id="rate" label="Arrival rate" unit="req/tick" min=bounds::RATE.0 max=bounds::RATE.1 step=0.01
-                        value=cfg(|c| c.rate) format=|x| format!("{x:.2}")
-                        on_input=set(|c, x| c.rate = (x * 100.0).round() / 100.0) hint="Poisson arrivals, λ" />
-                    <Slider id="prompt" label="Mean prompt" unit="tokens" min=bounds::PROMPT.0 max=bounds::PROMPT.1 step=1.0
-                        value=cfg(|c| f64::from(c.mean_prompt)) format=|x| thousands(x as u64)
-                        on_input=set(|c, x| c.mean_prompt = x as u32) hint="320 prompt tokens per prefill tick" />
-                    <Slider id="cv" label="Prompt-length CV" unit="" min=bounds::CV.0 max=bounds::CV.1 step=0.05
-                        value=cfg(|c| c.prompt_cv) format=|x| format!("{x:.2}")
-                        on_input=set(|c, x| c.prompt_cv = (x * 100.0).round() / 100.0) hint="spread of prompt lengths" />
-                    <Slider id="long" label="Long requests" unit="%" min=0.0 max=100.0 step=5.0
-                        value=cfg(|c| (c.long_share * 100.0).round()) format=|x| format!("{x:.0}")
-                        on_input=set(|c, x| c.long_share = x.round() / 100.0) hint="outputs ~250 tokens instead of ~100" />
+                    <Controls specs=control_specs() get=get set=set />
                     <p class="small" id="prompt-range">"Generated prompts: " {trace_range}</p>
-                    <div class="seed-row" data-control="seed">
-                        <label for="seed">"Seed"</label>
-                        <input id="seed" type="number" min="0" step="1" inputmode="numeric"
-                            prop:value=seed_text
-                            on:change=move |ev| {
-                                if let Ok(s) = event_target_value(&ev).trim().parse::<u64>() {
-                                    set_view.update(|v| v.config.seed = s);
-                                }
-                            } />
-                        <button id="new-trace" on:click=move |_| set_view.update(|v| v.config.seed = random_seed())>
-                            "New trace"
-                        </button>
-                    </div>
-                    <fieldset class="rule-picker" data-control="rule">
-                        <legend>"Selection rule"</legend>
-                        {RuleKind::ALL.into_iter().map(|r| {
-                            let id = format!("rule-{}", r.name());
-                            view! {
-                                <div class="rule-option">
-                                    <input type="radio" name="rule" id=id.clone() value=r.name()
-                                        prop:checked=move || rule.get() == r
-                                        on:change=move |_| select_rule.run(r) />
-                                    <label for=id>
-                                        <span class="rule-name">{r.title()}</span>
-                                        <span class="rule-signal">{r.signal()}</span>
-                                    </label>
-                                </div>
-                            }
-                        }).collect_view()}
-                    </fieldset>
                 </section>
                 <section class="results" aria-label="Results">
                     <h2>{move || format!("Result for {}", rule.get().title())}</h2>
