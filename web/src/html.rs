@@ -191,6 +191,86 @@ pub fn best_mask(values: &[f64], higher_is_better: bool, show: fn(f64) -> String
     values.iter().map(|&v| show(v) == best).collect()
 }
 
+/// A column of a comparison table over items of type `R`.
+pub struct Column<R> {
+    /// Head text.
+    pub title: &'static str,
+    /// What the column means (shown on hover).
+    pub meaning: &'static str,
+    /// The value compared.
+    pub value: fn(&R) -> f64,
+    /// How it is shown (ties are judged on what is shown).
+    pub show: fn(f64) -> String,
+    /// Whether larger values are better.
+    pub higher_is_better: bool,
+}
+
+/// A comparison table: one row per item, the best value of each column marked.
+pub struct Compare<'a, R> {
+    /// Element id.
+    pub id: &'static str,
+    /// Caption (may be empty).
+    pub caption: &'static str,
+    /// Head of the first column.
+    pub first: &'static str,
+    /// The items, one per row.
+    pub items: &'a [R],
+    /// Row title of an item.
+    pub title: fn(&R) -> &'static str,
+    /// If set, row titles are buttons with this `data-key`.
+    pub key: Option<fn(&R) -> &'static str>,
+    /// Whether an item's row is highlighted.
+    pub selected: &'a dyn Fn(&R) -> bool,
+    /// The columns.
+    pub columns: &'a [Column<R>],
+}
+
+impl<R> Compare<'_, R> {
+    /// Render through [`Table`].
+    pub fn render(&self) -> String {
+        let masks: Vec<Vec<bool>> = self
+            .columns
+            .iter()
+            .map(|c| {
+                let values: Vec<f64> = self.items.iter().map(c.value).collect();
+                best_mask(&values, c.higher_is_better, c.show)
+            })
+            .collect();
+        let mut head = vec![(self.first.to_string(), String::new())];
+        head.extend(
+            self.columns
+                .iter()
+                .map(|c| (c.title.to_string(), c.meaning.to_string())),
+        );
+        Table {
+            id: self.id,
+            class: "compare",
+            caption: self.caption.to_string(),
+            head,
+            rows: self
+                .items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let mut cells = vec![Cell::new((self.title)(item))];
+                    cells.extend(
+                        self.columns
+                            .iter()
+                            .zip(&masks)
+                            .map(|(c, m)| Cell::new((c.show)((c.value)(item))).best(m[i])),
+                    );
+                    Row {
+                        cells,
+                        selected: (self.selected)(item),
+                        key: self.key.map(|k| k(item)),
+                    }
+                })
+                .collect(),
+        }
+        .render()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use crate::charts::{self, budget_tradeoff};
 use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
-use crate::html::{best_mask, escape, Cell, Row, Table};
+use crate::html::{escape, Column, Compare};
 use crate::theme::ChartTheme;
 use crate::url::{self, ParamReader};
 
@@ -115,72 +115,45 @@ fn iteration_html(m: &ModeRun, i: usize) -> String {
 
 /// The three modes compared.
 fn compare_html(o: &Outcome, selected: Mode) -> String {
-    type Col = (
-        &'static str,
-        &'static str,
-        fn(&ModeRun) -> f64,
-        fn(f64) -> String,
-        bool,
-    );
-    const COLS: [Col; 4] = [
-        (
-            "Iterations to drain",
-            "until the last request finishes",
-            |m| f64::from(m.iterations),
-            |x| format!("{x:.0}"),
-            false,
-        ),
-        (
-            "Zero-output iterations",
-            "iterations that emitted no token",
-            |m| f64::from(m.zero_output_iterations),
-            |x| format!("{x:.0}"),
-            false,
-        ),
-        (
-            "Slot occupancy",
-            "share of slot-iterations holding a sequence",
-            |m| m.slot_occupancy,
-            |x| format!("{:.0}%", x * 100.0),
-            true,
-        ),
-        (
-            "Iterations per token",
-            "mean, after prefill; 1.0 is a token every iteration",
-            |m| m.mean_gap,
-            |x| format!("{x:.2}"),
-            false,
-        ),
+    const COLS: [Column<ModeRun>; 4] = [
+        Column {
+            title: "Iterations to drain",
+            meaning: "until the last request finishes",
+            value: |m| f64::from(m.iterations),
+            show: |x| format!("{x:.0}"),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Zero-output iterations",
+            meaning: "iterations that emitted no token",
+            value: |m| f64::from(m.zero_output_iterations),
+            show: |x| format!("{x:.0}"),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Slot occupancy",
+            meaning: "share of slot-iterations holding a sequence",
+            value: |m| m.slot_occupancy,
+            show: |x| format!("{:.0}%", x * 100.0),
+            higher_is_better: true,
+        },
+        Column {
+            title: "Iterations per token",
+            meaning: "mean, after prefill; 1.0 is a token every iteration",
+            value: |m| m.mean_gap,
+            show: |x| format!("{x:.2}"),
+            higher_is_better: false,
+        },
     ];
-    let masks: Vec<Vec<bool>> = COLS
-        .iter()
-        .map(|c| best_mask(&o.modes.iter().map(c.2).collect::<Vec<_>>(), c.4, c.3))
-        .collect();
-    let mut head = vec![("Mode".to_string(), String::new())];
-    head.extend(COLS.iter().map(|c| (c.0.to_string(), c.1.to_string())));
-    Table {
+    Compare {
         id: "batching-compare",
-        class: "compare",
-        caption: "The three modes on the same trace".into(),
-        head,
-        rows: o
-            .modes
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let mut cells = vec![Cell::new(m.mode.title())];
-                cells.extend(
-                    COLS.iter()
-                        .zip(&masks)
-                        .map(|(c, mk)| Cell::new((c.3)((c.2)(m))).best(mk[i])),
-                );
-                Row {
-                    cells,
-                    selected: m.mode == selected,
-                    key: Some(m.mode.name()),
-                }
-            })
-            .collect(),
+        caption: "The three modes on the same trace",
+        first: "Mode",
+        items: &o.modes,
+        title: |m| m.mode.title(),
+        key: Some(|m| m.mode.name()),
+        selected: &|m| m.mode == selected,
+        columns: &COLS,
     }
     .render()
 }

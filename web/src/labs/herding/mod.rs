@@ -11,7 +11,7 @@ use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnaps
 use crate::charts::{self, skew_over_time};
 use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
 use crate::format::one_decimal;
-use crate::html::{best_mask, Cell, Row, Table};
+use crate::html::{Cell, Column, Compare, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
 use crate::url::{self, ParamReader};
 use state::HerdingView;
@@ -357,50 +357,45 @@ fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> String {
 
 /// The four rules compared as HTML; best (lowest) per column marked.
 fn compare_html(o: &Outcome, selected: HerdingRule) -> String {
-    type Col = (&'static str, fn(&RuleSummary) -> f64, fn(f64) -> String);
-    const COLS: [Col; 4] = [
-        (
-            "Peak skew",
-            |r| f64::from(r.peak_skew),
-            |x| format!("{x:.0}"),
-        ),
-        ("Mean skew", |r| r.mean_skew, |x| format!("{x:.1}")),
-        ("Oscillation", |r| r.oscillation, |x| format!("{x:.2}")),
-        (
-            "Pile-up share",
-            |r| r.pile_up_share,
-            |x| format!("{:.0}%", x * 100.0),
-        ),
+    const COLS: [Column<RuleSummary>; 4] = [
+        Column {
+            title: "Peak skew",
+            meaning: "largest max − min over the run",
+            value: |r| f64::from(r.peak_skew),
+            show: |x| format!("{x:.0}"),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Mean skew",
+            meaning: "max − min averaged over ticks",
+            value: |r| r.mean_skew,
+            show: |x| format!("{x:.1}"),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Oscillation",
+            meaning: "mean change in skew from one tick to the next",
+            value: |r| r.oscillation,
+            show: |x| format!("{x:.2}"),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Pile-up share",
+            meaning: "ticks with 2+ arrivals that all went to one replica",
+            value: |r| r.pile_up_share,
+            show: |x| format!("{:.0}%", x * 100.0),
+            higher_is_better: false,
+        },
     ];
-    let masks: Vec<Vec<bool>> = COLS
-        .iter()
-        .map(|(_, f, show)| best_mask(&o.rules.iter().map(f).collect::<Vec<_>>(), false, *show))
-        .collect();
-    let mut head = vec![("Rule".to_string(), String::new())];
-    head.extend(COLS.iter().map(|c| (c.0.to_string(), String::new())));
-    Table {
+    Compare {
         id: "herding-compare",
-        class: "compare",
-        head,
-        rows: o
-            .rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut cells = vec![Cell::new(r.rule.title())];
-                cells.extend(
-                    COLS.iter()
-                        .zip(&masks)
-                        .map(|((_, f, show), m)| Cell::new(show(f(r))).best(m[i])),
-                );
-                Row {
-                    cells,
-                    selected: r.rule == selected,
-                    key: None,
-                }
-            })
-            .collect(),
-        ..Table::default()
+        caption: "",
+        first: "Rule",
+        items: &o.rules,
+        title: |r| r.rule.title(),
+        key: None,
+        selected: &|r| r.rule == selected,
+        columns: &COLS,
     }
     .render()
 }

@@ -4,19 +4,10 @@ use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
 use crate::format::{one_decimal, percent, thousands, ticks};
-use crate::html::{best_mask, Cell, Row, Table};
+use crate::html::{Cell, Column, Compare, Row, Table};
 use crate::theme::replica_hex;
 
-/// A column of the comparison table.
-struct Column {
-    title: &'static str,
-    meaning: &'static str,
-    value: fn(&RuleOutcome) -> f64,
-    show: fn(f64) -> String,
-    higher_is_better: bool,
-}
-
-const COLUMNS: &[Column] = &[
+const COLUMNS: &[Column<RuleOutcome>] = &[
     Column {
         title: "TTFT median",
         meaning: "ticks from arrival to first token, middle request",
@@ -71,43 +62,15 @@ const COLUMNS: &[Column] = &[
 /// Every rule on the same trace, best per column marked; each rule's name is a
 /// button (`data-key` = rule name) that selects it.
 pub fn compare_table(o: &Outcome, selected: RuleKind) -> String {
-    let masks: Vec<Vec<bool>> = COLUMNS
-        .iter()
-        .map(|c| {
-            let values: Vec<f64> = o.rules.iter().map(c.value).collect();
-            best_mask(&values, c.higher_is_better, c.show)
-        })
-        .collect();
-    let mut head = vec![("Rule".to_string(), String::new())];
-    head.extend(
-        COLUMNS
-            .iter()
-            .map(|c| (c.title.to_string(), c.meaning.to_string())),
-    );
-    Table {
+    Compare {
         id: "compare-table",
-        class: "compare",
-        caption: "All rules on the same trace and settings".into(),
-        head,
-        rows: o
-            .rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut cells = vec![Cell::new(r.rule.title())];
-                cells.extend(
-                    COLUMNS
-                        .iter()
-                        .zip(&masks)
-                        .map(|(c, m)| Cell::new((c.show)((c.value)(r))).best(m[i])),
-                );
-                Row {
-                    cells,
-                    selected: r.rule == selected,
-                    key: Some(r.rule.name()),
-                }
-            })
-            .collect(),
+        caption: "All rules on the same trace and settings",
+        first: "Rule",
+        items: &o.rules,
+        title: |r| r.rule.title(),
+        key: Some(|r| r.rule.name()),
+        selected: &|r| r.rule == selected,
+        columns: COLUMNS,
     }
     .render()
 }
