@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use sim_core::labs::prefix::{
     self, Outcome, PrefixReason, PrefixRequest, RouterRun, TraceChoice, PREFIXES,
 };
+use wasm_bindgen::JsCast;
 
 use crate::charts::{self, threshold_sweep};
 use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
@@ -215,6 +216,58 @@ pub fn PrefixLab(
             set_config.update(|c| c.trace = TraceChoice::Custom(v));
         }
     };
+    let on_trace_change = move |ev: web_sys::Event| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let value = js_sys::Reflect::get(&el, &"value".into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        if el.id() == "seed" {
+            if let Ok(seed) = value.trim().parse::<u64>() {
+                set_config.update(|c| {
+                    c.seed = seed;
+                    c.trace = TraceChoice::Random;
+                });
+            }
+        } else if let (Some(i), Ok(p)) = (
+            el.get_attribute("data-req")
+                .and_then(|i| i.parse::<usize>().ok()),
+            value.parse::<u8>(),
+        ) {
+            edit(Box::new(move |v| {
+                if let Some(x) = v.get_mut(i) {
+                    *x = p;
+                }
+            }));
+        }
+    };
+    let on_trace_click = move |ev: web_sys::MouseEvent| {
+        let Some(key) = crate::html::clicked_key(&ev) else {
+            return;
+        };
+        match key.as_str() {
+            "add-request" => edit(Box::new(|v| v.push(1))),
+            "default-trace" => set_config.update(|c| c.trace = TraceChoice::Default),
+            "random-trace" => set_config.update(|c| {
+                c.trace = TraceChoice::Random;
+                c.seed = (js_sys::Math::random() * 1e6) as u64;
+            }),
+            k => {
+                if let Some(i) = k.strip_prefix("rm-").and_then(|i| i.parse::<usize>().ok()) {
+                    edit(Box::new(move |v| {
+                        if i < v.len() {
+                            v.remove(i);
+                        }
+                    }));
+                }
+            }
+        }
+    };
     let current = Signal::derive(move || {
         let i = step.get();
         outcome.with(|o| o.as_ref().and_then(|o| o.trace.get(i).copied()))
@@ -231,46 +284,8 @@ pub fn PrefixLab(
                     <Controls specs=control_specs() get=get set=set />
                     <fieldset class="trace-editor" data-control="trace">
                         <legend>"Trace"</legend>
-                        <ol class="trace-list" id="trace-list">
-                            {move || ids.get().into_iter().enumerate().map(|(i, id)| view! {
-                                <li>
-                                    <label class="sr-only" for=format!("req-{i}")>{format!("Prefix of request {}", i + 1)}</label>
-                                    <select id=format!("req-{i}") on:change=move |ev| {
-                                        if let Ok(p) = event_target_value(&ev).parse::<u8>() {
-                                            edit(Box::new(move |v| v[i] = p));
-                                        }
-                                    }>
-                                        {(1..=PREFIXES.len() as u8).map(|p| view! { <option value=p.to_string() selected=p == id>{format!("P{p}")}</option> }).collect_view()}
-                                    </select>
-                                    <button class="icon" aria-label=format!("Remove request {}", i + 1) title="Remove"
-                                        on:click=move |_| edit(Box::new(move |v| { v.remove(i); }))>"×"</button>
-                                </li>
-                            }).collect_view()}
-                        </ol>
-                        <div class="trace-buttons">
-                            <button id="add-request" on:click=move |_| edit(Box::new(|v| v.push(1)))>"Add request"</button>
-                            <button on:click=move |_| set_config.update(|c| c.trace = TraceChoice::Default)>"Article's trace"</button>
-                            <button id="random-trace" on:click=move |_| set_config.update(|c| {
-                                c.trace = TraceChoice::Random;
-                                c.seed = (js_sys::Math::random() * 1e6) as u64;
-                            })>"Random skewed trace"</button>
-                        </div>
-                        <div class="seed-row">
-                            <label for="seed">"Seed of the random trace"</label>
-                            <input id="seed" type="number" min="0" step="1" prop:value=move || config.with(|c| c.seed.to_string())
-                                on:change=move |ev| {
-                                    if let Ok(seed) = event_target_value(&ev).trim().parse::<u64>() {
-                                        set_config.update(|c| {
-                                            c.seed = seed;
-                                            c.trace = TraceChoice::Random;
-                                        });
-                                    }
-                                } />
-                        </div>
-                        <p class="small muted">
-                            {PREFIXES.iter().enumerate().map(|(i, (p, s))| format!("P{}: {} + {}", i + 1, thousands((*p).into()), s)).collect::<Vec<_>>().join(" · ")}
-                            " tokens (prefix + suffix)"
-                        </p>
+                        <div on:change=on_trace_change on:click=on_trace_click
+                            inner_html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default())></div>
                     </fieldset>
                 </section>
                 <section class="results" aria-label="Player">
@@ -357,6 +372,39 @@ fn steps_html(o: &Outcome, current: usize) -> String {
         ..Table::default()
     }
     .render()
+}
+
+/// The editable trace: a prefix picker per request, remove buttons, and the
+/// add / article / random buttons with the random trace's seed (one delegated
+/// change and one click handler read them).
+fn trace_editor_html(o: &Outcome) -> String {
+    let mut s = String::from(r#"<ol class="trace-list" id="trace-list">"#);
+    for (i, r) in o.trace.iter().enumerate() {
+        s += &format!(
+            r#"<li><label class="sr-only" for="req-{i}">Prefix of request {}</label><select id="req-{i}" data-req="{i}">"#,
+            i + 1
+        );
+        for p in 1..=PREFIXES.len() as u8 {
+            let sel = if p == r.prefix { " selected" } else { "" };
+            s += &format!(r#"<option value="{p}"{sel}>P{p}</option>"#);
+        }
+        s += &format!(
+            r#"</select><button class="icon" data-key="rm-{i}" aria-label="Remove request {}" title="Remove">×</button></li>"#,
+            i + 1
+        );
+    }
+    s += r#"</ol><div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random skewed trace</button></div>"#;
+    s += &format!(
+        r#"<div class="seed-row"><label for="seed">Seed of the random trace</label><input id="seed" type="number" min="0" step="1" value="{}"></div><p class="small muted">"#,
+        o.config.seed
+    );
+    let sizes: Vec<String> = PREFIXES
+        .iter()
+        .enumerate()
+        .map(|(i, (p, q))| format!("P{}: {} + {}", i + 1, thousands((*p).into()), q))
+        .collect();
+    s += &sizes.join(" · ");
+    s + " tokens (prefix + suffix)</p>"
 }
 
 /// One router's panel at request `index`, as HTML.
