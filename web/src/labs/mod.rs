@@ -221,3 +221,34 @@ fn erased_memo(run: Arc<dyn Fn() -> Erased + Send + Sync>) -> Memo<Erased> {
     });
     computed
 }
+
+/// A lab's URL query for its current state.
+pub type QueryFn = Arc<dyn Fn() -> Vec<(&'static str, String)> + Send + Sync>;
+
+/// Keep the URL in step with a lab's state. One effect type serves every lab
+/// (each distinct effect closure costs wasm).
+pub fn sync_url(query: QueryFn) {
+    Effect::new(move |_| crate::url::replace_query(&query()));
+}
+
+/// Keep a player's step inside a run that got shorter.
+pub fn clamp_step(step: RwSignal<usize>, len: Signal<usize>) {
+    Effect::new(move |_| {
+        let n = len.get();
+        if step.get_untracked() >= n {
+            step.set(n.saturating_sub(1));
+        }
+    });
+}
+
+/// Draws a chart on a canvas, reading whatever signals it needs.
+pub type DrawFn = Arc<dyn Fn(&web_sys::HtmlCanvasElement) + Send + Sync>;
+
+/// Redraw `canvas` whenever what `draw` reads changes.
+pub fn draw_effect(canvas: NodeRef<leptos::html::Canvas>, draw: DrawFn) {
+    Effect::new(move |_| {
+        if let Some(c) = canvas.get() {
+            draw(&c);
+        }
+    });
+}

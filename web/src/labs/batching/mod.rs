@@ -16,7 +16,7 @@ use crate::charts::{self, budget_tradeoff};
 use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
 use crate::html::{escape, Column, Compare};
 use crate::theme::ChartTheme;
-use crate::url::{self, ParamReader};
+use crate::url::ParamReader;
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
     match s {
@@ -185,7 +185,7 @@ fn trace_editor_html(o: &Outcome) -> String {
             escape(&r.label)
         );
     }
-    s + "</tbody></table>"
+    s + r#"</tbody></table><div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random trace</button></div>"#
 }
 
 /// A change to the trace's (arrival, prefill, output) rows.
@@ -211,31 +211,25 @@ pub fn BatchingLab(
     let run = Signal::derive(move || outcome.get().and_then(|o| o.mode(mode.get()).cloned()));
     let len =
         Signal::derive(move || run.with(|r| r.as_ref().map_or(1, |r| r.iterations_detail.len())));
-    Effect::new(move |_| {
-        let n = len.get();
-        if step.get_untracked() >= n {
-            step.set(n.saturating_sub(1));
-        }
-    });
-    Effect::new(move |_| {
-        let q = config.with(|c| state::to_query(c, mode.get(), step.get()));
-        url::replace_query(&q);
-    });
+    super::clamp_step(step, len);
+    super::sync_url(Arc::new(move || {
+        config.with(|c| state::to_query(c, mode.get(), step.get()))
+    }));
     let canvas_ref = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
-        outcome.with(|o| {
-            if let Some(o) = o {
-                let theme = ChartTheme::from_css();
-                let _ = charts::draw_on_canvas(&canvas, |root| {
-                    budget_tradeoff::draw(root, &o.budget_sweep, current, &theme)
-                });
-            }
-        });
-    });
+    super::draw_effect(
+        canvas_ref,
+        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+            let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
+            outcome.with(|o| {
+                if let Some(o) = o {
+                    let theme = ChartTheme::from_css();
+                    let _ = charts::draw_on_canvas(canvas, |root| {
+                        budget_tradeoff::draw(root, &o.budget_sweep, current, &theme)
+                    });
+                }
+            });
+        }),
+    );
     let sweep_text = Signal::derive(move || {
         outcome.with(|o| {
             o.as_ref()
@@ -310,6 +304,22 @@ pub fn BatchingLab(
     };
     let on_trace_click = move |ev: web_sys::MouseEvent| {
         if let Some(key) = crate::html::clicked_key(&ev) {
+            match key.as_str() {
+                "add-request" => {
+                    return edit(Box::new(|t| {
+                        let a = t.last().map_or(0, |r| r.0);
+                        t.push((a, 1, 4));
+                    }))
+                }
+                "default-trace" => return set_config.update(|c| c.trace = TraceChoice::Default),
+                "random-trace" => {
+                    return set_config.update(|c| {
+                        c.trace = TraceChoice::Random;
+                        c.seed = (js_sys::Math::random() * 1e6) as u64;
+                    })
+                }
+                _ => {}
+            }
             if let Some(i) = key
                 .strip_prefix("rm-")
                 .and_then(|i| i.parse::<usize>().ok())
@@ -359,11 +369,7 @@ pub fn BatchingLab(
                         <legend>"Trace (iterations, chunks, tokens)"</legend>
                         <div on:change=on_trace_change on:click=on_trace_click
                             inner_html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default())></div>
-                        <div class="trace-buttons">
-                            <button id="add-request" on:click=move |_| edit(Box::new(|t| { let a = t.last().map_or(0, |r| r.0); t.push((a, 1, 4)); }))>"Add request"</button>
-                            <button on:click=move |_| set_config.update(|c| c.trace = TraceChoice::Default)>"Article's trace"</button>
-                            <button id="random-trace" on:click=move |_| set_config.update(|c| { c.trace = TraceChoice::Random; c.seed = (js_sys::Math::random() * 1e6) as u64; })>"Random trace"</button>
-                        </div>
+
                     </fieldset>
                 </section>
                 <section class="results" aria-label="Player">

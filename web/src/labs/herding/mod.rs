@@ -13,7 +13,7 @@ use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Play
 use crate::format::one_decimal;
 use crate::html::{Cell, Column, Compare, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
-use crate::url::{self, ParamReader};
+use crate::url::ParamReader;
 use state::HerdingView;
 
 /// The herding lab.
@@ -35,16 +35,10 @@ pub fn HerdingLab(
     });
     let len = Signal::derive(move || view_state.with(|v| v.config.ticks as usize));
     // Keep the step inside a shorter run.
-    Effect::new(move |_| {
-        let n = len.get();
-        if step.get_untracked() >= n {
-            step.set(n.saturating_sub(1));
-        }
-    });
-    Effect::new(move |_| {
-        let q = view_state.with(|v| v.to_query(step.get()));
-        url::replace_query(&q);
-    });
+    super::clamp_step(step, len);
+    super::sync_url(Arc::new(move || {
+        view_state.with(|v| v.to_query(step.get()))
+    }));
 
     let rule = Signal::derive(move || view_state.with(|v| v.rule));
     let summary = Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
@@ -56,20 +50,20 @@ pub fn HerdingLab(
     });
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let current = step.get();
-        summary.with(|s| {
-            if let Some(s) = s {
-                let theme = ChartTheme::from_css();
-                let _ = charts::draw_on_canvas(&canvas, |root| {
-                    skew_over_time::draw(root, &s.skew, current, &theme)
-                });
-            }
-        });
-    });
+    super::draw_effect(
+        canvas_ref,
+        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+            let current = step.get();
+            summary.with(|s| {
+                if let Some(s) = s {
+                    let theme = ChartTheme::from_css();
+                    let _ = charts::draw_on_canvas(canvas, |root| {
+                        skew_over_time::draw(root, &s.skew, current, &theme)
+                    });
+                }
+            });
+        }),
+    );
 
     let get: Getter = Arc::new(move |key: &str| {
         view_state.with(|v| {

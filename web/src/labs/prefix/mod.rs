@@ -17,7 +17,7 @@ use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Play
 use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
-use crate::url::{self, ParamReader};
+use crate::url::ParamReader;
 
 /// The reason for one decision, in plain words (replicas 1-based).
 fn explain(
@@ -118,32 +118,26 @@ pub fn PrefixLab(
     let (outcome, error) =
         super::use_lab_run(move || config.with(|c| prefix::run(c).map_err(|e| e.to_string())));
     let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(1, |o| o.trace.len())));
-    Effect::new(move |_| {
-        let n = len.get();
-        if step.get_untracked() >= n {
-            step.set(n.saturating_sub(1));
-        }
-    });
-    Effect::new(move |_| {
-        let q = config.with(|c| state::to_query(c, step.get()));
-        url::replace_query(&q);
-    });
+    super::clamp_step(step, len);
+    super::sync_url(Arc::new(move || {
+        config.with(|c| state::to_query(c, step.get()))
+    }));
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
-        outcome.with(|o| {
-            if let Some(o) = o {
-                let theme = ChartTheme::from_css();
-                let _ = charts::draw_on_canvas(&canvas, |root| {
-                    threshold_sweep::draw(root, &o.sweep, current, &theme)
-                });
-            }
-        });
-    });
+    super::draw_effect(
+        canvas_ref,
+        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+            let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
+            outcome.with(|o| {
+                if let Some(o) = o {
+                    let theme = ChartTheme::from_css();
+                    let _ = charts::draw_on_canvas(canvas, |root| {
+                        threshold_sweep::draw(root, &o.sweep, current, &theme)
+                    });
+                }
+            });
+        }),
+    );
     let sweep_text = Signal::derive(move || {
         outcome.with(|o| {
             o.as_ref()

@@ -15,7 +15,7 @@ use crate::charts::{self, queue_evolution};
 use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, ResultCard, Setter};
 use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::theme::ChartTheme;
-use crate::url::{self, ParamReader};
+use crate::url::ParamReader;
 use state::bounds;
 pub use state::RoutingView;
 
@@ -125,7 +125,7 @@ pub fn RoutingLab(
         view_state.with(|v| routing::run(&v.config).map_err(|e| e.to_string()))
     });
     // Outside-world synchronisation only: the URL (and, below, the canvas).
-    Effect::new(move |_| url::replace_query(&view_state.with(RoutingView::to_query)));
+    super::sync_url(Arc::new(move || view_state.with(RoutingView::to_query)));
 
     let rule = Signal::derive(move || view_state.with(|v| v.rule));
     let rule_outcome =
@@ -138,20 +138,20 @@ pub fn RoutingLab(
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
-        rule_outcome.with(|r| {
-            if let Some(r) = r {
-                let theme = ChartTheme::from_css();
-                let res = charts::draw_on_canvas(&canvas, |root| {
-                    queue_evolution::draw(root, &r.queue, &theme)
-                });
-                chart_error.set(res.err());
-            }
-        })
-    });
+    super::draw_effect(
+        canvas_ref,
+        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+            rule_outcome.with(|r| {
+                if let Some(r) = r {
+                    let theme = ChartTheme::from_css();
+                    let res = charts::draw_on_canvas(canvas, |root| {
+                        queue_evolution::draw(root, &r.queue, &theme)
+                    });
+                    chart_error.set(res.err());
+                }
+            })
+        }),
+    );
     let chart_summary = Signal::derive(move || {
         rule_outcome.with(|r| {
             r.as_ref()
