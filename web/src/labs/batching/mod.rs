@@ -223,9 +223,11 @@ pub fn BatchingLab(
             outcome.with(|o| {
                 if let Some(o) = o {
                     let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(canvas, |root| {
-                        budget_tradeoff::draw(root, &o.budget_sweep, current, &theme)
-                    });
+                    let _ = charts::draw_on_canvas(
+                        canvas,
+                        &budget_tradeoff::spec(&o.budget_sweep, current),
+                        &theme,
+                    );
                 }
             });
         }),

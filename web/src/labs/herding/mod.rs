@@ -57,9 +57,11 @@ pub fn HerdingLab(
             summary.with(|s| {
                 if let Some(s) = s {
                     let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(canvas, |root| {
-                        skew_over_time::draw(root, &s.skew, current, &theme)
-                    });
+                    let _ = charts::draw_on_canvas(
+                        canvas,
+                        &skew_over_time::spec(&s.skew, current, &theme),
+                        &theme,
+                    );
                 }
             });
         }),

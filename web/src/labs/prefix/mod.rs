@@ -131,9 +131,11 @@ pub fn PrefixLab(
             outcome.with(|o| {
                 if let Some(o) = o {
                     let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(canvas, |root| {
-                        threshold_sweep::draw(root, &o.sweep, current, &theme)
-                    });
+                    let _ = charts::draw_on_canvas(
+                        canvas,
+                        &threshold_sweep::spec(&o.sweep, current),
+                        &theme,
+                    );
                 }
             });
         }),

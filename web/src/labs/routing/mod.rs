@@ -144,9 +144,8 @@ pub fn RoutingLab(
             rule_outcome.with(|r| {
                 if let Some(r) = r {
                     let theme = ChartTheme::from_css();
-                    let res = charts::draw_on_canvas(canvas, |root| {
-                        queue_evolution::draw(root, &r.queue, &theme)
-                    });
+                    let res =
+                        charts::draw_on_canvas(canvas, &queue_evolution::spec(&r.queue), &theme);
                     chart_error.set(res.err());
                 }
             })
