@@ -21,3 +21,17 @@ pub fn Notice(
         })
     }
 }
+
+/// A simulation error, shown in the page (nothing when there is none).
+#[component]
+pub fn ErrorLine(
+    /// The error, if any.
+    #[prop(into)]
+    error: Signal<Option<String>>,
+) -> impl IntoView {
+    move || {
+        error.get().map(
+            |e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> },
+        )
+    }
+}

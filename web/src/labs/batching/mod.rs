@@ -13,7 +13,9 @@ use sim_core::labs::batching::{
 use wasm_bindgen::JsCast;
 
 use crate::charts::{self, budget_tradeoff};
-use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
+use crate::components::{
+    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+};
 use crate::html::{escape, Column, Compare};
 use crate::theme::ChartTheme;
 use crate::url::ParamReader;
@@ -362,7 +364,7 @@ pub fn BatchingLab(
         <article class="lab" id="batching-lab">
             <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
-            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <ErrorLine error=error />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Engine"</h2>

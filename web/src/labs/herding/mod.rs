@@ -9,7 +9,9 @@ use leptos::prelude::*;
 use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnapshot};
 
 use crate::charts::{self, skew_over_time};
-use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
+use crate::components::{
+    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+};
 use crate::format::one_decimal;
 use crate::html::{Cell, Column, Compare, Row, Table};
 use crate::theme::{replica_hex, ChartTheme};
@@ -130,7 +132,7 @@ pub fn HerdingLab(
         <article class="lab" id="herding-lab">
             <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
-            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <ErrorLine error=error />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Setup"</h2>

@@ -13,7 +13,9 @@ use sim_core::labs::prefix::{
 use wasm_bindgen::JsCast;
 
 use crate::charts::{self, threshold_sweep};
-use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, Player, Setter};
+use crate::components::{
+    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+};
 use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
 use crate::theme::ChartTheme;
@@ -273,7 +275,7 @@ pub fn PrefixLab(
         <article class="lab" id="prefix-lab">
             <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
-            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <ErrorLine error=error />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Setup"</h2>

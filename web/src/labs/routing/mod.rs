@@ -12,7 +12,7 @@ use sim_core::labs::routing;
 use sim_core::routing::RuleKind;
 
 use crate::charts::{self, queue_evolution};
-use crate::components::{ControlKind, ControlSpec, Controls, Getter, Notice, ResultCard, Setter};
+use crate::components::{ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Setter};
 use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::theme::ChartTheme;
 use crate::url::ParamReader;
@@ -20,6 +20,72 @@ use state::bounds;
 pub use state::RoutingView;
 
 /// A computed outcome (or the error to show) and how long it took, in ms.
+/// The six result cards of one rule; each card's meaning shows on hover and
+/// keyboard focus and is its accessible description.
+fn cards_html(r: Option<&sim_core::labs::routing::RuleOutcome>) -> String {
+    type Card = (
+        &'static str,
+        &'static str,
+        &'static str,
+        fn(&sim_core::labs::routing::RuleOutcome) -> String,
+        &'static str,
+    );
+    const CARDS: [Card; 6] = [
+        (
+            "card-ttft-p50",
+            "TTFT median",
+            "ticks",
+            |r| ticks(r.ttft_p50),
+            "Ticks from arrival to first token for the middle request.",
+        ),
+        (
+            "card-ttft-p95",
+            "TTFT P95",
+            "ticks",
+            |r| ticks(r.ttft_p95),
+            "95% of requests saw their first token within this many ticks.",
+        ),
+        (
+            "card-e2e-p95",
+            "E2E P95",
+            "ticks",
+            |r| ticks(r.e2e_p95),
+            "95% of requests finished their whole answer within this many ticks.",
+        ),
+        (
+            "card-slo",
+            "TTFT SLO met",
+            "",
+            |r| percent(r.slo_attainment),
+            SLO_MEANING,
+        ),
+        (
+            "card-cache",
+            "Prompt from cache",
+            "",
+            |r| percent(r.cache_hit_share),
+            "Share of prompt tokens reused from a replica's prefix cache instead of recomputed.",
+        ),
+        (
+            "card-throughput",
+            "Output throughput",
+            "tokens/tick",
+            |r| one_decimal(r.output_throughput),
+            "Output tokens of finished requests per tick, over the whole run.",
+        ),
+    ];
+    CARDS
+        .iter()
+        .map(|(id, title, unit, value, meaning)| {
+            let v = r.map(value).unwrap_or_else(|| "–".into());
+            let unit = if unit.is_empty() { String::new() } else { format!(r#"<span class="card-unit"> {unit}</span>"#) };
+            format!(
+                r#"<div class="card" id="{id}" tabindex="0" aria-describedby="{id}-meaning"><div class="card-title">{title}</div><div class="card-value"><span class="card-number">{v}</span>{unit}</div><div class="card-meaning" id="{id}-meaning" role="tooltip">{meaning}</div></div>"#
+            )
+        })
+        .collect()
+}
+
 /// The Routing Lab's controls, in display order.
 fn control_specs() -> Vec<ControlSpec> {
     let range = |key, label, hint, (min, max): (f64, f64), step, unit, format| ControlSpec {
@@ -130,11 +196,6 @@ pub fn RoutingLab(
     let rule = Signal::derive(move || view_state.with(|v| v.rule));
     let rule_outcome =
         Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
-    let card = move |f: fn(&sim_core::labs::routing::RuleOutcome) -> String| {
-        Signal::derive(move || {
-            rule_outcome.with(|r| r.as_ref().map(f).unwrap_or_else(|| "–".into()))
-        })
-    };
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = RwSignal::new(None::<String>);
@@ -219,7 +280,7 @@ pub fn RoutingLab(
         <article class="lab" id="routing-lab">
             <header class="lab-header" inner_html=HEADER_HTML></header>
             <Notice messages=notices />
-            {move || error.get().map(|e| view! { <div class="notice error" role="alert">"Simulation error: " {e}</div> })}
+            <ErrorLine error=error />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Workload"</h2>
@@ -228,20 +289,7 @@ pub fn RoutingLab(
                 </section>
                 <section class="results" aria-label="Results">
                     <h2>{move || format!("Result for {}", rule.get().title())}</h2>
-                    <div class="cards">
-                        <ResultCard id="card-ttft-p50" title="TTFT median" unit="ticks" value=card(|r| ticks(r.ttft_p50))
-                            meaning="Ticks from arrival to first token for the middle request." />
-                        <ResultCard id="card-ttft-p95" title="TTFT P95" unit="ticks" value=card(|r| ticks(r.ttft_p95))
-                            meaning="95% of requests saw their first token within this many ticks." />
-                        <ResultCard id="card-e2e-p95" title="E2E P95" unit="ticks" value=card(|r| ticks(r.e2e_p95))
-                            meaning="95% of requests finished their whole answer within this many ticks." />
-                        <ResultCard id="card-slo" title="TTFT SLO met" unit="" value=card(|r| percent(r.slo_attainment))
-                            meaning=SLO_MEANING />
-                        <ResultCard id="card-cache" title="Prompt from cache" unit="" value=card(|r| percent(r.cache_hit_share))
-                            meaning="Share of prompt tokens reused from a replica's prefix cache instead of recomputed." />
-                        <ResultCard id="card-throughput" title="Output throughput" unit="tokens/tick" value=card(|r| one_decimal(r.output_throughput))
-                            meaning="Output tokens of finished requests per tick, over the whole run." />
-                    </div>
+                    <div class="cards" inner_html=move || rule_outcome.with(|r| cards_html(r.as_ref()))></div>
                     <figure class="chart">
                         <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
                         <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
