@@ -16,8 +16,6 @@ step "clippy, native (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy, web crate for wasm32 (-D warnings)"
 cargo clippy -p web --target wasm32-unknown-unknown --locked -- -D warnings
-step "clippy, web crate with the unshipped batching page (-D warnings)"
-cargo clippy -p web --target wasm32-unknown-unknown --features batching-page --locked -- -D warnings
 step "native tests"
 cargo test --workspace --locked
 step "no_std build of sim-core"

@@ -88,6 +88,7 @@ test('CSV and JSON downloads are non-empty and the JSON equals the CLI', async (
     { query: '?lab=routing&replicas=5&rate=0.3&seed=11', args: ['routing', '--replicas', '5', '--rate', '0.3', '--seed', '11', '--json'] },
     { query: '?lab=herding&routers=3&stagger=1&seed=4', args: ['herding', '--routers', '3', '--stagger', '--seed', '4', '--json'] },
     { query: '?lab=prefix&threshold=inf&slots=2', args: ['prefix', '--threshold', 'inf', '--slots', '2', '--json'] },
+    { query: '?lab=batching&budget=2&order=prefill', args: ['batching', '--chunk-budget', '2', '--prefill-first', '--json'] },
   ];
   for (const c of cases) {
     await page.goto(srv.base + c.query);
@@ -112,7 +113,7 @@ test('the app under a sub-path loads with no failed request and no console error
   const { page, problems } = await watchedPage(browser.context);
   const urls = [];
   page.on('request', (r) => urls.push(r.url()));
-  for (const q of ['', '?lab=routing', '?lab=herding', '?lab=prefix']) {
+  for (const q of ['', '?lab=routing', '?lab=herding', '?lab=prefix', '?lab=batching']) {
     await page.goto(sub.base + q);
     await page.locator('main').waitFor();
     await page.waitForLoadState('networkidle');

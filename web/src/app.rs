@@ -35,7 +35,6 @@ pub fn App() -> impl IntoView {
         Some("routing") => view! { <RoutingLab pairs=pairs.clone() /> }.into_any(),
         Some("herding") => view! { <HerdingLab pairs=pairs.clone() /> }.into_any(),
         Some("prefix") => view! { <PrefixLab pairs=pairs.clone() /> }.into_any(),
-        #[cfg(feature = "batching-page")]
         Some("batching") => {
             view! { <crate::labs::batching::BatchingLab pairs=pairs.clone() /> }.into_any()
         }

@@ -4,7 +4,6 @@
 //! well as on a canvas. One renderer also means plotters' generic code is in the
 //! wasm bundle once, not once per chart.
 
-#[cfg(feature = "batching-page")]
 pub mod budget_tradeoff;
 pub mod queue_evolution;
 pub mod skew_over_time;

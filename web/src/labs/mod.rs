@@ -1,7 +1,6 @@
 //! The lab registry: every lab once, with the layer it belongs to. The shell's
 //! home page, navigation and routing all read [`LABS`].
 
-#[cfg(feature = "batching-page")]
 pub mod batching;
 pub mod herding;
 pub mod home;
@@ -93,7 +92,6 @@ const PREFIX: LabInfo = LabInfo {
         layer: Layer::EndpointSelection,
         summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
     };
-#[cfg(feature = "batching-page")]
 const BATCHING: LabInfo = LabInfo {
         id: "batching",
         title: "Engine batching",
@@ -102,11 +100,6 @@ const BATCHING: LabInfo = LabInfo {
     };
 
 /// Every lab, in menu order.
-#[cfg(not(feature = "batching-page"))]
-pub const LABS: &[LabInfo] = &[ROUTING, HERDING, PREFIX];
-
-/// Every lab, in menu order.
-#[cfg(feature = "batching-page")]
 pub const LABS: &[LabInfo] = &[ROUTING, HERDING, PREFIX, BATCHING];
 
 /// Look a lab up by id.
