@@ -91,6 +91,9 @@ fn iteration_records_are_consistent() {
             );
             for r in &m.requests {
                 assert!(r.finished <= m.iterations);
+                if let Some(g) = r.inter_token_gap {
+                    assert!(g >= 1.0, "tokens are at least one iteration apart");
+                }
                 assert!(
                     r.ttft >= 2,
                     "admission, one prefill chunk and one decode at the least"

@@ -61,6 +61,9 @@ pub struct RequestStats {
     /// last token − iteration prefill finished) / output tokens. 1.0 means a
     /// token every iteration; decode stalls raise it.
     pub mean_gap: Option<f64>,
+    /// Mean iterations between consecutive tokens, (last − first) / (output − 1)
+    /// (`None` for one-token outputs).
+    pub inter_token_gap: Option<f64>,
     /// Iteration of the last token.
     pub finished: u32,
 }
@@ -303,6 +306,8 @@ pub fn simulate(
                 mean_gap: Some(
                     f64::from(last[i].saturating_sub(prefilled[i])) / f64::from(r.output.max(1)),
                 ),
+                inter_token_gap: (r.output > 1)
+                    .then(|| f64::from(last[i].saturating_sub(f)) / f64::from(r.output - 1)),
                 finished: last[i],
             }
         })

@@ -339,6 +339,7 @@ pub fn BatchingLab(
         "slots" => config.with(|c| c.slots.to_string()),
         "budget" => config.with(|c| c.chunk_budget.to_string()),
         "order" => config.with(|c| u8::from(c.prefill_first).to_string()),
+        "seed" => config.with(|c| c.seed.to_string()),
         _ => String::new(),
     });
     let set: Setter = Arc::new(move |key: &str, value: &str| {
@@ -356,6 +357,14 @@ pub fn BatchingLab(
             ("slots", Some(x)) => set_config.update(|c| c.slots = x as u32),
             ("budget", Some(x)) => set_config.update(|c| c.chunk_budget = x as u32),
             ("order", _) => set_config.update(|c| c.prefill_first = value == "1"),
+            ("seed", _) => {
+                if let Ok(seed) = value.trim().parse::<u64>() {
+                    set_config.update(|c| {
+                        c.seed = seed;
+                        c.trace = TraceChoice::Random;
+                    });
+                }
+            }
             _ => {}
         }
     });
@@ -439,6 +448,12 @@ fn control_specs() -> Vec<ControlSpec> {
             label: "Prefill first (chunked mode): spend the budget on prefill before decode",
             hint: "",
             kind: ControlKind::Check,
+        },
+        ControlSpec {
+            key: "seed",
+            label: "Seed of the random trace",
+            hint: "",
+            kind: ControlKind::Number,
         },
     ]
 }
