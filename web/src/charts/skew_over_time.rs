@@ -1,8 +1,6 @@
 //! Skew over time (herding lab): max − min outstanding per tick, as bars, with
 //! the player's current tick marked.
 
-use plotters::style::Color;
-
 use super::{whole, ChartSpec, Legend, Mark, Series};
 use crate::theme::ChartTheme;
 
@@ -17,7 +15,10 @@ pub fn spec(skew: &[u32], current: usize, theme: &ChartTheme) -> ChartSpec {
             .map(|(t, &s)| (t as f64, f64::from(s)))
             .collect()
     };
-    let muted = theme.foreground.mix(0.45).to_rgba();
+    // 45% foreground over the background, so bars stay muted in either theme.
+    let blend = |f: u8, b: u8| (0.45 * f64::from(f) + 0.55 * f64::from(b)).round() as u8;
+    let (f, b) = (theme.foreground, theme.background);
+    let muted = (blend(f.0, b.0), blend(f.1, b.1), blend(f.2, b.2));
     ChartSpec {
         x_desc: "tick",
         y_desc: "skew (max − min)",

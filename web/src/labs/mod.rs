@@ -234,14 +234,24 @@ pub fn clamp_step(step: RwSignal<usize>, len: Signal<usize>) {
     });
 }
 
-/// Draws a chart on a canvas, reading whatever signals it needs.
-pub type DrawFn = Arc<dyn Fn(&web_sys::HtmlCanvasElement) + Send + Sync>;
+/// Builds a lab's chart from whatever signals it needs (`None`: nothing to draw yet).
+pub type SpecFn =
+    Arc<dyn Fn(&crate::theme::ChartTheme) -> Option<crate::charts::ChartSpec> + Send + Sync>;
 
-/// Redraw `canvas` whenever what `draw` reads changes.
-pub fn draw_effect(canvas: NodeRef<leptos::html::Canvas>, draw: DrawFn) {
+/// Redraw `canvas` in the page's theme whenever what `spec` reads changes; the
+/// returned signal holds the drawing error to show, if any.
+pub fn draw_effect(
+    canvas: NodeRef<leptos::html::Canvas>,
+    spec: SpecFn,
+) -> RwSignal<Option<String>> {
+    let error = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         if let Some(c) = canvas.get() {
-            draw(&c);
+            let theme = crate::theme::ChartTheme::from_css();
+            if let Some(spec) = spec(&theme) {
+                error.set(crate::charts::draw_on_canvas(&c, &spec, &theme).err());
+            }
         }
     });
+    error
 }

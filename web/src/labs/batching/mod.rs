@@ -12,12 +12,11 @@ use sim_core::labs::batching::{
 };
 use wasm_bindgen::JsCast;
 
-use crate::charts::{self, budget_tradeoff};
+use crate::charts::budget_tradeoff;
 use crate::components::{
     ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::html::{escape, Column, Compare};
-use crate::theme::ChartTheme;
 use crate::url::ParamReader;
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
@@ -220,18 +219,12 @@ pub fn BatchingLab(
     let canvas_ref = NodeRef::<Canvas>::new();
     super::draw_effect(
         canvas_ref,
-        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+        Arc::new(move |_| {
             let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
             outcome.with(|o| {
-                if let Some(o) = o {
-                    let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(
-                        canvas,
-                        &budget_tradeoff::spec(&o.budget_sweep, current),
-                        &theme,
-                    );
-                }
-            });
+                o.as_ref()
+                    .map(|o| budget_tradeoff::spec(&o.budget_sweep, current))
+            })
         }),
     );
     let sweep_text = Signal::derive(move || {

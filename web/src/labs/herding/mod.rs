@@ -8,13 +8,13 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnapshot};
 
-use crate::charts::{self, skew_over_time};
+use crate::charts::skew_over_time;
 use crate::components::{
     ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::format::one_decimal;
 use crate::html::{Cell, Column, Compare, Row, Table};
-use crate::theme::{replica_hex, ChartTheme};
+use crate::theme::replica_hex;
 use crate::url::ParamReader;
 use state::HerdingView;
 
@@ -54,18 +54,12 @@ pub fn HerdingLab(
     let canvas_ref = NodeRef::<Canvas>::new();
     super::draw_effect(
         canvas_ref,
-        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+        Arc::new(move |theme| {
             let current = step.get();
             summary.with(|s| {
-                if let Some(s) = s {
-                    let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(
-                        canvas,
-                        &skew_over_time::spec(&s.skew, current, &theme),
-                        &theme,
-                    );
-                }
-            });
+                s.as_ref()
+                    .map(|s| skew_over_time::spec(&s.skew, current, theme))
+            })
         }),
     );
 

@@ -12,13 +12,12 @@ use sim_core::labs::prefix::{
 };
 use wasm_bindgen::JsCast;
 
-use crate::charts::{self, threshold_sweep};
+use crate::charts::threshold_sweep;
 use crate::components::{
     ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
-use crate::theme::ChartTheme;
 use crate::url::ParamReader;
 
 /// The reason for one decision, in plain words (replicas 1-based).
@@ -128,18 +127,9 @@ pub fn PrefixLab(
     let canvas_ref = NodeRef::<Canvas>::new();
     super::draw_effect(
         canvas_ref,
-        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
+        Arc::new(move |_| {
             let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
-            outcome.with(|o| {
-                if let Some(o) = o {
-                    let theme = ChartTheme::from_css();
-                    let _ = charts::draw_on_canvas(
-                        canvas,
-                        &threshold_sweep::spec(&o.sweep, current),
-                        &theme,
-                    );
-                }
-            });
+            outcome.with(|o| o.as_ref().map(|o| threshold_sweep::spec(&o.sweep, current)))
         }),
     );
     let sweep_text = Signal::derive(move || {

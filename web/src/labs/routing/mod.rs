@@ -11,10 +11,9 @@ use leptos::prelude::*;
 use sim_core::labs::routing;
 use sim_core::routing::RuleKind;
 
-use crate::charts::{self, queue_evolution};
+use crate::charts::queue_evolution;
 use crate::components::{ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Setter};
 use crate::format::{one_decimal, percent, thousands, ticks};
-use crate::theme::ChartTheme;
 use crate::url::ParamReader;
 use state::bounds;
 pub use state::RoutingView;
@@ -198,18 +197,10 @@ pub fn RoutingLab(
         Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = RwSignal::new(None::<String>);
-    super::draw_effect(
+    let chart_error = super::draw_effect(
         canvas_ref,
-        Arc::new(move |canvas: &web_sys::HtmlCanvasElement| {
-            rule_outcome.with(|r| {
-                if let Some(r) = r {
-                    let theme = ChartTheme::from_css();
-                    let res =
-                        charts::draw_on_canvas(canvas, &queue_evolution::spec(&r.queue), &theme);
-                    chart_error.set(res.err());
-                }
-            })
+        Arc::new(move |_| {
+            rule_outcome.with(|r| r.as_ref().map(|r| queue_evolution::spec(&r.queue)))
         }),
     );
     let chart_summary = Signal::derive(move || {
