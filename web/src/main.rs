@@ -11,6 +11,7 @@ mod embed;
 mod format;
 mod html;
 mod labs;
+mod num;
 mod theme;
 mod url;
 

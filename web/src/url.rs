@@ -123,8 +123,8 @@ impl ParamReader {
         let Some(raw) = self.raw(key) else {
             return default;
         };
-        match raw.trim().parse::<f64>() {
-            Ok(x) if x.is_finite() && x >= min && x <= max => x,
+        match crate::num::parse_f64(raw) {
+            Some(x) if x >= min && x <= max => x,
             _ => {
                 self.notices.push(format!(
                     "“{key}={raw}” is not a number between {min} and {max}; using the default {default}."

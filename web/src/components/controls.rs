@@ -75,7 +75,7 @@ fn panel_html(specs: &[ControlSpec], get: &Getter) -> String {
                 unit,
                 format,
             } => {
-                let v: f64 = get(key).parse().unwrap_or(min);
+                let v = crate::num::parse_f64(&get(key)).unwrap_or(min);
                 let unit_text = if unit.is_empty() {
                     String::new()
                 } else {
@@ -172,7 +172,7 @@ fn sync(specs: &[ControlSpec], get: &Getter) {
                     }
                 }
                 if let Some(out) = element::<web_sys::Element>(&format!("{}-out", c.key)) {
-                    let x: f64 = v.parse().unwrap_or(min);
+                    let x = crate::num::parse_f64(&v).unwrap_or(min);
                     let text = if unit.is_empty() {
                         format(x)
                     } else {

@@ -128,7 +128,7 @@ pub fn Player(
             <label class="player-speed">
                 "Speed "
                 <select on:change=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                    if let Some(v) = crate::num::parse_f64(&event_target_value(&ev)) {
                         speed.set(v);
                     }
                 }>

@@ -336,11 +336,7 @@ pub fn BatchingLab(
         _ => String::new(),
     });
     let set: Setter = Arc::new(move |key: &str, value: &str| {
-        let x = value
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= 1.0);
+        let x = crate::num::parse_f64(value).filter(|x| x.is_finite() && *x >= 1.0);
         match (key, x) {
             ("mode", _) => {
                 if let Some(m) = Mode::from_name(value) {

@@ -81,11 +81,7 @@ pub fn HerdingLab(
         })
     });
     let set: Setter = Arc::new(move |key: &str, value: &str| {
-        let x = value
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0);
+        let x = crate::num::parse_f64(value).filter(|x| x.is_finite() && *x >= 0.0);
         set_view.update(|v| {
             let c = &mut v.config;
             match (key, x) {

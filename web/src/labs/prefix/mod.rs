@@ -169,12 +169,7 @@ pub fn PrefixLab(
         })
     });
     let set: Setter = Arc::new(move |key: &str, value: &str| {
-        let Some(x) = value
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite() && *x >= 0.0)
-        else {
+        let Some(x) = crate::num::parse_f64(value).filter(|x| x.is_finite() && *x >= 0.0) else {
             return;
         };
         set_config.update(|c| match key {

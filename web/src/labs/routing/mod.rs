@@ -227,7 +227,7 @@ pub fn RoutingLab(
         })
     });
     let set: Setter = Arc::new(move |key: &str, value: &str| {
-        let x = value.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        let x = crate::num::parse_f64(value).filter(|x| x.is_finite());
         set_view.update(|v| {
             let c = &mut v.config;
             match (key, x) {
