@@ -134,7 +134,19 @@ fn hedging_at_p95_trims_the_tail_for_about_five_percent_more_load() {
 fn cache_hits_raise_the_little_ceiling() {
     use sim_core::labs::queueing::little;
     let o = little::run(&little::Config::default()).expect("valid");
-    assert_eq!(o.l_max, 1000 / 69);
-    assert!((o.lambda_max - f64::from(o.l_max) / 133.0).abs() < 1e-12);
+    // 8,100 tokens in 16-token blocks = 507 blocks; 20,000 blocks hold 39 sequences.
+    assert_eq!((o.blocks_per_sequence, o.l_max), (507, 39));
+    // W = 8,000 / 320 prefill ticks + 100 decode ticks = 125.
+    assert!((o.residency - 125.0).abs() < 1e-12);
+    assert!((o.lambda_max - 39.0 / 125.0).abs() < 1e-12);
+    // Three quarters of the prompt from cache: W = 6.25 + 100.
+    assert!((o.lambda_max_cached - 39.0 / 106.25).abs() < 1e-12);
+    // With no cache hits the two ceilings agree; more hits, higher ceiling.
+    let none = little::run(&little::Config {
+        cache_hit: 0.0,
+        ..little::Config::default()
+    })
+    .expect("valid");
+    assert_eq!(none.lambda_max_cached, none.lambda_max);
     assert!(o.lambda_max_cached > o.lambda_max);
 }

@@ -59,6 +59,11 @@ pub fn knee_main(rest: &[String]) -> Result<(), String> {
             false,
             "Add the discrete-event single-server simulation",
         ),
+        flag(
+            "mean",
+            true,
+            "Mean service time of the simulation, seconds (default 2, range 0.01–1000)",
+        ),
         flag("seed", true, "Seed of the simulation (default 1)"),
         flag("json", false, "Print the outcome as JSON"),
     ];
@@ -75,6 +80,9 @@ pub fn knee_main(rest: &[String]) -> Result<(), String> {
     }
     if let Some(v) = p.value("ca2") {
         cfg.ca2 = number("ca2", v, 0.0, 16.0)?;
+    }
+    if let Some(v) = p.value("mean") {
+        cfg.service_mean = number("mean", v, 0.01, 1000.0)?;
     }
     if let Some(v) = p.value("seed") {
         cfg.seed = args::seed(v)?;
@@ -115,27 +123,32 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
         flag(
             "kv-blocks",
             true,
-            "KV capacity, blocks (default 1000, range 1–10000000)",
+            "KV capacity, blocks (default 20000, range 1–10000000)",
         ),
         flag(
-            "tokens",
+            "block-tokens",
             true,
-            "Tokens per resident sequence (default 1100, range 1–1000000)",
+            "Tokens per KV block (default 16, range 1–1024)",
         ),
         flag(
-            "prefill-ticks",
+            "prompt",
             true,
-            "Prefill residency without cache hits, ticks (default 3, range 0–10000)",
+            "Prompt tokens per request (default 8000, range 1–1000000)",
         ),
         flag(
-            "decode-ticks",
+            "output",
             true,
-            "Decode residency, ticks (default 130, range 1–100000)",
+            "Output tokens per request (default 100, range 1–100000)",
+        ),
+        flag(
+            "prefill-rate",
+            true,
+            "Prompt tokens prefilled per tick (default 320, range 1–100000)",
         ),
         flag(
             "cache-hit",
             true,
-            "Share of prompt tokens from cache (default 0.4, range 0–1)",
+            "Share of prompt tokens from cache (default 0.75, range 0–1)",
         ),
         flag("json", false, "Print the outcome as JSON"),
     ];
@@ -144,17 +157,36 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let mut cfg = little::Config::default();
-    if let Some(v) = p.value("kv-blocks") {
-        cfg.kv_blocks = number("kv-blocks", v, 1.0, 10_000_000.0)? as u32;
+    let whole = |name: &str, hi: f64| -> Result<Option<u32>, String> {
+        p.value(name)
+            .map(|v| {
+                number(name, v, 1.0, hi).and_then(|x| {
+                    if x.fract() == 0.0 {
+                        Ok(x as u32)
+                    } else {
+                        Err(format!(
+                            "--{name} must be a whole number between 1 and {} (got '{v}')",
+                            args::num(hi)
+                        ))
+                    }
+                })
+            })
+            .transpose()
+    };
+    if let Some(x) = whole("kv-blocks", 10_000_000.0)? {
+        cfg.kv_blocks = x;
     }
-    if let Some(v) = p.value("tokens") {
-        cfg.tokens_per_sequence = number("tokens", v, 1.0, 1_000_000.0)? as u32;
+    if let Some(x) = whole("block-tokens", 1024.0)? {
+        cfg.block_tokens = x;
     }
-    if let Some(v) = p.value("prefill-ticks") {
-        cfg.prefill_ticks = number("prefill-ticks", v, 0.0, 10_000.0)?;
+    if let Some(x) = whole("prompt", 1_000_000.0)? {
+        cfg.prompt_tokens = x;
     }
-    if let Some(v) = p.value("decode-ticks") {
-        cfg.decode_ticks = number("decode-ticks", v, 1.0, 100_000.0)?;
+    if let Some(x) = whole("output", 100_000.0)? {
+        cfg.output_tokens = x;
+    }
+    if let Some(x) = whole("prefill-rate", 100_000.0)? {
+        cfg.prefill_rate = x;
     }
     if let Some(v) = p.value("cache-hit") {
         cfg.cache_hit = number("cache-hit", v, 0.0, 1.0)?;
@@ -162,13 +194,17 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
     let o = little::run(&cfg).map_err(|e| e.to_string())?;
     emit(p.switch("json"), &o, || {
         format!(
-            "Lmax = {} sequences; W = {:.1} ticks → λmax = {:.4} requests/tick\nwith {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick\n",
+            "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\nwith {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\n",
             o.l_max,
+            o.blocks_per_sequence,
+            o.prefill_ticks,
+            cfg.output_tokens,
             o.residency,
             o.lambda_max,
             cfg.cache_hit * 100.0,
             o.residency_cached,
-            o.lambda_max_cached
+            o.lambda_max_cached,
+            (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0
         )
     })
 }
@@ -185,6 +221,11 @@ pub fn retries_main(rest: &[String]) -> Result<(), String> {
             "budget",
             true,
             "Retries per step as a share of successes (default 0.1, range 0–1)",
+        ),
+        flag(
+            "incident-failure",
+            true,
+            "Failure probability of an upstream call during the incident (default 0.99, range 0–1)",
         ),
         flag("seed", true, "Seed (default 1)"),
         flag("json", false, "Print the outcome as JSON"),
@@ -211,6 +252,9 @@ pub fn retries_main(rest: &[String]) -> Result<(), String> {
     }
     if let Some(v) = p.value("budget") {
         cfg.budget = number("budget", v, 0.0, 1.0)?;
+    }
+    if let Some(v) = p.value("incident-failure") {
+        cfg.incident_failure = number("incident-failure", v, 0.0, 1.0)?;
     }
     if let Some(v) = p.value("seed") {
         cfg.seed = args::seed(v)?;
@@ -241,6 +285,21 @@ pub fn hedging_main(rest: &[String]) -> Result<(), String> {
             true,
             "Percentile after which to hedge (default 95, range 50–99.9)",
         ),
+        flag(
+            "slow-share",
+            true,
+            "Share of requests in the slow tail (default 0.05, range 0–0.5)",
+        ),
+        flag(
+            "slow-factor",
+            true,
+            "How many times slower a slow request is (default 5, range 1–50)",
+        ),
+        flag(
+            "ttft-share",
+            true,
+            "Share of a request's latency before its first token (default 0.3, range 0.05–0.95)",
+        ),
         flag("seed", true, "Seed (default 1)"),
         flag("json", false, "Print the outcome as JSON"),
     ];
@@ -251,6 +310,15 @@ pub fn hedging_main(rest: &[String]) -> Result<(), String> {
     let mut cfg = hedging::Config::default();
     if let Some(v) = p.value("hedge-at") {
         cfg.hedge_at = number("hedge-at", v, 50.0, 99.9)?;
+    }
+    if let Some(v) = p.value("slow-share") {
+        cfg.slow_share = number("slow-share", v, 0.0, 0.5)?;
+    }
+    if let Some(v) = p.value("slow-factor") {
+        cfg.slow_factor = number("slow-factor", v, 1.0, 50.0)?;
+    }
+    if let Some(v) = p.value("ttft-share") {
+        cfg.ttft_share = number("ttft-share", v, 0.05, 0.95)?;
     }
     if let Some(v) = p.value("seed") {
         cfg.seed = args::seed(v)?;
@@ -284,6 +352,7 @@ pub fn cascade_main(rest: &[String]) -> Result<(), String> {
             true,
             "Share of requests escalated (default 0.1, range 0.0001–1)",
         ),
+        flag("seed", true, "Seed of the sampled check (default 1)"),
         flag("json", false, "Print the outcome as JSON"),
     ];
     let Some(p) = args::parse(rest, &flags)? else {
@@ -294,7 +363,11 @@ pub fn cascade_main(rest: &[String]) -> Result<(), String> {
         Some(v) => number("escalate", v, 0.0001, 1.0)?,
         None => 0.1,
     };
-    let o = cascade::cascade(q, 1_000_000, 1).map_err(|e| e.to_string())?;
+    let seed = match p.value("seed") {
+        Some(v) => args::seed(v)?,
+        None => 1,
+    };
+    let o = cascade::cascade(q, cascade::SAMPLES, seed).map_err(|e| e.to_string())?;
     emit(p.switch("json"), &o, || {
         format!(
             "Escalating the slowest {:.1}% of an exponential workload: C² {:.3} (from 1), mean ×{:.2}; sampled C² {:.3}, mean ×{:.2}\nThe escalated stream is a state-dependent thinning of the arrivals: no longer Poisson.\n",

@@ -353,7 +353,9 @@ fn queueing_commands_print_the_documented_json() {
     let c = json(&["cascade", "--escalate", "0.1", "--json"]);
     assert!((c["cv2"].as_f64().unwrap_or(0.0) - 1.0 / (1.0 + 10f64.ln()).powi(2)).abs() < 1e-12);
     assert!((c["mean_ratio"].as_f64().unwrap_or(0.0) - (1.0 + 10f64.ln())).abs() < 1e-12);
-    assert!(json(&["little", "--json"])["lambda_max"].is_number());
+    let l = json(&["little", "--json"]);
+    assert_eq!(l["l_max"], 39);
+    assert!((l["lambda_max"].as_f64().unwrap_or(0.0) - 39.0 / 125.0).abs() < 1e-12);
     for (args, want) in [
         (
             &["knee", "--wait", "0"][..],
@@ -370,6 +372,22 @@ fn queueing_commands_print_the_documented_json() {
         (
             &["cascade", "--escalate", "2"][..],
             "--escalate must be a number between 0.0001 and 1",
+        ),
+        (
+            &["little", "--prompt", "2.5"][..],
+            "--prompt must be a whole number between 1 and 1000000",
+        ),
+        (
+            &["knee", "--mean", "0"][..],
+            "--mean must be a number between 0.01 and 1000",
+        ),
+        (
+            &["hedging", "--ttft-share", "1"][..],
+            "--ttft-share must be a number between 0.05 and 0.95",
+        ),
+        (
+            &["retries", "--incident-failure", "-1"][..],
+            "--incident-failure must be a number between 0 and 1",
         ),
     ] {
         let (code, _, err) = lblab(args);

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{stream, Rng};
 
+/// Draws of the seeded check the CLI and the page use.
+pub const SAMPLES: u32 = 1_000_000;
+
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cascade {

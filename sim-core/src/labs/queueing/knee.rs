@@ -8,8 +8,9 @@
 //! The simulation is a single FIFO server run by Lindley's recursion
 //! (W₍ₙ₊₁₎ = max(0, Wₙ + Sₙ − Aₙ₊₁)), exact for a single server. Inter-arrival
 //! times are Gamma with squared CV Ca² (1 is Poisson); service times are Gamma
-//! with mean 1 and squared CV Cs² (0 is deterministic; 1 exponential). The error
-//! band is ±1.96 standard errors over 20 batch means.
+//! with the chosen mean and squared CV Cs² (0 is deterministic; 1 exponential).
+//! Waits are reported in units of the mean service time. The error band is
+//! ±1.96 standard errors over 20 batch means.
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,19 @@ fn gamma_cv2(rng: &mut Rng, mean: f64, cv2: f64) -> f64 {
 /// Simulate `customers` customers of a single FIFO server at utilisation `rho`
 /// with squared CVs `ca2` (inter-arrival) and `cs2` (service), mean service 1.
 pub fn simulate(rho: f64, ca2: f64, cs2: f64, customers: u32, seed: u64) -> SimPoint {
+    simulate_with_mean(rho, ca2, cs2, 1.0, customers, seed)
+}
+
+/// [`simulate`] with service times of mean `mean` (any time unit); the wait is
+/// still reported in mean service times.
+pub fn simulate_with_mean(
+    rho: f64,
+    ca2: f64,
+    cs2: f64,
+    mean: f64,
+    customers: u32,
+    seed: u64,
+) -> SimPoint {
     let mut arrivals = Rng::new(seed, stream::ARRIVALS);
     let mut service = Rng::new(seed, stream::PROMPTS);
     let batches = 20u32;
@@ -73,17 +87,17 @@ pub fn simulate(rho: f64, ca2: f64, cs2: f64, customers: u32, seed: u64) -> SimP
     let warmup = customers / 10;
     let mut w = 0.0f64;
     for _ in 0..warmup {
-        let s = gamma_cv2(&mut service, 1.0, cs2);
-        let a = gamma_cv2(&mut arrivals, 1.0 / rho, ca2);
+        let s = gamma_cv2(&mut service, mean, cs2);
+        let a = gamma_cv2(&mut arrivals, mean / rho, ca2);
         w = (w + s - a).max(0.0);
     }
     let mut means: Vec<f64> = Vec::with_capacity(batches as usize);
     for _ in 0..batches {
         let mut sum = 0.0;
         for _ in 0..per {
-            sum += w;
-            let s = gamma_cv2(&mut service, 1.0, cs2);
-            let a = gamma_cv2(&mut arrivals, 1.0 / rho, ca2);
+            sum += w / mean;
+            let s = gamma_cv2(&mut service, mean, cs2);
+            let a = gamma_cv2(&mut arrivals, mean / rho, ca2);
             w = (w + s - a).max(0.0);
         }
         means.push(sum / f64::from(per));
@@ -121,6 +135,9 @@ pub struct Config {
     pub cv2: f64,
     /// Inter-arrival CV² for the Kingman curve (0–16; default 1, Poisson).
     pub ca2: f64,
+    /// Mean service time of the simulation, in seconds (0.01–1,000; default 2).
+    /// The curves are in service times and do not depend on it.
+    pub service_mean: f64,
     /// Run the simulation overlay.
     pub simulate: bool,
     /// Customers per simulated point (1,000–5,000,000; default 200,000).
@@ -135,6 +152,7 @@ impl Default for Config {
             wait: 3.0,
             cv2: 2.0,
             ca2: 1.0,
+            service_mean: 2.0,
             simulate: false,
             customers: 200_000,
             seed: 1,
@@ -154,12 +172,35 @@ pub struct Outcome {
     pub simulated: Vec<SimPoint>,
 }
 
+/// Utilisations the simulation overlay measures.
+pub const SIMULATED_RHOS: [f64; 5] = [0.3, 0.5, 0.7, 0.8, 0.9];
+
+/// The simulation overlay on its own (it does not depend on the tolerable wait,
+/// so callers may keep it while only the wait changes).
+pub fn simulate_points(config: &Config) -> Vec<SimPoint> {
+    SIMULATED_RHOS
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            simulate_with_mean(
+                r,
+                config.ca2,
+                config.cv2,
+                config.service_mean,
+                config.customers,
+                config.seed.wrapping_add(i as u64),
+            )
+        })
+        .collect()
+}
+
 /// Compute the knee explorable.
 pub fn run(config: &Config) -> Result<Outcome, crate::labs::RangeError> {
     use crate::labs::check_range;
     check_range("wait", config.wait, 0.1, 50.0)?;
     check_range("cv2", config.cv2, 0.0, 16.0)?;
     check_range("ca2", config.ca2, 0.0, 16.0)?;
+    check_range("service_mean", config.service_mean, 0.01, 1000.0)?;
     check_range(
         "customers",
         f64::from(config.customers),
@@ -182,19 +223,7 @@ pub fn run(config: &Config) -> Result<Outcome, crate::labs::RangeError> {
         .collect();
     curves.push(curve(config.ca2, config.cv2));
     let simulated = if config.simulate {
-        [0.3, 0.5, 0.7, 0.8, 0.9]
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| {
-                simulate(
-                    r,
-                    config.ca2,
-                    config.cv2,
-                    config.customers,
-                    config.seed.wrapping_add(i as u64),
-                )
-            })
-            .collect()
+        simulate_points(config)
     } else {
         Vec::new()
     };
