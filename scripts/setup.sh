@@ -34,8 +34,9 @@ if [ "$want" = "web" ]; then
     cargo install wasm-bindgen-cli --version "$wbg" --locked || cargo install wasm-bindgen-cli --version "$wbg"
   fi
   # npm's binaryen 132 provides wasm-opt (Debian's v108 breaks the bundle);
+  # terser minifies the JS glue (Trunk hook scripts/minify-js.mjs);
   # playwright-core drives Debian's Chromium (it never downloads a browser).
-  if [ ! -x "$root/tests/browser/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/tests/browser/node_modules/playwright-core" ]; then
+  if [ ! -x "$root/tests/browser/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/tests/browser/node_modules/playwright-core" ] || [ ! -d "$root/tests/browser/node_modules/terser" ]; then
     say "installing npm packages in tests/browser"
     (cd "$root/tests/browser" && npm ci --no-audit --no-fund)
   fi

@@ -121,28 +121,28 @@ fn compare_html(o: &Outcome, selected: Mode) -> String {
             title: "Iterations to drain",
             meaning: "until the last request finishes",
             value: |m| f64::from(m.iterations),
-            show: |x| format!("{x:.0}"),
+            show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Zero-output iterations",
             meaning: "iterations that emitted no token",
             value: |m| f64::from(m.zero_output_iterations),
-            show: |x| format!("{x:.0}"),
+            show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Slot occupancy",
             meaning: "share of slot-iterations holding a sequence",
             value: |m| m.slot_occupancy,
-            show: |x| format!("{:.0}%", x * 100.0),
+            show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
             higher_is_better: true,
         },
         Column {
             title: "Iterations per token",
             meaning: "mean, after prefill; 1.0 is a token every iteration",
             value: |m| m.mean_gap,
-            show: |x| format!("{x:.2}"),
+            show: |x| crate::format::fixed(x, 2),
             higher_is_better: false,
         },
     ];
@@ -236,7 +236,7 @@ pub fn BatchingLab(
                         .iter()
                         .map(|p| {
                             format!(
-                                "budget {} {}: {} iterations, {:.2} per token",
+                                "budget {} {}: {} iterations, {} per token",
                                 p.budget,
                                 if p.prefill_first {
                                     "prefill first"
@@ -244,7 +244,7 @@ pub fn BatchingLab(
                                     "decode first"
                                 },
                                 p.iterations,
-                                p.mean_gap
+                                crate::format::fixed(p.mean_gap, 2)
                             )
                         })
                         .collect();
@@ -395,7 +395,7 @@ pub fn BatchingLab(
 
 /// The batching player's controls.
 fn control_specs() -> Vec<ControlSpec> {
-    let whole = |x: f64| format!("{x:.0}");
+    let whole = |x: f64| crate::format::fixed(x, 0);
     vec![
         ControlSpec {
             key: "mode",

@@ -153,7 +153,7 @@ pub fn HerdingLab(
 
 /// The herding lab's controls, in display order.
 fn control_specs() -> Vec<ControlSpec> {
-    let whole = |x: f64| format!("{x:.0}");
+    let whole = |x: f64| crate::format::fixed(x, 0);
     let range = |key, label, hint, min, max, step, unit, format| ControlSpec {
         key,
         label,
@@ -196,7 +196,7 @@ fn control_specs() -> Vec<ControlSpec> {
             5.0,
             0.1,
             "req/tick",
-            |x| format!("{x:.1}"),
+            |x| crate::format::fixed(x, 1),
         ),
         range(
             "service",
@@ -258,10 +258,10 @@ fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> String {
             String::new()
         };
         s += &format!(
-            r#"<div class="bar-row" role="listitem"><span class="bar-label">Replica {}</span><span class="bar-track"><span class="bar-old" style="width:{:.2}%;background:{c}"></span><span class="bar-new" style="width:{:.2}%;--c:{c}"></span></span><span class="bar-value">{o}{extra}</span></div>"#,
+            r#"<div class="bar-row" role="listitem"><span class="bar-label">Replica {}</span><span class="bar-track"><span class="bar-old" style="width:{}%;background:{c}"></span><span class="bar-new" style="width:{}%;--c:{c}"></span></span><span class="bar-value">{o}{extra}</span></div>"#,
             i + 1,
-            w(o - new),
-            w(new)
+            crate::format::fixed(w(o - new), 2),
+            crate::format::fixed(w(new), 2)
         );
     }
     s += r#"</div><p class="small legend"><span class="key-old"></span> in flight from earlier ticks <span class="key-new"></span> dispatched this tick</p>"#;
@@ -350,28 +350,28 @@ fn compare_html(o: &Outcome, selected: HerdingRule) -> String {
             title: "Peak skew",
             meaning: "largest max − min over the run",
             value: |r| f64::from(r.peak_skew),
-            show: |x| format!("{x:.0}"),
+            show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Mean skew",
             meaning: "max − min averaged over ticks",
             value: |r| r.mean_skew,
-            show: |x| format!("{x:.1}"),
+            show: |x| crate::format::fixed(x, 1),
             higher_is_better: false,
         },
         Column {
             title: "Oscillation",
             meaning: "mean change in skew from one tick to the next",
             value: |r| r.oscillation,
-            show: |x| format!("{x:.2}"),
+            show: |x| crate::format::fixed(x, 2),
             higher_is_better: false,
         },
         Column {
             title: "Pile-up share",
             meaning: "ticks with 2+ arrivals that all went to one replica",
             value: |r| r.pile_up_share,
-            show: |x| format!("{:.0}%", x * 100.0),
+            show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
             higher_is_better: false,
         },
     ];

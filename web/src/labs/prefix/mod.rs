@@ -55,13 +55,13 @@ fn threshold_label(x: f64) -> String {
     if x >= state::INF_POSITION {
         "∞".into()
     } else {
-        format!("{x:.0}")
+        crate::format::fixed(x, 0)
     }
 }
 
 /// The prefix player's sliders (the trace editor follows them).
 fn control_specs() -> Vec<ControlSpec> {
-    let whole = |x: f64| format!("{x:.0}");
+    let whole = |x: f64| crate::format::fixed(x, 0);
     vec![
         ControlSpec {
             key: "threshold",
@@ -289,7 +289,7 @@ pub fn PrefixLab(
                         let i = step.get().min(o.trace.len().saturating_sub(1));
                         let a = o.routers[0].steps[i].cumulative_prefill as f64;
                         let b = o.routers[1].steps[i].cumulative_prefill as f64;
-                        format!("Prefill reduction so far: {:.1}% ({} / {} tokens)", if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 },
+                        format!("Prefill reduction so far: {}% ({} / {} tokens)", crate::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
                             thousands(b as u64), thousands(a as u64))
                     }))}</p>
                     <div inner_html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default())></div>

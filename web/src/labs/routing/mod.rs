@@ -107,7 +107,7 @@ fn control_specs() -> Vec<ControlSpec> {
             bounds::REPLICAS,
             1.0,
             "",
-            |x| format!("{x:.0}"),
+            |x| crate::format::fixed(x, 0),
         ),
         range(
             "rate",
@@ -116,7 +116,7 @@ fn control_specs() -> Vec<ControlSpec> {
             bounds::RATE,
             0.01,
             "req/tick",
-            |x| format!("{x:.2}"),
+            |x| crate::format::fixed(x, 2),
         ),
         range(
             "prompt",
@@ -134,7 +134,7 @@ fn control_specs() -> Vec<ControlSpec> {
             bounds::CV,
             0.05,
             "",
-            |x| format!("{x:.2}"),
+            |x| crate::format::fixed(x, 2),
         ),
         range(
             "long",
@@ -143,7 +143,7 @@ fn control_specs() -> Vec<ControlSpec> {
             (0.0, 100.0),
             5.0,
             "%",
-            |x| format!("{x:.0}"),
+            |x| crate::format::fixed(x, 0),
         ),
         ControlSpec {
             key: "seed",
