@@ -89,6 +89,8 @@ test('CSV and JSON downloads are non-empty and the JSON equals the CLI', async (
     { query: '?lab=herding&routers=3&stagger=1&seed=4', args: ['herding', '--routers', '3', '--stagger', '--seed', '4', '--json'] },
     { query: '?lab=prefix&threshold=inf&slots=2', args: ['prefix', '--threshold', 'inf', '--slots', '2', '--json'] },
     { query: '?lab=batching&budget=2&order=prefill', args: ['batching', '--chunk-budget', '2', '--prefill-first', '--json'] },
+    { query: '?lab=hedging&at=90', args: ['hedging', '--hedge-at', '90', '--json'] },
+    { query: '?lab=knee&simulate=1&seed=4', args: ['knee', '--simulate', '--seed', '4', '--json'] },
   ];
   for (const c of cases) {
     await page.goto(srv.base + c.query);
@@ -113,7 +115,7 @@ test('the app under a sub-path loads with no failed request and no console error
   const { page, problems } = await watchedPage(browser.context);
   const urls = [];
   page.on('request', (r) => urls.push(r.url()));
-  for (const q of ['', '?lab=routing', '?lab=herding', '?lab=prefix', '?lab=batching']) {
+  for (const q of ['', '?lab=routing', '?lab=herding', '?lab=prefix', '?lab=batching', '?lab=knee&simulate=1', '?lab=little', '?lab=retries', '?lab=hedging', '?lab=cascade']) {
     await page.goto(sub.base + q);
     await page.locator('main').waitFor();
     await page.waitForLoadState('networkidle');
@@ -126,7 +128,8 @@ test('the app under a sub-path loads with no failed request and no console error
 
 test('malformed values in every lab fall back with a visible notice, without a panic', async () => {
   const { page, problems } = await watchedPage(browser.context);
-  for (const q of ['?lab=herding&routers=99&interval=abc', '?lab=prefix&trace=1,9&threshold=-3', '?lab=routing&cv=-1', '?lab=nope&theme=pink']) {
+  for (const q of ['?lab=herding&routers=99&interval=abc', '?lab=prefix&trace=1,9&threshold=-3', '?lab=routing&cv=-1', '?lab=nope&theme=pink',
+    '?lab=knee&wait=0&simulate=maybe', '?lab=little&kv=-5', '?lab=retries&attempts=0', '?lab=hedging&ttft=100', '?lab=cascade&escalate=0']) {
     await page.goto(srv.base + q);
     await page.locator('.notice').first().waitFor();
     assert.ok((await page.locator('.notice').count()) >= 1, q);

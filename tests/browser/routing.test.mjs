@@ -17,8 +17,11 @@ test('home and routing lab load with no console error', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(env.srv.base);
   await page.getByRole('link', { name: 'Routing Lab' }).first().waitFor();
-  assert.equal(await page.locator('.layer').count(), 5, 'five layers on the home page');
-  await page.locator('.lab-card').first().click();
+  // The queueing foundations first, then the five layers L1–L5; a card per lab.
+  const groups = (await page.locator('.layer h2').allTextContents()).map((t) => t.split(' · ')[0]);
+  assert.deepEqual(groups, ['Foundations', 'L1', 'L2', 'L3', 'L4', 'L5']);
+  assert.equal(await page.locator('.lab-card').count(), 9, 'one card per lab');
+  await page.locator('.lab-card', { hasText: 'Routing Lab' }).click();
   await rows(page).first().waitFor();
   assert.match(page.url(), /lab=routing/);
   assert.deepEqual(problems, []);

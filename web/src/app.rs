@@ -38,7 +38,13 @@ pub fn App() -> impl IntoView {
         Some("batching") => {
             view! { <crate::labs::batching::BatchingLab pairs=pairs.clone() /> }.into_any()
         }
-        _ => view! { <Home /> }.into_any(),
+        Some(id) => match labs::queueing::find(id) {
+            Some(ex) => {
+                view! { <labs::queueing::QueueingLab pairs=pairs.clone() ex=ex /> }.into_any()
+            }
+            None => view! { <Home /> }.into_any(),
+        },
+        None => view! { <Home /> }.into_any(),
     };
     if let (true, Some(l)) = (opts.embed, current) {
         embed::start_resize_messages(l.id);
@@ -46,31 +52,34 @@ pub fn App() -> impl IntoView {
     let after_mount = opts.clone();
     Effect::new(move |_| embed::apply_controls(&after_mount));
     let current_id = current.map(|l| l.id);
+    // The header is static text: one HTML string rather than a view tree.
     let header = (!opts.embed).then(|| {
-        view! {
-            <header class="site-header">
-                <a class="brand" href="?">"LLM Load-Balancing Lab"</a>
-                <nav aria-label="Labs">
-                    <a href="?" aria-current=current_id.is_none().then_some("page")>"Home"</a>
-                    {LABS
-                        .iter()
-                        .map(|l| {
-                            view! {
-                                <a href=format!("?lab={}", l.id) aria-current=(current_id == Some(l.id)).then_some("page")>
-                                    {l.title}
-                                </a>
-                            }
-                        })
-                        .collect_view()}
-                </nav>
-            </header>
+        let current = |id: Option<&str>| {
+            if current_id == id {
+                r#" aria-current="page""#
+            } else {
+                ""
+            }
+        };
+        let mut nav = format!(r#"<a href="?"{}>Home</a>"#, current(None));
+        for l in LABS {
+            nav += &format!(
+                r#"<a href="?lab={}"{}>{}</a>"#,
+                l.id,
+                current(Some(l.id)),
+                crate::html::escape(l.title)
+            );
         }
+        let html = format!(
+            r#"<a class="brand" href="?">LLM Load-Balancing Lab</a><nav aria-label="Labs">{nav}</nav>"#
+        );
+        view! { <header class="site-header" inner_html=html></header> }
     });
     let share = current.map(|l| view! { <ShareBar lab=l.id title=l.title /> });
     view! {
         {header}
         <main id="main">
-            <Notice messages=Signal::stored(notices) />
+            <Notice messages=notices />
             <div id="lab-root">{page}</div>
             {share}
         </main>

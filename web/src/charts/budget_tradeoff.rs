@@ -36,11 +36,12 @@ pub fn spec(sweep: &[BudgetPoint], current: (u32, bool)) -> ChartSpec {
         y_desc: "iterations to drain",
         x_range: (0.9, x_max),
         y_range: (0.0, y_max),
-        x_label: |x| format!("{x:.1}"),
+        x_label: |x| crate::format::fixed(x, 1),
         y_label: whole,
         x_labels: 8,
         series,
         marker_x: None,
+        marker_y: None,
         ring: sweep
             .iter()
             .find(|p| (p.budget, p.prefill_first) == current)

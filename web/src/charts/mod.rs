@@ -5,7 +5,12 @@
 //! wasm bundle once, not once per chart.
 
 pub mod budget_tradeoff;
+pub mod cascade;
+pub mod hedging;
+pub mod knee;
+pub mod little;
 pub mod queue_evolution;
+pub mod retries;
 pub mod skew_over_time;
 pub mod threshold_sweep;
 
@@ -24,6 +29,11 @@ pub enum Mark {
     LineDots,
     /// One bar per point, from x to x + 1.
     Bars,
+    /// A dot at every point, no line.
+    Dots,
+    /// A translucent filled polygon through the points (an error band, a time
+    /// window); its legend entry is a filled square.
+    Area,
 }
 
 /// One series.
@@ -71,6 +81,8 @@ pub struct ChartSpec {
     pub series: Vec<Series>,
     /// A vertical marker (current tick, threshold in use).
     pub marker_x: Option<f64>,
+    /// A horizontal marker (a target the reader set).
+    pub marker_y: Option<f64>,
     /// A ringed point (the setting in use).
     pub ring: Option<(f64, f64)>,
     /// Text annotations at points.
@@ -81,7 +93,7 @@ pub struct ChartSpec {
 
 /// Whole-number tick labels.
 pub fn whole(x: f64) -> String {
-    format!("{x:.0}")
+    crate::format::fixed(x, 0)
 }
 
 /// Draw `spec` onto `root`.
@@ -117,34 +129,56 @@ pub fn draw<DB: DrawingBackend>(
         .y_label_formatter(&|y| (spec.y_label)(*y))
         .draw()
         .map_err(err)?;
-    if let Some(x) = spec.marker_x {
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![(x, spec.y_range.0), (x, spec.y_range.1)],
-                theme.accent.stroke_width(2),
-            )))
-            .map_err(err)?;
-    }
+    let vertical = spec
+        .marker_x
+        .map(|x| vec![(x, spec.y_range.0), (x, spec.y_range.1)]);
+    let horizontal = spec
+        .marker_y
+        .map(|y| vec![(spec.x_range.0, y), (spec.x_range.1, y)]);
+    chart
+        .draw_series(
+            vertical
+                .into_iter()
+                .chain(horizontal)
+                .map(|line| PathElement::new(line, theme.accent.stroke_width(2))),
+        )
+        .map_err(err)?;
     for s in &spec.series {
         let color = s.color;
         let drawn = match s.mark {
+            // Bars are polygons: every filled shape goes through one element
+            // type, so plotters' drawing code is in the bundle once.
             Mark::Bars => chart
-                .draw_series(
-                    s.points
-                        .iter()
-                        .map(|&(x, y)| Rectangle::new([(x, 0.0), (x + 1.0, y)], color.filled())),
-                )
+                .draw_series(s.points.iter().map(|&(x, y)| {
+                    Polygon::new(
+                        vec![(x, 0.0), (x + 1.0, 0.0), (x + 1.0, y), (x, y)],
+                        color.filled(),
+                    )
+                }))
+                .map_err(err)?,
+            Mark::Area => chart
+                .draw_series(std::iter::once(Polygon::new(
+                    s.points.clone(),
+                    color.mix(0.25).filled(),
+                )))
+                .map_err(err)?,
+            Mark::Dots => chart
+                .draw_series(s.points.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(err)?,
             Mark::Line | Mark::LineDots => chart
-                .draw_series(LineSeries::new(
-                    s.points.iter().copied(),
+                .draw_series(std::iter::once(PathElement::new(
+                    s.points.clone(),
                     color.stroke_width(2),
-                ))
+                )))
                 .map_err(err)?,
         };
         if let Some(label) = &s.label {
+            let mark = s.mark;
             drawn.label(label.clone()).legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(3))
+                // One element type for every legend entry: a short path, thick
+                // for areas so it reads as a swatch.
+                let width = if mark == Mark::Area { 10 } else { 3 };
+                PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(width))
             });
         }
         if s.mark == Mark::LineDots {
@@ -237,6 +271,7 @@ mod tests {
                 },
             ],
             marker_x: Some(2.0),
+            marker_y: Some(1.0),
             ring: Some((5.0, 3.0)),
             notes: vec![],
             legend: Legend::None,

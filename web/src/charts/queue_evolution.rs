@@ -44,6 +44,7 @@ pub fn spec(queue: &QueueSeries) -> ChartSpec {
             })
             .collect(),
         marker_x: None,
+        marker_y: None,
         ring: None,
         notes: Vec::new(),
         legend: Legend::UpperRight,

@@ -42,6 +42,7 @@ pub fn spec(skew: &[u32], current: usize, theme: &ChartTheme) -> ChartSpec {
             },
         ],
         marker_x: Some(current as f64),
+        marker_y: None,
         ring: None,
         notes: Vec::new(),
         legend: Legend::None,

@@ -50,6 +50,7 @@ pub fn spec(sweep: &[SweepPoint], current: usize) -> ChartSpec {
             }),
         ],
         marker_x: Some(current as f64),
+        marker_y: None,
         ring: None,
         notes: Vec::new(),
         legend: Legend::UpperLeft,

@@ -40,6 +40,9 @@ pub enum ControlKind {
     Radio(Vec<(&'static str, &'static str, &'static str)>),
     /// A whole-number field; changes apply when the field is left or Enter pressed.
     Number,
+    /// A short text field (e.g. a comma-separated list); changes apply when the
+    /// field is left or Enter pressed. The hint says what it accepts.
+    Text,
     /// A button; clicking it calls `set(key, "")`.
     Button,
 }
@@ -133,6 +136,14 @@ fn panel_html(specs: &[ControlSpec], get: &Getter) -> String {
                     escape(&get(key))
                 );
             }
+            ControlKind::Text => {
+                let _ = write!(
+                    s,
+                    r#"<div class="seed-row" data-control="{key}"><label for="{key}">{}</label><input id="{key}" type="text" spellcheck="false" autocomplete="off" value="{}" aria-describedby="{key}-hint"><div class="slider-hint" id="{key}-hint">{hint}</div></div>"#,
+                    escape(c.label),
+                    escape(&get(key))
+                );
+            }
             ControlKind::Button => {
                 let _ = write!(
                     s,
@@ -195,7 +206,7 @@ fn sync(specs: &[ControlSpec], get: &Getter) {
                     }
                 }
             }
-            ControlKind::Number => {
+            ControlKind::Number | ControlKind::Text => {
                 if let Some(input) = element::<web_sys::HtmlInputElement>(c.key) {
                     if active != c.key && input.value() != v {
                         input.set_value(&v);
@@ -240,7 +251,7 @@ pub fn Controls(
                     "0".into()
                 },
             ),
-            "number" if committed => (input.id(), input.value()),
+            "number" | "text" if committed => (input.id(), input.value()),
             "range" if !committed => (input.id(), input.value()),
             _ => return,
         };

@@ -6,6 +6,6 @@ mod player;
 mod share_bar;
 
 pub use controls::{ControlKind, ControlSpec, Controls, Getter, Setter};
-pub use notice::{ErrorLine, Notice};
+pub use notice::{ChartError, ErrorLine, Notice};
 pub use player::Player;
 pub use share_bar::ShareBar;

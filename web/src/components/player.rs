@@ -13,6 +13,18 @@ use wasm_bindgen::JsCast;
 /// Speeds offered, in steps per second.
 const SPEEDS: [f64; 5] = [1.0, 2.0, 4.0, 8.0, 16.0];
 
+/// The speed choices as `<option>`s, `current` selected. Only the reader
+/// changes the speed, so the options are written once.
+fn speed_options(current: f64) -> String {
+    SPEEDS
+        .iter()
+        .map(|&s| {
+            let selected = if s == current { " selected" } else { "" };
+            format!(r#"<option value="{s}"{selected}>{s}/s</option>"#)
+        })
+        .collect()
+}
+
 /// A player bar over indices `0..len`.
 #[component]
 pub fn Player(
@@ -127,15 +139,11 @@ pub fn Player(
             <span class="player-label" id="player-label" aria-live="polite">{label}</span>
             <label class="player-speed">
                 "Speed "
-                <select on:change=move |ev| {
+                <select inner_html=speed_options(speed.get_untracked()) on:change=move |ev| {
                     if let Some(v) = crate::num::parse_f64(&event_target_value(&ev)) {
                         speed.set(v);
                     }
-                }>
-                    {SPEEDS.iter().map(|&s| view! {
-                        <option value=s.to_string() selected=move || speed.get() == s>{format!("{s}/s")}</option>
-                    }).collect_view()}
-                </select>
+                }></select>
             </label>
         </div>
     }

@@ -5,6 +5,7 @@ pub mod batching;
 pub mod herding;
 pub mod home;
 pub mod prefix;
+pub mod queueing;
 pub mod routing;
 
 use std::cell::RefCell;
@@ -12,9 +13,12 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// The five layers of an LLM serving stack where load decisions happen (article §3).
+/// The five layers of an LLM serving stack where load decisions happen (article
+/// §3), after the queueing foundations that hold at every one of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layer {
+    /// Queueing arithmetic that applies at every layer (article §1).
+    Foundations,
     /// L1: the SDK or client making one call.
     Client,
     /// L2: gateway or router choosing model, provider, tenant limits.
@@ -28,8 +32,9 @@ pub enum Layer {
 }
 
 impl Layer {
-    /// All layers, top of the stack first.
-    pub const ALL: [Layer; 5] = [
+    /// Foundations, then every layer, top of the stack first.
+    pub const ALL: [Layer; 6] = [
+        Layer::Foundations,
         Layer::Client,
         Layer::Gateway,
         Layer::EndpointSelection,
@@ -40,6 +45,7 @@ impl Layer {
     /// Short label, e.g. "L3 · Endpoint selection".
     pub fn title(self) -> &'static str {
         match self {
+            Layer::Foundations => "Foundations · every layer",
             Layer::Client => "L1 · Client / SDK",
             Layer::Gateway => "L2 · Gateway",
             Layer::EndpointSelection => "L3 · Endpoint selection",
@@ -51,6 +57,7 @@ impl Layer {
     /// What is decided at this layer, in one line.
     pub fn decides(self) -> &'static str {
         match self {
+            Layer::Foundations => "How variability, utilisation and capacity turn into waiting, whatever the layer.",
             Layer::Client => "Timeouts, retries, backoff and hedged duplicates for one API call.",
             Layer::Gateway => "Which model and provider, per-tenant limits, breakers and failover.",
             Layer::EndpointSelection => "Which replica serves this request: load signals and cache affinity.",
@@ -99,8 +106,57 @@ const BATCHING: LabInfo = LabInfo {
         summary: "Static, continuous and chunked-prefill batching, iteration by iteration: idle slots and decode stalls.",
     };
 
+const fn explorable(
+    id: &'static str,
+    title: &'static str,
+    layer: Layer,
+    summary: &'static str,
+) -> LabInfo {
+    LabInfo {
+        id,
+        title,
+        layer,
+        summary,
+    }
+}
+
 /// Every lab, in menu order.
-pub const LABS: &[LabInfo] = &[ROUTING, HERDING, PREFIX, BATCHING];
+pub const LABS: &[LabInfo] = &[
+    ROUTING,
+    HERDING,
+    PREFIX,
+    BATCHING,
+    explorable(
+        "knee",
+        "Utilisation knee",
+        Layer::Foundations,
+        "How variable service times lower the utilisation a pool can run at before queues get long.",
+    ),
+    explorable(
+        "little",
+        "Little's law",
+        Layer::Foundations,
+        "A replica's throughput ceiling from its KV capacity and residency, and what cache hits add.",
+    ),
+    explorable(
+        "retries",
+        "Retry amplification",
+        Layer::Client,
+        "Attempts multiply down the stack; an outage shows where retries belong and what a budget does.",
+    ),
+    explorable(
+        "hedging",
+        "Hedged requests",
+        Layer::Client,
+        "Duplicate only the slow requests: the tail it trims, the work it adds, and the first-token variant.",
+    ),
+    explorable(
+        "cascade",
+        "Model cascades",
+        Layer::Gateway,
+        "Escalate the long requests to a large model: less variable, much longer, and no longer Poisson.",
+    ),
+];
 
 /// Look a lab up by id.
 pub fn find(id: &str) -> Option<&'static LabInfo> {
@@ -138,7 +194,47 @@ pub fn now_ms() -> f64 {
 }
 
 /// The outcome of a lab run (or the error to show).
-pub type LabSignals<O> = (Signal<Option<Arc<O>>>, Signal<Option<String>>);
+pub type LabSignals<O> = (LabOutcome<O>, Signal<Option<String>>);
+
+/// A lab's outcome, read through the one memo every lab shares. Why not a
+/// `Signal<Option<Arc<O>>>`: each distinct signal value type instantiates the
+/// reactive system's generic code again (kilobytes of wasm per lab); this is a
+/// typed view over a single instantiation.
+pub struct LabOutcome<O> {
+    memo: Memo<Erased>,
+    _outcome: std::marker::PhantomData<fn() -> O>,
+}
+
+impl<O> Clone for LabOutcome<O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<O> Copy for LabOutcome<O> {}
+
+impl<O: Send + Sync + 'static> LabOutcome<O> {
+    /// Read the outcome (`None` while there is none or the run failed),
+    /// tracking it like a signal.
+    pub fn with<R>(&self, f: impl FnOnce(&Option<Arc<O>>) -> R) -> R {
+        self.memo.with(|c| {
+            f(&c.outcome
+                .as_ref()
+                .ok()
+                .and_then(|o| Arc::clone(o).downcast::<O>().ok()))
+        })
+    }
+
+    /// The outcome, untracked (for event handlers).
+    pub fn get_untracked(&self) -> Option<Arc<O>> {
+        self.memo.with_untracked(|c| {
+            c.outcome
+                .as_ref()
+                .ok()
+                .and_then(|o| Arc::clone(o).downcast::<O>().ok())
+        })
+    }
+}
 
 /// One computed lab result, type-erased so every lab shares a single `Memo`
 /// instantiation (each distinct memo type costs kilobytes of wasm).
@@ -189,14 +285,10 @@ where
     };
     let computed = erased_memo(Arc::new(erased));
     (
-        Signal::derive(move || {
-            computed.with(|c| {
-                c.outcome
-                    .as_ref()
-                    .ok()
-                    .and_then(|o| Arc::clone(o).downcast::<O>().ok())
-            })
-        }),
+        LabOutcome {
+            memo: computed,
+            _outcome: std::marker::PhantomData,
+        },
         Signal::derive(move || computed.with(|c| c.outcome.as_ref().err().cloned())),
     )
 }

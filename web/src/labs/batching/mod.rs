@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use crate::charts::budget_tradeoff;
 use crate::components::{
-    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::html::{escape, Column, Compare};
 use crate::url::ParamReader;
@@ -200,7 +200,7 @@ pub fn BatchingLab(
 ) -> impl IntoView {
     let mut reader = ParamReader::new(pairs);
     let (initial, initial_mode, initial_step) = state::from_query(&mut reader);
-    let notices = Signal::stored(reader.notices);
+    let notices = reader.notices.clone();
     let (config, set_config) = signal(initial);
     let mode = RwSignal::new(initial_mode);
     let step = RwSignal::new(initial_step);
@@ -209,15 +209,28 @@ pub fn BatchingLab(
     let (outcome, error) = super::use_lab_run(move || {
         config.with(|c| batching::run(c, &Mode::ALL).map_err(|e| e.to_string()))
     });
-    let run = Signal::derive(move || outcome.get().and_then(|o| o.mode(mode.get()).cloned()));
-    let len =
-        Signal::derive(move || run.with(|r| r.as_ref().map_or(1, |r| r.iterations_detail.len())));
+    // A closure, not a derived signal: each distinct signal type costs wasm.
+    let with_run = move |f: &dyn Fn(&batching::ModeRun) -> String| {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode.get()))
+                .map(f)
+                .unwrap_or_default()
+        })
+    };
+    let len = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode.get()))
+                .map_or(1, |r| r.iterations_detail.len())
+        })
+    });
     super::clamp_step(step, len);
     super::sync_url(Arc::new(move || {
         config.with(|c| state::to_query(c, mode.get(), step.get()))
     }));
     let canvas_ref = NodeRef::<Canvas>::new();
-    super::draw_effect(
+    let chart_error = super::draw_effect(
         canvas_ref,
         Arc::new(move |_| {
             let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
@@ -376,8 +389,8 @@ pub fn BatchingLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="iteration" playing=playing speed=speed />
-                    <div class="iteration-view" inner_html=move || run.with(|r| r.as_ref().map(|r| iteration_html(r, step.get())).unwrap_or_default())></div>
-                    <div inner_html=move || run.with(|r| r.as_ref().map(|r| gantt_html(r, step.get())).unwrap_or_default())></div>
+                    <div class="iteration-view" inner_html=move || with_run(&|r| iteration_html(r, step.get()))></div>
+                    <div inner_html=move || with_run(&|r| gantt_html(r, step.get()))></div>
                     <div on:click=move |ev| {
                             if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { mode.set(m) }
                         }
@@ -385,6 +398,7 @@ pub fn BatchingLab(
                     <figure class="chart">
                         <figcaption>"Chunked prefill: what the budget and its order buy (labels are budgets)"</figcaption>
                         <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
+                        <ChartError error=chart_error />
                         <p class="sr-only">{sweep_text}</p>
                     </figure>
                 </section>

@@ -10,7 +10,7 @@ use sim_core::labs::herding::{self, HerdingRule, Outcome, RuleSummary, TickSnaps
 
 use crate::charts::skew_over_time;
 use crate::components::{
-    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::format::one_decimal;
 use crate::html::{Cell, Column, Compare, Row, Table};
@@ -26,7 +26,7 @@ pub fn HerdingLab(
 ) -> impl IntoView {
     let mut reader = ParamReader::new(pairs);
     let (initial, initial_step) = HerdingView::from_query(&mut reader);
-    let notices = Signal::stored(reader.notices);
+    let notices = reader.notices.clone();
     let (view_state, set_view) = signal(initial);
     let step = RwSignal::new(initial_step);
     let playing = RwSignal::new(false);
@@ -42,22 +42,24 @@ pub fn HerdingLab(
         view_state.with(|v| v.to_query(step.get()))
     }));
 
-    let rule = Signal::derive(move || view_state.with(|v| v.rule));
-    let summary = Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
-    let tick = Signal::derive(move || {
-        summary.with(|s| {
-            s.as_ref()
+    // Plain closures, not derived signals: each distinct signal type costs wasm.
+    let rule = move || view_state.with(|v| v.rule);
+    let tick = move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rule(rule()))
                 .and_then(|s| s.timeline.ticks.get(step.get()).cloned())
         })
-    });
+    };
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    super::draw_effect(
+    let chart_error = super::draw_effect(
         canvas_ref,
         Arc::new(move |theme| {
             let current = step.get();
-            summary.with(|s| {
-                s.as_ref()
+            outcome.with(|o| {
+                o.as_ref()
+                    .and_then(|o| o.rule(rule()))
                     .map(|s| skew_over_time::spec(&s.skew, current, theme))
             })
         }),
@@ -108,8 +110,9 @@ pub fn HerdingLab(
         })
     });
     let chart_label = Signal::derive(move || {
-        summary.with(|s| {
-            s.as_ref()
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rule(rule()))
                 .map(|s| format!(
                     "Bar chart of skew per tick under {}: peak {}, mean {}; the current tick is {}.",
                     s.rule.title(), s.peak_skew, one_decimal(s.mean_skew), step.get()
@@ -130,17 +133,18 @@ pub fn HerdingLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
-                    <div class="tick-view" inner_html=move || tick.with(|t| t.as_ref().map(|t| tick_html(t, rule.get())).unwrap_or_default())></div>
+                    <div class="tick-view" inner_html=move || tick().map(|t| tick_html(&t, rule())).unwrap_or_default()></div>
                     <figure class="chart">
                         <figcaption>"Skew over time (max − min actual outstanding); the current tick is highlighted"</figcaption>
                         <canvas node_ref=canvas_ref id="skew-chart" class="short" role="img" aria-label=chart_label></canvas>
+                        <ChartError error=chart_error />
                         <p class="sr-only">{chart_label}</p>
                     </figure>
                 </section>
             </div>
             <section class="comparison" aria-label="Comparison of the four rules">
                 <h2>"The four rules on the same arrivals"</h2>
-                <div inner_html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule.get())).unwrap_or_default())></div>
+                <div inner_html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule())).unwrap_or_default())></div>
                 <p class="small muted">
                     "Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew "
                     "from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every "

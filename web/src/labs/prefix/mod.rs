@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use crate::charts::threshold_sweep;
 use crate::components::{
-    ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
+    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
 };
 use crate::format::thousands;
 use crate::html::{escape, Cell, Row, Table};
@@ -110,7 +110,7 @@ pub fn PrefixLab(
 ) -> impl IntoView {
     let mut reader = ParamReader::new(pairs);
     let (initial, initial_step) = state::from_query(&mut reader);
-    let notices = Signal::stored(reader.notices);
+    let notices = reader.notices.clone();
     let (config, set_config) = signal(initial);
     let step = RwSignal::new(initial_step);
     let playing = RwSignal::new(false);
@@ -125,7 +125,7 @@ pub fn PrefixLab(
     }));
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    super::draw_effect(
+    let chart_error = super::draw_effect(
         canvas_ref,
         Arc::new(move |_| {
             let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
@@ -185,15 +185,11 @@ pub fn PrefixLab(
             _ => {}
         })
     });
-    let ids = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .map(|o| o.trace.iter().map(|r| r.prefix).collect::<Vec<u8>>())
-                .unwrap_or_default()
-        })
-    });
     let edit = move |f: TraceEdit| {
-        let mut v = ids.get_untracked();
+        let mut v: Vec<u8> = outcome
+            .get_untracked()
+            .map(|o| o.trace.iter().map(|r| r.prefix).collect())
+            .unwrap_or_default();
         f(&mut v);
         if !v.is_empty() && v.len() <= 40 {
             set_config.update(|c| c.trace = TraceChoice::Custom(v));
@@ -251,10 +247,10 @@ pub fn PrefixLab(
             }
         }
     };
-    let current = Signal::derive(move || {
+    let current = move || {
         let i = step.get();
         outcome.with(|o| o.as_ref().and_then(|o| o.trace.get(i).copied()))
-    });
+    };
 
     view! {
         <article class="lab" id="prefix-lab">
@@ -273,12 +269,10 @@ pub fn PrefixLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="request" playing=playing speed=speed />
-                    {move || current.get().map(|r| view! {
-                        <h2 id="request-heading">{format!(
-                            "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
-                            step.get() + 1, r.prefix, thousands(r.prompt_tokens().into()), thousands(r.prefix_tokens.into()), r.suffix_tokens
-                        )}</h2>
-                    })}
+                    <h2 id="request-heading">{move || current().map(|r| format!(
+                        "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
+                        step.get() + 1, r.prefix, thousands(r.prompt_tokens().into()), thousands(r.prefix_tokens.into()), r.suffix_tokens
+                    )).unwrap_or_default()}</h2>
                     <div class="side-by-side" inner_html=move || outcome.with(|o| {
                         o.as_ref().map(|o| {
                             let i = step.get().min(o.trace.len().saturating_sub(1));
@@ -296,6 +290,7 @@ pub fn PrefixLab(
                     <figure class="chart">
                         <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
                         <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
+                        <ChartError error=chart_error />
                         <p class="sr-only">{sweep_text}</p>
                     </figure>
                 </section>

@@ -12,7 +12,9 @@ use sim_core::labs::routing;
 use sim_core::routing::RuleKind;
 
 use crate::charts::queue_evolution;
-use crate::components::{ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Setter};
+use crate::components::{
+    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Setter,
+};
 use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::url::ParamReader;
 use state::bounds;
@@ -184,7 +186,7 @@ pub fn RoutingLab(
 ) -> impl IntoView {
     let mut reader = ParamReader::new(pairs);
     let initial = RoutingView::from_query(&mut reader);
-    let notices = Signal::stored(reader.notices);
+    let notices = reader.notices.clone();
     let (view_state, set_view) = signal(initial);
     let (outcome, error) = super::use_lab_run(move || {
         view_state.with(|v| routing::run(&v.config).map_err(|e| e.to_string()))
@@ -192,23 +194,19 @@ pub fn RoutingLab(
     // Outside-world synchronisation only: the URL (and, below, the canvas).
     super::sync_url(Arc::new(move || view_state.with(RoutingView::to_query)));
 
-    let rule = Signal::derive(move || view_state.with(|v| v.rule));
-    let rule_outcome =
-        Signal::derive(move || outcome.get().and_then(|o| o.rule(rule.get()).cloned()));
+    // Plain closures, not derived signals: each distinct signal type costs wasm.
+    let rule = move || view_state.with(|v| v.rule);
+    let rule_outcome = move || outcome.with(|o| o.as_ref().and_then(|o| o.rule(rule()).cloned()));
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = super::draw_effect(
         canvas_ref,
-        Arc::new(move |_| {
-            rule_outcome.with(|r| r.as_ref().map(|r| queue_evolution::spec(&r.queue)))
-        }),
+        Arc::new(move |_| rule_outcome().map(|r| queue_evolution::spec(&r.queue))),
     );
     let chart_summary = Signal::derive(move || {
-        rule_outcome.with(|r| {
-            r.as_ref()
-                .map(|r| queue_evolution::summary(&r.queue))
-                .unwrap_or_default()
-        })
+        rule_outcome()
+            .map(|r| queue_evolution::summary(&r.queue))
+            .unwrap_or_default()
     });
 
     let get: Getter = Arc::new(move |key: &str| {
@@ -279,13 +277,13 @@ pub fn RoutingLab(
                     <p class="small" id="prompt-range">"Generated prompts: " {trace_range}</p>
                 </section>
                 <section class="results" aria-label="Results">
-                    <h2>{move || format!("Result for {}", rule.get().title())}</h2>
-                    <div class="cards" inner_html=move || rule_outcome.with(|r| cards_html(r.as_ref()))></div>
+                    <h2>{move || format!("Result for {}", rule().title())}</h2>
+                    <div class="cards" inner_html=move || cards_html(rule_outcome().as_ref())></div>
                     <figure class="chart">
                         <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
                         <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
                         <p class="sr-only" id="queue-chart-summary">{chart_summary}</p>
-                        {move || chart_error.get().map(|e| view! { <p class="notice error">"Chart could not be drawn: " {e}</p> })}
+                        <ChartError error=chart_error />
                         <details>
                             <summary>"What am I looking at?"</summary>
                             <p class="small">
@@ -296,13 +294,13 @@ pub fn RoutingLab(
                             </p>
                         </details>
                     </figure>
-                    <div inner_html=move || rule_outcome.with(|r| r.as_ref().map(tables::replica_table).unwrap_or_default())></div>
+                    <div inner_html=move || rule_outcome().as_ref().map(tables::replica_table).unwrap_or_default()></div>
                 </section>
             </div>
             <section class="comparison" aria-label="Comparison of all rules">
                 <h2>"Every rule, same trace"</h2>
                 <div
-                    inner_html=move || outcome.with(|o| o.as_ref().map(|o| tables::compare_table(o, rule.get())).unwrap_or_default())
+                    inner_html=move || outcome.with(|o| o.as_ref().map(|o| tables::compare_table(o, rule())).unwrap_or_default())
                     on:click=move |ev| {
                         if let Some(r) = crate::html::clicked_key(&ev).and_then(|k| RuleKind::from_name(&k)) {
                             select_rule.run(r);
