@@ -109,3 +109,24 @@ test('malformed URL values fall back to the defaults with a notice', async () =>
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('slow explorables recompute when a slider is released, while its label follows the drag', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=hedging`);
+  await page.locator('#strategies').waitFor();
+  const threshold = await page.locator('#threshold').textContent();
+  await slide(page, 'at', 80);
+  assert.equal((await page.locator('#at-out').textContent()).trim(), 'P80.0');
+  assert.equal(await page.locator('#threshold').textContent(), threshold, 'no recomputation mid-drag');
+  assert.equal(new URL(page.url()).searchParams.get('at'), '95');
+  await page.locator('#at').dispatchEvent('change');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('at') === '80');
+  assert.notEqual(await page.locator('#threshold').textContent(), threshold);
+  // The knee's read-offs stay live with the simulation on (it is cached).
+  await page.goto(`${env.srv.base}?lab=knee&simulate=1`);
+  await page.locator('#simulated').waitFor();
+  await slide(page, 'wait', 5);
+  await page.waitForFunction(() => document.querySelector('#readoff-0 .card-number')?.textContent === '0.91');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -64,6 +64,18 @@ pub struct ControlSpec {
 pub type Getter = Arc<dyn Fn(&str) -> String + Send + Sync>;
 /// Applies a new value (text) to a control's key.
 pub type Setter = Arc<dyn Fn(&str, &str) + Send + Sync>;
+/// Whether a range control's changes wait until it is released (for controls
+/// whose recomputation is too slow to follow a drag without janking).
+pub type Deferred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// A range's live value as shown: formatted, with its unit.
+fn range_text(x: f64, unit: &str, format: fn(f64) -> String) -> String {
+    if unit.is_empty() {
+        format(x)
+    } else {
+        format!("{} {unit}", format(x))
+    }
+}
 
 fn panel_html(specs: &[ControlSpec], get: &Getter) -> String {
     let mut s = String::new();
@@ -164,6 +176,13 @@ fn element<T: JsCast>(id: &str) -> Option<T> {
         .ok()
 }
 
+/// Show a range's value beside it.
+fn show_range(key: &str, x: f64, unit: &str, format: fn(f64) -> String) {
+    if let Some(out) = element::<web_sys::Element>(&format!("{key}-out")) {
+        out.set_text_content(Some(&range_text(x, unit, format)));
+    }
+}
+
 /// Write state back into the inputs, leaving a field the reader is typing in alone.
 fn sync(specs: &[ControlSpec], get: &Getter) {
     let active = web_sys::window()
@@ -182,15 +201,12 @@ fn sync(specs: &[ControlSpec], get: &Getter) {
                         input.set_value(&v);
                     }
                 }
-                if let Some(out) = element::<web_sys::Element>(&format!("{}-out", c.key)) {
-                    let x = crate::num::parse_f64(&v).unwrap_or(min);
-                    let text = if unit.is_empty() {
-                        format(x)
-                    } else {
-                        format!("{} {unit}", format(x))
-                    };
-                    out.set_text_content(Some(&text));
-                }
+                show_range(
+                    c.key,
+                    crate::num::parse_f64(&v).unwrap_or(min),
+                    unit,
+                    format,
+                );
             }
             ControlKind::Check => {
                 if let Some(input) = element::<web_sys::HtmlInputElement>(c.key) {
@@ -227,10 +243,15 @@ pub fn Controls(
     get: Getter,
     /// Apply a new value to a key.
     set: Setter,
+    /// Range keys that apply on release rather than while dragging (their
+    /// live value still follows the thumb).
+    #[prop(optional)]
+    defer: Option<Deferred>,
 ) -> impl IntoView {
     let html = panel_html(&specs, &get);
     let specs = Arc::new(specs);
     let (sync_specs, sync_get) = (Arc::clone(&specs), Arc::clone(&get));
+    let specs = Arc::clone(&specs);
     Effect::new(move |_| sync(&sync_specs, &sync_get));
     let set_click = Arc::clone(&set);
     let handle = Arc::new(move |ev: web_sys::Event, committed: bool| {
@@ -252,7 +273,24 @@ pub fn Controls(
                 },
             ),
             "number" | "text" if committed => (input.id(), input.value()),
-            "range" if !committed => (input.id(), input.value()),
+            "range" => {
+                let key = input.id();
+                let deferred = defer.as_ref().is_some_and(|d| d(&key));
+                if committed != deferred {
+                    // A deferred slider mid-drag: move its label only.
+                    if deferred {
+                        if let Some(ControlKind::Range { unit, format, .. }) =
+                            specs.iter().find(|c| c.key == key).map(|c| &c.kind)
+                        {
+                            if let Some(x) = crate::num::parse_f64(&input.value()) {
+                                show_range(&key, x, unit, *format);
+                            }
+                        }
+                    }
+                    return;
+                }
+                (key, input.value())
+            }
             _ => return,
         };
         set(&key, &value);

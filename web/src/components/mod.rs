@@ -5,7 +5,7 @@ mod notice;
 mod player;
 mod share_bar;
 
-pub use controls::{ControlKind, ControlSpec, Controls, Getter, Setter};
+pub use controls::{ControlKind, ControlSpec, Controls, Deferred, Getter, Setter};
 pub use notice::{ChartError, ErrorLine, Notice};
 pub use player::Player;
 pub use share_bar::ShareBar;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::rng::{stream, Rng};
 
 /// Draws of the seeded check the CLI and the page use.
-pub const SAMPLES: u32 = 1_000_000;
+pub const SAMPLES: u32 = 200_000;
 
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

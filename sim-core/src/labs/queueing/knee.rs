@@ -140,7 +140,7 @@ pub struct Config {
     pub service_mean: f64,
     /// Run the simulation overlay.
     pub simulate: bool,
-    /// Customers per simulated point (1,000–5,000,000; default 200,000).
+    /// Customers per simulated point (1,000–5,000,000; default 100,000).
     pub customers: u32,
     /// Seed.
     pub seed: u64,
@@ -154,7 +154,7 @@ impl Default for Config {
             ca2: 1.0,
             service_mean: 2.0,
             simulate: false,
-            customers: 200_000,
+            customers: 100_000,
             seed: 1,
         }
     }

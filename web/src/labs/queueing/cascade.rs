@@ -63,7 +63,7 @@ fn compute(p: &Params) -> Result<Page, String> {
             &[fixed(c.sampled.0, 3), fixed(c.sampled.1, 2)],
         ),
         "",
-        "Both figures measured on a million seeded draws.",
+        "Both figures measured on 200,000 seeded draws.",
     );
     html += "</div>";
     let head = std::mem::take(&mut html);
@@ -92,6 +92,7 @@ pub static EXPLORABLE: Explorable = Explorable {
     defaults: &[("escalate", "10"), ("seed", "1")],
     text_ok: |_, _| false,
     compute,
+    defer: |_, _| false,
     caption: "The escalated requests' service times against the share escalated",
     help: "The squared CV (falling) and mean (rising) of the escalated requests' service times against the share escalated; the vertical line is your setting. The arrival process is not drawn: see the note below.",
 };

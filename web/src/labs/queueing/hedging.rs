@@ -222,6 +222,7 @@ pub static EXPLORABLE: Explorable = Explorable {
     ],
     text_ok: |_, _| false,
     compute,
+    defer: |_, _| true,
     caption: "Tail latency against the GPU work each strategy adds",
-    help: "One dot per strategy: its 99th-percentile latency (lower is better) against the extra server work its duplicates cost (left is cheaper). The two LLM hedges share a latency; cancelling at the first token spends only the loser's prefill.",
+    help: "One dot per strategy: its 99th-percentile latency (lower is better) against the extra server work its duplicates cost (left is cheaper). The two LLM hedges share a latency; cancelling at the first token spends only the loser's prefill. Sliders apply when released (each run draws 100,000 requests).",
 };

@@ -276,6 +276,7 @@ pub static EXPLORABLE: Explorable = Explorable {
     ],
     text_ok: |_, _| false,
     compute,
+    defer: |p, key| p.on("simulate") && matches!(key, "cv2" | "ca2" | "mean"),
     caption: "Mean wait against utilisation, one curve per service-time variability",
-    help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band.",
+    help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns when you release a slider.",
 };

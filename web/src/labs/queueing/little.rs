@@ -174,6 +174,7 @@ pub static EXPLORABLE: Explorable = Explorable {
     ],
     text_ok: |_, _| false,
     compute,
+    defer: |_, _| false,
     caption: "Throughput ceiling against prefix-cache hits",
     help: "λmax = Lmax / W as more of the prompt comes from cache: cached tokens skip prefill, so sequences leave sooner. The flat line is the ceiling without hits; the ring is your setting. Long outputs make decode dominate W and flatten the curve.",
 };

@@ -23,7 +23,7 @@ use sim_core::labs::queueing;
 
 use crate::charts::ChartSpec;
 use crate::components::{
-    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Setter,
+    ChartError, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice, Setter,
 };
 use crate::url::ParamReader;
 
@@ -115,6 +115,9 @@ pub struct Explorable {
     pub text_ok: fn(&str, &str) -> bool,
     /// Compute the page from the values (errors are shown in the page).
     pub compute: fn(&Params) -> Result<Page, String>,
+    /// Range keys whose recomputation is too slow to follow a drag: they apply
+    /// when the slider is released.
+    pub defer: fn(&Params, &str) -> bool,
     /// Chart caption.
     pub caption: &'static str,
     /// "What am I looking at?" text for the chart.
@@ -247,6 +250,7 @@ pub fn QueueingLab(
         page.with(|p| p.as_ref().map(|p| p.summary.clone()).unwrap_or_default())
     });
     let get: Getter = Arc::new(move |key: &str| state.with(|p| p.text(key).to_string()));
+    let defer: Deferred = Arc::new(move |key: &str| state.with_untracked(|p| (ex.defer)(p, key)));
     let set_specs = Arc::new(specs.clone());
     let set: Setter =
         Arc::new(move |key: &str, value: &str| state.update(|p| apply(&set_specs, p, key, value)));
@@ -258,7 +262,7 @@ pub fn QueueingLab(
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Inputs"</h2>
-                    <Controls specs=specs get=get set=set />
+                    <Controls specs=specs get=get set=set defer=defer />
                 </section>
                 <section class="results" aria-label="Results">
                     <div id="headline" inner_html=move || page.with(|p| p.as_ref().map(|p| p.head.clone()).unwrap_or_default())></div>

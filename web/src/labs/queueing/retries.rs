@@ -207,6 +207,7 @@ pub static EXPLORABLE: Explorable = Explorable {
     ],
     text_ok: |_, v| parse_attempts(v).is_some(),
     compute,
+    defer: |_, _| false,
     caption: "Upstream calls per user action through an incident",
     help: "Calls reaching the provider per user action, step by step, on a log axis. In the shaded outage, retries at every layer multiply towards the worst case; one retrying layer sends at most its attempts; a budget tied to recent successes, which vanish in an outage, stays near one.",
 };
