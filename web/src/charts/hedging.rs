@@ -6,6 +6,10 @@ use sim_core::labs::queueing::hedging::Outcome;
 use super::{ChartSpec, Legend, Mark, Series};
 use crate::theme::replica_color;
 
+/// Palette index of each strategy's dot and swatch (yellow skipped: too faint
+/// on a light background).
+pub const COLORS: [usize; 5] = [0, 1, 2, 6, 4];
+
 /// P99 latency against extra work, a labelled dot per strategy.
 pub fn spec(o: &Outcome, names: &[String]) -> ChartSpec {
     let x_max = o
@@ -21,7 +25,7 @@ pub fn spec(o: &Outcome, names: &[String]) -> ChartSpec {
         .enumerate()
         .map(|(i, s)| Series {
             label: Some(names[i].clone()),
-            color: replica_color(i),
+            color: replica_color(COLORS[i % 5]),
             mark: Mark::Dots,
             points: vec![(s.extra_work * 100.0, s.p99)],
         })

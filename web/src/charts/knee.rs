@@ -16,6 +16,10 @@ pub const NAMES: [&str; 5] = [
     "Kingman: your CV² and Ca²",
 ];
 
+/// Palette index of each curve (Okabe–Ito; the yellow is skipped: it is too
+/// faint on a light background for a line the reader must follow).
+pub const COLORS: [usize; 5] = [0, 1, 2, 6, 4];
+
 /// A curve cut where it leaves the plot (the line ends on the top edge rather
 /// than being drawn past it).
 fn clipped(c: &Curve, y_max: f64) -> Vec<(f64, f64)> {
@@ -43,7 +47,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         .filter(|&(i, _)| i < 4 || kingman_differs)
         .map(|(i, c)| Series {
             label: Some(NAMES[i].to_string()),
-            color: replica_color(i),
+            color: replica_color(COLORS[i]),
             mark: Mark::Line,
             points: clipped(c, y_max),
         })
@@ -51,7 +55,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
     // Read-offs: drop from the tolerable wait to the utilisation axis.
     series.extend(o.curves.iter().take(4).enumerate().map(|(i, c)| Series {
         label: None,
-        color: replica_color(i),
+        color: replica_color(COLORS[i]),
         mark: Mark::LineDots,
         points: vec![(c.usable_utilization, wait), (c.usable_utilization, 0.0)],
     }));

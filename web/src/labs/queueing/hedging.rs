@@ -143,7 +143,11 @@ fn compute(p: &Params) -> Result<Page, String> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut row = vec![Cell::new(names[i].clone()).swatch(crate::theme::replica_hex(i))];
+            let mut row = vec![
+                Cell::new(names[i].clone()).swatch(crate::theme::replica_hex(
+                    crate::charts::hedging::COLORS[i % 5],
+                )),
+            ];
             row.extend((0..5).map(|c| {
                 // Lowest is best in every column; ties judged on what is shown.
                 let best = o

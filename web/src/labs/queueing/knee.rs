@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use sim_core::labs::queueing::knee;
 
 use super::{card, heads, Explorable, Outcome, Page, Params};
-use crate::charts::knee::{spec, NAMES};
+use crate::charts::knee::{spec, COLORS, NAMES};
 use crate::components::{ControlKind, ControlSpec};
 use crate::format::{fill, fixed, signed, thousands};
 use crate::html::{Cell, Row, Table};
@@ -158,7 +158,7 @@ fn compute(p: &Params) -> Result<Page, String> {
         .enumerate()
         .map(|(i, curve)| Row {
             cells: vec![
-                Cell::new(NAMES[i]).swatch(crate::theme::replica_hex(i)),
+                Cell::new(NAMES[i]).swatch(crate::theme::replica_hex(COLORS[i])),
                 Cell::new(fixed(curve.cv2, 1)),
                 Cell::new(fixed(curve.ca2, 1)),
                 Cell::new(usable[i].clone()),

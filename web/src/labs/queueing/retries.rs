@@ -92,8 +92,9 @@ fn compute(p: &Params) -> Result<Page, String> {
     };
     let o = retries::run(&cfg).map_err(|e| e.to_string())?;
     let n = cfg.attempts.len();
-    let mut html =
-        String::from(r#"<h2>Worst case: attempts multiply</h2><ol class="stack" id="stack">"#);
+    let mut html = String::from(
+        r#"<h2>Worst case: attempts multiply</h2><p class="small muted">Calls leaving each layer per user action when every attempt fails, top layer first:</p><ol class="stack" id="stack">"#,
+    );
     for (i, (&a, &product)) in cfg.attempts.iter().zip(&o.running_product).enumerate() {
         html += &fill(
             r#"<li><span class="stack-layer">{}</span><span class="stack-attempts">{} (+{} {})</span><span class="stack-product">×{}</span></li>"#,
@@ -133,7 +134,7 @@ fn compute(p: &Params) -> Result<Page, String> {
             POLICIES[i],
             &peaks[i],
             "calls/action",
-            "Peak upstream calls per user action during the incident.",
+            "The most upstream calls per user action in one step of the incident.",
         );
     }
     html += "</div>";
