@@ -3,37 +3,26 @@
 
 use sim_core::labs::queueing::cascade;
 
-use super::{card, Explorable, Outcome, Page, Params};
+use super::{card, seed_controls, Explorable, Outcome, Page, Params};
 use crate::components::{ControlKind, ControlSpec};
 use crate::format::{fill, fixed};
 
 fn controls() -> Vec<ControlSpec> {
-    vec![
-        ControlSpec {
-            key: "escalate",
-            label: "Escalated",
-            hint: "the slowest requests, sent on to the large model",
-            kind: ControlKind::Range {
-                min: 1.0,
-                max: 100.0,
-                step: 1.0,
-                unit: "%",
-                format: |x| fixed(x, 0),
-            },
+    vec![ControlSpec {
+        key: "escalate",
+        label: "Escalated",
+        hint: "the slowest requests, sent on to the large model",
+        kind: ControlKind::Range {
+            min: 1.0,
+            max: 100.0,
+            step: 1.0,
+            unit: "%",
+            format: |x| fixed(x, 0),
         },
-        ControlSpec {
-            key: "seed",
-            label: "Seed of the sampled check",
-            hint: "",
-            kind: ControlKind::Number,
-        },
-        ControlSpec {
-            key: "new-seed",
-            label: "New seed",
-            hint: "",
-            kind: ControlKind::Button,
-        },
-    ]
+    }]
+    .into_iter()
+    .chain(seed_controls("Seed of the sampled check"))
+    .collect()
 }
 
 fn compute(p: &Params) -> Result<Page, String> {

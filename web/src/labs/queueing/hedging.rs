@@ -3,8 +3,8 @@
 
 use sim_core::labs::queueing::hedging;
 
-use super::{Explorable, Outcome, Page, Params};
-use crate::components::{ControlKind, ControlSpec};
+use super::{range, seed_controls, Explorable, Outcome, Page, Params};
+use crate::components::ControlSpec;
 use crate::format::{fill, fixed};
 use crate::html::{Cell, Row, Table};
 
@@ -32,18 +32,6 @@ fn describe(name: &str, at: &str) -> (String, &'static str) {
 }
 
 fn controls() -> Vec<ControlSpec> {
-    let range = |key, label, hint, min, max, step, unit, format| ControlSpec {
-        key,
-        label,
-        hint,
-        kind: ControlKind::Range {
-            min,
-            max,
-            step,
-            unit,
-            format,
-        },
-    };
     let int = |x: f64| fixed(x, 0);
     vec![
         range(
@@ -86,19 +74,10 @@ fn controls() -> Vec<ControlSpec> {
             "%",
             int,
         ),
-        ControlSpec {
-            key: "seed",
-            label: "Seed",
-            hint: "",
-            kind: ControlKind::Number,
-        },
-        ControlSpec {
-            key: "new-seed",
-            label: "New seed",
-            hint: "",
-            kind: ControlKind::Button,
-        },
     ]
+    .into_iter()
+    .chain(seed_controls("Seed"))
+    .collect()
 }
 
 fn compute(p: &Params) -> Result<Page, String> {

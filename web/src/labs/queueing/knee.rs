@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use sim_core::labs::queueing::knee;
 
-use super::{card, heads, Explorable, Outcome, Page, Params};
+use super::{card, heads, range, seed_controls, Explorable, Outcome, Page, Params};
 use crate::charts::knee::{spec, COLORS, NAMES};
 use crate::components::{ControlKind, ControlSpec};
 use crate::format::{fill, fixed, signed, thousands};
@@ -39,18 +39,6 @@ fn simulated(c: &knee::Config) -> Vec<knee::SimPoint> {
 }
 
 fn controls() -> Vec<ControlSpec> {
-    let range = |key, label, hint, min, max, step, unit, format| ControlSpec {
-        key,
-        label,
-        hint,
-        kind: ControlKind::Range {
-            min,
-            max,
-            step,
-            unit,
-            format,
-        },
-    };
     let one = |x: f64| fixed(x, 1);
     vec![
         range(
@@ -99,19 +87,10 @@ fn controls() -> Vec<ControlSpec> {
             "s",
             one,
         ),
-        ControlSpec {
-            key: "seed",
-            label: "Seed",
-            hint: "",
-            kind: ControlKind::Number,
-        },
-        ControlSpec {
-            key: "new-seed",
-            label: "New seed",
-            hint: "",
-            kind: ControlKind::Button,
-        },
     ]
+    .into_iter()
+    .chain(seed_controls("Seed"))
+    .collect()
 }
 
 fn compute(p: &Params) -> Result<Page, String> {

@@ -3,23 +3,11 @@
 
 use sim_core::labs::queueing::little;
 
-use super::{card, Explorable, Outcome, Page, Params};
-use crate::components::{ControlKind, ControlSpec};
+use super::{card, range, Explorable, Outcome, Page, Params};
+use crate::components::ControlSpec;
 use crate::format::{fill, fixed, signed, thousands};
 
 fn controls() -> Vec<ControlSpec> {
-    let range = |key, label, hint, min, max, step, unit, format| ControlSpec {
-        key,
-        label,
-        hint,
-        kind: ControlKind::Range {
-            min,
-            max,
-            step,
-            unit,
-            format,
-        },
-    };
     let int = |x: f64| thousands(x as u64);
     vec![
         range(

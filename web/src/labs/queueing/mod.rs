@@ -283,6 +283,50 @@ pub fn QueueingLab(
     }
 }
 
+/// A range control (the explorables' controls are mostly these).
+#[allow(clippy::too_many_arguments)]
+pub fn range(
+    key: &'static str,
+    label: &'static str,
+    hint: &'static str,
+    min: f64,
+    max: f64,
+    step: f64,
+    unit: &'static str,
+    format: fn(f64) -> String,
+) -> ControlSpec {
+    ControlSpec {
+        key,
+        label,
+        hint,
+        kind: ControlKind::Range {
+            min,
+            max,
+            step,
+            unit,
+            format,
+        },
+    }
+}
+
+/// The seed field and its "New seed" button (`label` names what is seeded).
+pub fn seed_controls(label: &'static str) -> [ControlSpec; 2] {
+    [
+        ControlSpec {
+            key: "seed",
+            label,
+            hint: "",
+            kind: ControlKind::Number,
+        },
+        ControlSpec {
+            key: "new-seed",
+            label: "New seed",
+            hint: "",
+            kind: ControlKind::Button,
+        },
+    ]
+}
+
 /// Table column heads from (text, meaning) pairs.
 pub fn heads(h: &[(&str, &str)]) -> Vec<(String, String)> {
     h.iter()

@@ -3,7 +3,7 @@
 
 use sim_core::labs::queueing::retries;
 
-use super::{card, heads, Explorable, Outcome, Page, Params};
+use super::{card, heads, range, seed_controls, Explorable, Outcome, Page, Params};
 use crate::charts::retries::{policies, spec, POLICIES};
 use crate::components::{ControlKind, ControlSpec};
 use crate::format::{fill, fixed};
@@ -30,18 +30,6 @@ fn layer_name(i: usize, n: usize) -> String {
 }
 
 fn controls() -> Vec<ControlSpec> {
-    let range = |key, label, hint, max, format| ControlSpec {
-        key,
-        label,
-        hint,
-        kind: ControlKind::Range {
-            min: 0.0,
-            max,
-            step: 1.0,
-            unit: "%",
-            format,
-        },
-    };
     let int = |x: f64| fixed(x, 0);
     vec![
         ControlSpec {
@@ -54,29 +42,26 @@ fn controls() -> Vec<ControlSpec> {
             "budget",
             "Retry budget",
             "retries per step at most this share of the last step's successes",
+            0.0,
             50.0,
+            1.0,
+            "%",
             int,
         ),
         range(
             "fail",
             "Failure rate in the incident",
             "chance each upstream call fails during steps 40–79",
+            0.0,
             100.0,
+            1.0,
+            "%",
             int,
         ),
-        ControlSpec {
-            key: "seed",
-            label: "Seed",
-            hint: "",
-            kind: ControlKind::Number,
-        },
-        ControlSpec {
-            key: "new-seed",
-            label: "New seed",
-            hint: "",
-            kind: ControlKind::Button,
-        },
     ]
+    .into_iter()
+    .chain(seed_controls("Seed"))
+    .collect()
 }
 
 fn compute(p: &Params) -> Result<Page, String> {
