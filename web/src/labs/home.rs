@@ -9,7 +9,7 @@ use crate::html::escape;
 /// The home page's HTML.
 fn home_html() -> String {
     let mut s = String::from(
-        r#"<section class="intro"><h1>LLM Load-Balancing Lab</h1><p class="lede">Simulations you can push on. Each lab replays seeded traffic through a small model of an LLM serving stack, so you can watch why round robin fails when one request costs a hundred times another, and what cache-aware routing, fresher signals and smarter batching buy instead.</p><p class="small">Labs are grouped by the layer of the stack where the decision they study is made.</p></section><ol class="layers">"#,
+        r#"<section class="intro"><h1>LLM Load-Balancing Lab</h1><p class="lede">Simulations you can push on. Each lab replays seeded traffic through a small model of an LLM serving stack, so you can watch why round robin fails when one request costs a hundred times another, and what cache-aware routing, fresher signals and smarter batching buy instead.</p><p class="small">Labs are grouped by the layer of the stack where the decision they study is made; the foundations hold at every layer.</p></section><ol class="layers">"#,
     );
     for layer in Layer::ALL {
         s += &format!(

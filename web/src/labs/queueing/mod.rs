@@ -195,7 +195,9 @@ fn read_params(ex: &Explorable, specs: &[ControlSpec], r: &mut ParamReader) -> P
     Params(values)
 }
 
-/// Apply one control change; `false` when the value is not acceptable.
+/// Apply one control change. A value that does not fit its control is ignored
+/// (the control shows the state again); a text value is kept as typed so the
+/// page can say what is wrong with it.
 fn apply(specs: &[ControlSpec], p: &mut Params, key: &str, value: &str) {
     let value = value.trim();
     let Some(spec) = specs.iter().find(|c| c.key == key) else {
