@@ -148,5 +148,32 @@ fn cache_hits_raise_the_little_ceiling() {
     })
     .expect("valid");
     assert_eq!(none.lambda_max_cached, none.lambda_max);
+    assert_eq!(o.ceiling_at(0.0), o.lambda_max);
+    assert!((o.ceiling_at(0.75) - o.lambda_max_cached).abs() < 1e-12);
     assert!(o.lambda_max_cached > o.lambda_max);
+}
+
+#[test]
+fn a_seeded_replica_with_variable_outputs_completes_lmax_over_w_per_tick() {
+    use sim_core::labs::queueing::little;
+    for (seed, output) in [(1, 100), (2, 20), (3, 1000)] {
+        let o = little::run(&little::Config {
+            output_tokens: output,
+            seed,
+            ..little::Config::default()
+        })
+        .expect("valid");
+        let c = &o.check;
+        let err = (c.throughput - o.lambda_max_cached).abs() / o.lambda_max_cached;
+        println!(
+            "output {output}: measured {:.4} req/tick over {} sequences (mean W {:.1}), formula {:.4} ({:.2}% off)",
+            c.throughput,
+            c.sequences,
+            c.mean_residency,
+            o.lambda_max_cached,
+            err * 100.0
+        );
+        assert!(err < 0.02, "output {output}: {err}");
+        assert!(c.sequences > 1000);
+    }
 }

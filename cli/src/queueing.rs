@@ -150,6 +150,7 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
             true,
             "Share of prompt tokens from cache (default 0.75, range 0–1)",
         ),
+        flag("seed", true, "Seed of the check (default 1)"),
         flag("json", false, "Print the outcome as JSON"),
     ];
     let Some(p) = args::parse(rest, &flags)? else {
@@ -191,10 +192,13 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
     if let Some(v) = p.value("cache-hit") {
         cfg.cache_hit = number("cache-hit", v, 0.0, 1.0)?;
     }
+    if let Some(v) = p.value("seed") {
+        cfg.seed = args::seed(v)?;
+    }
     let o = little::run(&cfg).map_err(|e| e.to_string())?;
     emit(p.switch("json"), &o, || {
         format!(
-            "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\nwith {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\n",
+            "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\nwith {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\nseeded check (exponential outputs): {:.4} requests/tick over {} sequences, mean W {:.1} ticks\n",
             o.l_max,
             o.blocks_per_sequence,
             o.prefill_ticks,
@@ -204,7 +208,10 @@ pub fn little_main(rest: &[String]) -> Result<(), String> {
             cfg.cache_hit * 100.0,
             o.residency_cached,
             o.lambda_max_cached,
-            (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0
+            (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0,
+            o.check.throughput,
+            o.check.sequences,
+            o.check.mean_residency
         )
     })
 }

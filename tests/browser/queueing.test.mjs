@@ -54,7 +54,7 @@ test('the knee simulation lands within its band of the formula and reloads from 
 test('every explorable computes what its CLI subcommand prints', async () => {
   const cases = [
     { query: '?lab=knee&wait=2.5&cv2=3&ca2=2', args: ['knee', '--wait', '2.5', '--cv2', '3', '--ca2', '2', '--json'] },
-    { query: '?lab=little&kv=50000&prompt=16000&output=200&rate=512&hit=90', args: ['little', '--kv-blocks', '50000', '--prompt', '16000', '--output', '200', '--prefill-rate', '512', '--cache-hit', '0.9', '--json'] },
+    { query: '?lab=little&kv=50000&prompt=16000&output=200&rate=512&hit=90&seed=6', args: ['little', '--kv-blocks', '50000', '--prompt', '16000', '--output', '200', '--prefill-rate', '512', '--cache-hit', '0.9', '--seed', '6', '--json'] },
     { query: '?lab=retries&attempts=2,3,2&budget=20&fail=80&seed=5', args: ['retries', '--attempts', '2,3,2', '--budget', '0.2', '--incident-failure', '0.8', '--seed', '5', '--json'] },
     { query: '?lab=hedging&at=99&slow=10&factor=8&ttft=20&seed=2', args: ['hedging', '--hedge-at', '99', '--slow-share', '0.1', '--slow-factor', '8', '--ttft-share', '0.2', '--seed', '2', '--json'] },
     { query: '?lab=cascade&escalate=25&seed=9', args: ['cascade', '--escalate', '0.25', '--seed', '9', '--json'] },

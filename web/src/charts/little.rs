@@ -1,7 +1,7 @@
 //! Little's law (§1.3): the throughput ceiling λmax = Lmax / W of one replica
 //! against the share of the prompt served from the prefix cache.
 
-use sim_core::labs::queueing::little::{run, Config, Outcome};
+use sim_core::labs::queueing::little::Outcome;
 
 use super::{ChartSpec, Legend, Mark, Series};
 use crate::theme::replica_color;
@@ -9,14 +9,9 @@ use crate::theme::replica_color;
 /// λmax across cache-hit shares 0–100%, the setting in use ringed.
 pub fn spec(o: &Outcome) -> ChartSpec {
     let points: Vec<(f64, f64)> = (0..=20)
-        .filter_map(|i| {
-            let cfg = Config {
-                cache_hit: f64::from(i) / 20.0,
-                ..o.config.clone()
-            };
-            run(&cfg)
-                .ok()
-                .map(|x| (f64::from(i) * 5.0, x.lambda_max_cached))
+        .map(|i| {
+            let share = f64::from(i) / 20.0;
+            (share * 100.0, o.ceiling_at(share))
         })
         .collect();
     let y_max = points.iter().map(|p| p.1).fold(0.0, f64::max).max(1e-6) * 1.15;
@@ -34,6 +29,12 @@ pub fn spec(o: &Outcome) -> ChartSpec {
                 color: replica_color(4),
                 mark: Mark::Line,
                 points,
+            },
+            Series {
+                label: Some("seeded check".to_string()),
+                color: replica_color(5),
+                mark: Mark::Dots,
+                points: vec![(o.config.cache_hit * 100.0, o.check.throughput)],
             },
             Series {
                 label: Some("ceiling without".to_string()),

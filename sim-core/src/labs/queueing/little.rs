@@ -8,10 +8,20 @@
 //! cached tokens still occupy KV blocks, so Lmax does not change. W grows with
 //! the batch a replica runs, so λmax is a ceiling at the operating point where W
 //! was measured.
+//!
+//! The seeded check keeps all Lmax slots busy for a long horizon, each slot
+//! running sequence after sequence whose output length is drawn from an
+//! exponential distribution with the chosen mean (so W varies from sequence to
+//! sequence). Completions per tick come out at Lmax / E[W]: Little's law needs no
+//! assumption about the distribution.
 
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{check_range, RangeError};
+use crate::rng::{stream, Rng};
+
+/// Ticks the seeded check runs for.
+pub const CHECK_HORIZON: f64 = 200_000.0;
 
 /// Little's-law sizing inputs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,6 +40,8 @@ pub struct Config {
     pub prefill_rate: u32,
     /// Share of prompt tokens served from the prefix cache (0–1; default 0.75).
     pub cache_hit: f64,
+    /// Seed of the check.
+    pub seed: u64,
 }
 
 impl Default for Config {
@@ -41,6 +53,7 @@ impl Default for Config {
             output_tokens: 100,
             prefill_rate: 320,
             cache_hit: 0.75,
+            seed: 1,
         }
     }
 }
@@ -66,6 +79,56 @@ pub struct Outcome {
     pub residency_cached: f64,
     /// λmax with the cache-hit share.
     pub lambda_max_cached: f64,
+    /// The seeded check, with the cache-hit share.
+    pub check: Check,
+}
+
+/// The seeded check of λmax = Lmax / W with variable output lengths.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Sequences completed over the horizon.
+    pub sequences: u64,
+    /// Their mean residency, in ticks.
+    pub mean_residency: f64,
+    /// Completions per tick.
+    pub throughput: f64,
+}
+
+impl Outcome {
+    /// λmax at another cache-hit share (same replica and request shape).
+    pub fn ceiling_at(&self, cache_hit: f64) -> f64 {
+        let w = self.prefill_ticks * (1.0 - cache_hit) + f64::from(self.config.output_tokens);
+        f64::from(self.l_max) / w
+    }
+}
+
+/// Keep `slots` slots busy for [`CHECK_HORIZON`] ticks with sequences of
+/// `prefill` ticks plus an exponential number of output ticks of mean `output`.
+fn check(slots: u32, prefill: f64, output: f64, seed: u64) -> Check {
+    let mut rng = Rng::new(seed, stream::OUTPUTS);
+    let (mut sequences, mut total) = (0u64, 0.0f64);
+    for _ in 0..slots {
+        let mut t = 0.0;
+        loop {
+            // At least one output token; the mean stays close to `output`.
+            let w = prefill + libm::ceil(rng.exponential(output) - 0.5).max(1.0);
+            if t + w > CHECK_HORIZON {
+                break;
+            }
+            t += w;
+            total += w;
+            sequences += 1;
+        }
+    }
+    Check {
+        sequences,
+        mean_residency: if sequences > 0 {
+            total / sequences as f64
+        } else {
+            0.0
+        },
+        throughput: sequences as f64 / CHECK_HORIZON,
+    }
 }
 
 /// Compute the ceiling.
@@ -101,5 +164,6 @@ pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
         prefill_ticks_cached: prefill_cached,
         residency_cached: prefill_cached + decode,
         lambda_max_cached: f64::from(l_max) / (prefill_cached + decode),
+        check: check(l_max, prefill_cached, decode, cfg.seed),
     })
 }

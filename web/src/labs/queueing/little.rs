@@ -3,7 +3,7 @@
 
 use sim_core::labs::queueing::little;
 
-use super::{card, range, Explorable, Outcome, Page, Params};
+use super::{card, range, seed_controls, Explorable, Outcome, Page, Params};
 use crate::components::ControlSpec;
 use crate::format::{fill, fixed, signed, thousands};
 
@@ -61,6 +61,9 @@ fn controls() -> Vec<ControlSpec> {
             |x| fixed(x, 0),
         ),
     ]
+    .into_iter()
+    .chain(seed_controls("Seed of the check"))
+    .collect()
 }
 
 fn compute(p: &Params) -> Result<Page, String> {
@@ -70,6 +73,7 @@ fn compute(p: &Params) -> Result<Page, String> {
         output_tokens: p.num("output") as u32,
         prefill_rate: p.num("rate") as u32,
         cache_hit: p.num("hit") / 100.0,
+        seed: p.whole("seed"),
         ..little::Config::default()
     };
     let o = little::run(&cfg).map_err(|e| e.to_string())?;
@@ -129,6 +133,16 @@ fn compute(p: &Params) -> Result<Page, String> {
         "%",
         "How much the shorter prefill raises the ceiling.",
     );
+    html += &card(
+        "card-check",
+        "Seeded check",
+        &fixed(o.check.throughput, 3),
+        "req/tick",
+        &fill(
+            "Lmax slots kept busy for 200,000 ticks with exponential output lengths: {} sequences, mean W {} ticks. Little's law needs no distribution.",
+            &[thousands(o.check.sequences), fixed(o.check.mean_residency, 1)],
+        ),
+    );
     html += "</div>";
     let head = std::mem::take(&mut html);
     if o.l_max == 0 {
@@ -159,10 +173,11 @@ pub static EXPLORABLE: Explorable = Explorable {
         ("output", "100"),
         ("rate", "320"),
         ("hit", "75"),
+        ("seed", "1"),
     ],
     text_ok: |_, _| false,
     compute,
     defer: |_, _| false,
     caption: "Throughput ceiling against prefix-cache hits",
-    help: "λmax = Lmax / W as more of the prompt comes from cache: cached tokens skip prefill, so sequences leave sooner. The flat line is the ceiling without hits; the ring is your setting. Long outputs make decode dominate W and flatten the curve.",
+    help: "λmax = Lmax / W as more of the prompt comes from cache: cached tokens skip prefill, so sequences leave sooner. The flat line is the ceiling without hits; the ring is your setting and the dot inside it the seeded check. Long outputs make decode dominate W and flatten the curve.",
 };
