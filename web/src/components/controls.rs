@@ -5,7 +5,8 @@
 //! values, programmatic changes). Why: every control written as its own view
 //! tree costs wasm, and a shared renderer keeps labs consistent — a labelled
 //! range with live value, unit and range hint; a checkbox; a radio group with
-//! one-line descriptions; a number field; a button.
+//! one-line descriptions; a number field; a text field; a button. A lab whose
+//! recomputation is slow can defer some ranges until they are released.
 //!
 //! Each control's key is its element id, its `data-control` (see `embed.rs`) and
 //! usually its URL key.
@@ -251,7 +252,6 @@ pub fn Controls(
     let html = panel_html(&specs, &get);
     let specs = Arc::new(specs);
     let (sync_specs, sync_get) = (Arc::clone(&specs), Arc::clone(&get));
-    let specs = Arc::clone(&specs);
     Effect::new(move |_| sync(&sync_specs, &sync_get));
     let set_click = Arc::clone(&set);
     let handle = Arc::new(move |ev: web_sys::Event, committed: bool| {

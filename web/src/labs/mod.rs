@@ -347,3 +347,25 @@ pub fn draw_effect(
     });
     error
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_lab_has_a_page_and_ids_are_unique() {
+        let pages = ["routing", "herding", "prefix", "batching"];
+        for lab in LABS {
+            assert!(
+                pages.contains(&lab.id) || queueing::find(lab.id).is_some(),
+                "{} has no page (app.rs falls back to home)",
+                lab.id
+            );
+            assert_eq!(find(lab.id).map(|l| l.id), Some(lab.id));
+            assert_eq!(LABS.iter().filter(|l| l.id == lab.id).count(), 1);
+        }
+        for layer in Layer::ALL {
+            assert!(!layer.title().is_empty() && !layer.decides().is_empty());
+        }
+    }
+}
