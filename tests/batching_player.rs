@@ -140,7 +140,7 @@ fn bad_config_is_a_typed_error() {
         &Mode::ALL,
     )
     .expect_err("invalid");
-    assert_eq!(err.field, "slots");
+    assert_eq!(err.key, "slots");
 }
 
 #[test]

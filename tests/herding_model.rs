@@ -73,11 +73,11 @@ fn bad_config_is_a_typed_error() {
         ..Config::default()
     })
     .expect_err("invalid");
-    assert_eq!(err.field, "routers");
+    assert_eq!(err.key, "routers");
     let err = herding::run(&Config {
         arrival_rate: f64::NAN,
         ..Config::default()
     })
     .expect_err("invalid");
-    assert_eq!(err.field, "arrival_rate");
+    assert_eq!(err.key, "arrival-rate");
 }

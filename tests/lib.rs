@@ -28,9 +28,29 @@ pub fn pass_ratio(
     (1.0 - failed.len() as f64 / outcomes.len() as f64, failed)
 }
 
-/// Path of a file in `shared/traces/` (read-only, never copied into the repo).
-pub fn shared_trace(name: &str) -> std::path::PathBuf {
+/// Path of a trace excerpt committed with the repository (`assets/traces/`).
+pub fn excerpt(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/traces")
+        .join("../assets/traces")
         .join(name)
+}
+
+/// Path of a full public trace file, if one is at hand: in the directory named
+/// by `LBLAB_TRACES`, or in a `traces/` folder of any directory beside the
+/// repository. `None` (and the caller prints that it skipped) otherwise.
+pub fn full_trace(name: &str) -> Option<std::path::PathBuf> {
+    if let Some(dir) = std::env::var_os("LBLAB_TRACES") {
+        let p = std::path::Path::new(&dir).join(name);
+        return p.is_file().then_some(p);
+    }
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let parent = repo.canonicalize().ok()?.parent()?.to_path_buf();
+    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(parent)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|d| d.join("traces").join(name))
+        .find(|p| p.is_file())
 }

@@ -147,17 +147,19 @@ fn bad_config_is_a_typed_error() {
         ..Config::default()
     })
     .expect_err("invalid");
-    assert_eq!(err.field, "replicas");
+    assert_eq!(err.key, "replicas");
     let err = prefix::run(&Config {
         trace: TraceChoice::Custom(vec![1, 7]),
         ..Config::default()
     })
     .expect_err("invalid");
-    assert_eq!(err.field, "prefix");
+    assert_eq!(err.key, "trace");
+    assert_eq!(err.given, "1,7");
     let err = prefix::run(&Config {
         trace: TraceChoice::Custom(vec![]),
         ..Config::default()
     })
     .expect_err("invalid");
-    assert_eq!(err.field, "requests");
+    assert_eq!(err.key, "trace");
+    assert!(err.to_string().contains("1–40 prefix ids"), "{err}");
 }

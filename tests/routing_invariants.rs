@@ -1,6 +1,7 @@
 //! Invariants of the Routing Lab that must hold for any config and seed.
 
 use sim_core::labs::routing::{self, Config};
+use sim_core::params::Configurable;
 use sim_core::routing::RuleKind;
 
 fn configs() -> Vec<Config> {
@@ -121,7 +122,7 @@ fn same_config_and_seed_give_identical_json() {
 fn each_rule_sees_the_same_trace_whatever_else_runs() {
     let cfg = Config::default();
     let all = routing::run(&cfg).expect("valid");
-    for rule in RuleKind::ALL {
+    for &rule in RuleKind::ALL {
         let alone = routing::run_rules(&cfg, &[rule]).expect("valid");
         assert_eq!(alone.rules[0], *all.rule(rule).expect("ran"), "{rule:?}");
     }
@@ -156,14 +157,14 @@ fn out_of_range_values_are_typed_errors_not_panics() {
                 prompt_cv: 3.5,
                 ..Config::default()
             },
-            "prompt_cv",
+            "prompt-cv",
         ),
         (
             Config {
                 long_share: 1.5,
                 ..Config::default()
             },
-            "long_share",
+            "long-share",
         ),
         (
             Config {
@@ -171,16 +172,16 @@ fn out_of_range_values_are_typed_errors_not_panics() {
                 prompt_max: 100,
                 ..Config::default()
             },
-            "prompt_max",
+            "prompt-max",
         ),
     ];
     for (cfg, field) in bad {
         let err = routing::run(&cfg).expect_err("must be rejected");
-        assert_eq!(err.field, field);
+        assert_eq!(err.key, field);
         assert!(err.to_string().contains(field));
     }
-    assert_eq!(Config::range_of("replicas"), Some((1.0, 64.0)));
-    assert_eq!(Config::range_of("nope"), None);
+    assert!(Config::param("replicas").is_some());
+    assert!(Config::param("nope").is_none());
 }
 
 #[test]

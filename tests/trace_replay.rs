@@ -1,11 +1,11 @@
-//! Replaying a real trace: the first 2,000 requests of the Mooncake conversation
-//! trace (read from `shared/traces/`, never copied into this repository) through
-//! every selection rule, with the engine sized for its long prompts.
+//! Replaying real traces under every selection rule, with the engine sized for
+//! their long prompts: the committed excerpt (first 2,000 requests of the
+//! Mooncake conversation trace) always, and the full file when it is at hand.
 
-use lblab_tests::shared_trace;
-use sim_core::labs::routing::{run_rules_on, Config};
+use lblab_tests::{excerpt, full_trace};
+use sim_core::labs::routing::{run_rules_on, Config, Outcome};
 use sim_core::routing::RuleKind;
-use sim_core::workload::mooncake;
+use sim_core::workload::{mooncake, Workload};
 
 fn config() -> Config {
     Config {
@@ -19,23 +19,13 @@ fn config() -> Config {
     }
 }
 
-#[test]
-fn mooncake_conversations_replay_under_every_rule() {
-    let path = shared_trace("mooncake_conversation_trace.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the replay test reads shared/traces/ beside the repo)",
-            path.display()
-        )
-    });
-    // One tick = 100 ms of the trace's clock.
-    let workload = mooncake::parse(&text, 100, 2000).expect("the trace parses");
-    assert_eq!(workload.requests.len(), 2000);
-    assert!(workload
-        .requests
-        .iter()
-        .all(|r| r.blocks.len() as u32 == r.prompt_tokens.div_ceil(512)));
-    let o = run_rules_on(&config(), &workload, &RuleKind::ALL);
+/// Read a Mooncake file with one tick = 100 ms of the trace's clock.
+fn read(path: &std::path::Path, limit: usize) -> Workload {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    mooncake::parse(&text, 100, limit).expect("the trace parses")
+}
+
+fn print_table(o: &Outcome) {
     for r in &o.rules {
         println!(
             "{:<18} TTFT p50 {:>6.1} p95 {:>7.1}  SLO {:>4.0}%  cache {:>4.1}%  gap {}",
@@ -46,7 +36,27 @@ fn mooncake_conversations_replay_under_every_rule() {
             r.cache_hit_share * 100.0,
             r.assignment_gap
         );
+    }
+}
+
+#[test]
+fn mooncake_conversations_replay_under_every_rule() {
+    let workload = read(&excerpt("mooncake_conversation_first2000.jsonl"), 2000);
+    assert_eq!(workload.requests.len(), 2000);
+    assert!(workload
+        .requests
+        .iter()
+        .all(|r| r.blocks.len() as u32 == r.prompt_tokens.div_ceil(512)));
+    let o = run_rules_on(&config(), &workload, RuleKind::ALL).expect("valid");
+    print_table(&o);
+    for r in &o.rules {
         assert_eq!(r.completed, 2000, "{:?} left work unfinished", r.rule);
+        // No rule can reuse more than an infinite shared cache could.
+        assert!(
+            r.cache_hit_share <= o.trace.reuse_bound + 1e-12,
+            "{:?}",
+            r.rule
+        );
     }
     let share = |k| o.rule(k).expect("ran").cache_hit_share;
     // Every conversation turn starts with shared block 0 and repeats its history:
@@ -54,16 +64,59 @@ fn mooncake_conversations_replay_under_every_rule() {
     assert!(share(RuleKind::PrefixAware) > 1.5 * share(RuleKind::RoundRobin));
     assert!(share(RuleKind::PrefixAware) > 1.5 * share(RuleKind::Random));
     // The article's least-KV mechanism shows on real traffic too: the gauge that
-    // cannot see queues has the lowest SLO attainment of the six.
+    // cannot see queues has the lowest SLO attainment of all the rules.
     let slo = |k| o.rule(k).expect("ran").slo_attainment;
     assert!(RuleKind::ALL
         .iter()
         .filter(|&&k| k != RuleKind::LeastKv)
         .all(|&k| slo(RuleKind::LeastKv) < slo(k)));
-    let again = run_rules_on(&config(), &workload, &[RuleKind::PrefixAware]);
+    let again = run_rules_on(&config(), &workload, &[RuleKind::PrefixAware]).expect("valid");
     assert_eq!(
         again.rules[0],
         *o.rule(RuleKind::PrefixAware).expect("ran"),
         "replays are deterministic"
     );
+}
+
+#[test]
+fn the_trace_summary_describes_the_file_not_the_generator() {
+    let workload = read(&excerpt("mooncake_conversation_first2000.jsonl"), 2000);
+    let s = workload.stats();
+    assert_eq!(s.requests, 2000);
+    assert_eq!(s.block_tokens, 512);
+    // The excerpt spans 669 s of the trace clock: 6,690 ticks of 100 ms.
+    assert_eq!((s.first_arrival, s.last_arrival), (0, 6690));
+    assert!((s.rate - 1999.0 / 6690.0).abs() < 1e-12);
+    // Long prompts, as the source describes (mean about 12k tokens).
+    assert!(
+        s.prompt.mean > 5_000.0 && s.prompt.max > 50_000,
+        "{:?}",
+        s.prompt
+    );
+    assert!(s.reuse_bound > 0.0 && s.reuse_bound < 1.0);
+}
+
+#[test]
+fn the_full_mooncake_conversation_trace_replays_when_present() {
+    let Some(path) = full_trace("mooncake_conversation_trace.jsonl") else {
+        println!("skipped: mooncake_conversation_trace.jsonl not found (set LBLAB_TRACES to its directory)");
+        return;
+    };
+    let workload = read(&path, usize::MAX);
+    assert_eq!(workload.requests.len(), 12_031);
+    let s = workload.stats();
+    // The published statistics of the full file: 288,500 blocks, 36.6% repeats.
+    let blocks: usize = workload.requests.iter().map(|r| r.blocks.len()).sum();
+    assert_eq!(blocks, 288_500);
+    assert!((s.reuse_bound - 0.366).abs() < 0.001, "{}", s.reuse_bound);
+    let cfg = Config {
+        replicas: 16,
+        ..config()
+    };
+    let o = run_rules_on(&cfg, &workload, RuleKind::ALL).expect("valid");
+    print_table(&o);
+    for r in &o.rules {
+        assert_eq!(r.completed, 12_031, "{:?}", r.rule);
+        assert!(r.cache_hit_share <= s.reuse_bound + 1e-12, "{:?}", r.rule);
+    }
 }

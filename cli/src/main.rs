@@ -1,63 +1,116 @@
 //! `lblab`: run the LLM Load-Balancing Lab's simulations from a terminal.
 //!
-//! Every subcommand prints a readable table by default and the lab's `Outcome`
-//! as JSON with `--json` (the same JSON the web page computes in wasm). Bad input
-//! prints one line naming the flag and its valid range, and exits with status 2.
+//! Every lab in the registry (`sim_core::labs::LABS`) is a subcommand with the
+//! same shape: its parameters as flags, a readable table by default, the lab's
+//! `Outcome` as JSON with `--json` (the same JSON the web page computes in
+//! wasm). Bad input prints one line naming the flag and its valid range, and
+//! exits with status 2.
 
 mod args;
-mod batching;
 mod bench;
-mod herding;
-mod prefix;
-mod queueing;
-mod routing;
+mod lab;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-lblab — LLM Load-Balancing Lab simulations
+use sim_core::labs::{self, LABS};
 
-Usage: lblab <command> [flags]
+/// The command list, generated from the registry.
+fn usage() -> String {
+    let mut s = String::from(
+        "lblab — LLM Load-Balancing Lab simulations\n\nUsage: lblab <command> [flags]\n\nLabs:\n",
+    );
+    for l in LABS {
+        s.push_str(&format!(
+            "  {:<9} {} ({})\n",
+            l.info.id, l.info.summary, l.info.section
+        ));
+    }
+    s.push_str(
+        "\nOther commands:\n  labs      List the labs and their parameters (--json for the whole registry)\n  bench     Time the routing simulation against its targets (--check fails on a miss)\n  help      Show this text; `lblab <command> --help` shows a command's flags\n",
+    );
+    s
+}
 
-Commands:
-  routing   Replay one seeded trace under every selection rule (article §4.2)
-  herding   Routers on stale load snapshots stampede; four fixes compared (§5.6)
-  prefix    Two routers, one trace: prefix affinity against load balance (§6.1)
-  batching  Static, continuous and chunked-prefill batching, iteration by iteration (§7.2)
-  knee      Waiting time against utilisation: Pollaczek–Khinchine, Kingman, simulation (§1.2)
-  little    Little's law sizing of one replica (§1.3)
-  retries   Retry amplification across layers, and a retry budget (§9.1)
-  hedging   Hedged requests: tail latency against extra load (§9.2)
-  cascade   What escalating the slowest requests does to the large pool (§10.2)
-  bench     Time the routing simulation (release builds)
-  help      Show this text; `lblab <command> --help` shows a command's flags
-";
+/// `lblab labs [--json]`: the registry, for people and for the browser tests.
+fn list(rest: &[String]) -> Result<(), String> {
+    let flags = [args::Flag::new(
+        "json",
+        args::Takes::Nothing,
+        "Print every lab with its parameters and focus as JSON",
+    )];
+    let Some(parsed) = args::parse(rest, &flags)? else {
+        print!(
+            "{}",
+            args::help("Usage: lblab labs [--json]", &[("Flags", &flags)])
+        );
+        return Ok(());
+    };
+    if parsed.has("json") {
+        let all: Vec<serde_json::Value> = LABS
+            .iter()
+            .map(|l| {
+                let params: Vec<serde_json::Value> = (l.params)()
+                    .iter()
+                    .map(|p| {
+                        serde_json::json!({
+                            "key": p.key,
+                            "label": p.label,
+                            "default": p.default,
+                            "shape": format!("{:?}", p.shape),
+                        })
+                    })
+                    .collect();
+                serde_json::json!({
+                    "id": l.info.id,
+                    "title": l.info.title,
+                    "section": l.info.section,
+                    "player": l.info.player,
+                    "focus": l.focus.map(|f| serde_json::json!({
+                        "key": f.key,
+                        "default": f.default,
+                        "options": (f.options)().iter().map(|o| o.name).collect::<Vec<_>>(),
+                    })),
+                    "params": params,
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        for l in LABS {
+            let keys: Vec<&str> = (l.params)().iter().map(|p| p.key).collect();
+            println!(
+                "{:<9} {:<22} {:<6} {}",
+                l.info.id,
+                l.info.title,
+                l.info.section,
+                keys.join(" ")
+            );
+        }
+    }
+    Ok(())
+}
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let (cmd, rest) = match argv.split_first() {
         Some((c, r)) => (c.as_str(), r),
         None => {
-            eprint!("{USAGE}");
+            eprint!("{}", usage());
             return ExitCode::from(2);
         }
     };
     let result = match cmd {
-        "routing" => routing::main(rest),
-        "herding" => herding::main(rest),
-        "prefix" => prefix::main(rest),
-        "batching" => batching::main(rest),
-        "knee" => queueing::knee_main(rest),
-        "little" => queueing::little_main(rest),
-        "retries" => queueing::retries_main(rest),
-        "hedging" => queueing::hedging_main(rest),
-        "cascade" => queueing::cascade_main(rest),
+        "labs" => list(rest),
         "bench" => bench::main(rest),
         "help" | "--help" | "-h" => {
-            print!("{USAGE}");
+            print!("{}", usage());
             Ok(())
         }
-        other => Err(format!("unknown command '{other}' (see lblab help)")),
+        id => match labs::find(id) {
+            Some(entry) => lab::main(entry, rest),
+            None => Err(format!("unknown command '{id}' (see lblab help)")),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

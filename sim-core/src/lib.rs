@@ -34,8 +34,16 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+/// The optimisation level this crate was compiled at (`0`–`3`, `s`, `z`),
+/// recorded by its build script so benchmarks report what they measured.
+pub const BUILD_OPT_LEVEL: &str = env!("SIM_CORE_OPT_LEVEL");
+
+/// The Cargo profile family this crate was compiled under (`debug` or `release`).
+pub const BUILD_PROFILE: &str = env!("SIM_CORE_PROFILE");
+
 pub mod engine;
 pub mod labs;
+pub mod params;
 pub mod rng;
 pub mod routing;
 pub mod stats;

@@ -54,10 +54,10 @@ test('the knee simulation lands within its band of the formula and reloads from 
 test('every explorable computes what its CLI subcommand prints', async () => {
   const cases = [
     { query: '?lab=knee&wait=2.5&cv2=3&ca2=2', args: ['knee', '--wait', '2.5', '--cv2', '3', '--ca2', '2', '--json'] },
-    { query: '?lab=little&kv=50000&prompt=16000&output=200&rate=512&hit=90&seed=6', args: ['little', '--kv-blocks', '50000', '--prompt', '16000', '--output', '200', '--prefill-rate', '512', '--cache-hit', '0.9', '--seed', '6', '--json'] },
-    { query: '?lab=retries&attempts=2,3,2&budget=20&fail=80&seed=5', args: ['retries', '--attempts', '2,3,2', '--budget', '0.2', '--incident-failure', '0.8', '--seed', '5', '--json'] },
-    { query: '?lab=hedging&at=99&slow=10&factor=8&ttft=20&seed=2', args: ['hedging', '--hedge-at', '99', '--slow-share', '0.1', '--slow-factor', '8', '--ttft-share', '0.2', '--seed', '2', '--json'] },
-    { query: '?lab=cascade&escalate=25&seed=9', args: ['cascade', '--escalate', '0.25', '--seed', '9', '--json'] },
+    { query: '?lab=little&kv-blocks=50000&prompt=16000&output=200&prefill-rate=512&cache-hit=0.9&seed=6', args: ['little', '--kv-blocks', '50000', '--prompt', '16000', '--output', '200', '--prefill-rate', '512', '--cache-hit', '0.9', '--seed', '6', '--json'] },
+    { query: '?lab=retries&attempts=2,3,2&budget=0.2&incident-failure=0.8&seed=5', args: ['retries', '--attempts', '2,3,2', '--budget', '0.2', '--incident-failure', '0.8', '--seed', '5', '--json'] },
+    { query: '?lab=hedging&hedge-at=99&slow-share=0.1&slow-factor=8&ttft-share=0.2&seed=2', args: ['hedging', '--hedge-at', '99', '--slow-share', '0.1', '--slow-factor', '8', '--ttft-share', '0.2', '--seed', '2', '--json'] },
+    { query: '?lab=cascade&escalate=0.25&seed=9', args: ['cascade', '--escalate', '0.25', '--seed', '9', '--json'] },
   ];
   const { page, problems } = await watchedPage(env.browser.context);
   for (const c of cases) {
@@ -96,12 +96,12 @@ test('editing the retry stack updates the worst case, and bad input is explained
 
 test('malformed URL values fall back to the defaults with a notice', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
-  await page.goto(`${env.srv.base}?lab=hedging&at=100&slow=abc`);
+  await page.goto(`${env.srv.base}?lab=hedging&hedge-at=100&slow-share=abc`);
   await page.locator('#strategies').waitFor();
   const notice = await page.locator('.notice').first().textContent();
-  assert.match(notice, /at=100/);
-  assert.match(notice, /slow=abc/);
-  assert.equal(await page.locator('#at').inputValue(), '95');
+  assert.match(notice, /hedge-at=100/);
+  assert.match(notice, /slow-share=abc/);
+  assert.equal(await page.locator('#hedge-at').inputValue(), '95');
   await page.goto(`${env.srv.base}?lab=retries&attempts=9,x`);
   await page.locator('#card-upstream').waitFor();
   assert.match(await page.locator('.notice').first().textContent(), /attempts=9,x/);
@@ -115,12 +115,12 @@ test('slow explorables recompute when a slider is released, while its label foll
   await page.goto(`${env.srv.base}?lab=hedging`);
   await page.locator('#strategies').waitFor();
   const threshold = await page.locator('#threshold').textContent();
-  await slide(page, 'at', 80);
-  assert.equal((await page.locator('#at-out').textContent()).trim(), 'P80.0');
+  await slide(page, 'hedge-at', 80);
+  assert.equal((await page.locator('#hedge-at-out').textContent()).trim(), '80.0');
   assert.equal(await page.locator('#threshold').textContent(), threshold, 'no recomputation mid-drag');
-  assert.equal(new URL(page.url()).searchParams.get('at'), '95');
-  await page.locator('#at').dispatchEvent('change');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('at') === '80');
+  assert.equal(new URL(page.url()).searchParams.get('hedge-at'), null, 'still the default');
+  await page.locator('#hedge-at').dispatchEvent('change');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('hedge-at') === '80');
   assert.notEqual(await page.locator('#threshold').textContent(), threshold);
   // The knee's read-offs stay live with the simulation on (it is cached).
   await page.goto(`${env.srv.base}?lab=knee&simulate=1`);

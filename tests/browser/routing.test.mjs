@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
 
 const env = await useAppAndBrowser();
+// The registry decides which rules exist; nothing here counts them.
+const REGISTRY = JSON.parse(lblab(['labs', '--json']));
+const RULES = REGISTRY.find((l) => l.id === 'routing').focus.options;
 
 const rows = (page) => page.locator('#compare-table tbody tr');
 
@@ -20,7 +23,7 @@ test('home and routing lab load with no console error', async () => {
   // The queueing foundations first, then the five layers L1–L5; a card per lab.
   const groups = (await page.locator('.layer h2').allTextContents()).map((t) => t.split(' · ')[0]);
   assert.deepEqual(groups, ['Foundations', 'L1', 'L2', 'L3', 'L4', 'L5']);
-  assert.equal(await page.locator('.lab-card').count(), 9, 'one card per lab');
+  assert.equal(await page.locator('.lab-card').count(), REGISTRY.length, 'one card per lab');
   await page.locator('.lab-card', { hasText: 'Routing Lab' }).click();
   await rows(page).first().waitFor();
   assert.match(page.url(), /lab=routing/);
@@ -28,14 +31,12 @@ test('home and routing lab load with no console error', async () => {
   await page.close();
 });
 
-test('the comparison table has one row per rule (six)', async () => {
+test('the comparison table has one row per registered rule', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await openRouting(page);
-  assert.equal(await rows(page).count(), 6);
-  const names = await page.locator('#compare-table tbody th').allTextContents();
-  assert.deepEqual(names.map((s) => s.trim()), [
-    'Random', 'Round robin', 'Least outstanding', 'Power of two choices', 'Least KV usage', 'Prefix-aware',
-  ]);
+  assert.equal(await rows(page).count(), RULES.length);
+  const keys = await page.locator('#compare-table tbody th button').evaluateAll((els) => els.map((e) => e.dataset.key));
+  assert.deepEqual(keys, RULES);
   assert.ok((await page.locator('#compare-table .best-mark').count()) >= 7, 'every column marks a best value');
   assert.deepEqual(problems, []);
   await page.close();
@@ -59,12 +60,13 @@ test('moving the arrival-rate slider changes the TTFT P95 card and the URL', asy
 
 test('a URL restores every control', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
-  await openRouting(page, '&replicas=7&rate=0.42&prompt=1500&cv=1.25&long=0.35&seed=99&rule=prefix-aware');
+  await openRouting(page, '&replicas=7&rate=0.42&mean-prompt=1500&prompt-cv=1.25&long-share=0.35&seed=99&rule=prefix-aware');
   assert.equal(await page.locator('#replicas').inputValue(), '7');
   assert.equal(await page.locator('#rate').inputValue(), '0.42');
-  assert.equal(await page.locator('#prompt').inputValue(), '1500');
-  assert.equal(await page.locator('#cv').inputValue(), '1.25');
-  assert.equal(await page.locator('#long').inputValue(), '35');
+  assert.equal(await page.locator('#mean-prompt').inputValue(), '1500');
+  assert.equal(await page.locator('#prompt-cv').inputValue(), '1.25');
+  assert.equal(await page.locator('#long-share').inputValue(), '0.35');
+  assert.equal((await page.locator('output[for=long-share]').textContent()).trim(), '35%');
   assert.equal(await page.locator('#seed').inputValue(), '99');
   assert.equal(await page.locator('#rule-prefix-aware').isChecked(), true);
   assert.equal(await page.locator('#replica-table tbody tr').count(), 7);
@@ -75,7 +77,7 @@ test('a URL restores every control', async () => {
 
 test('malformed URL values fall back to defaults with a visible notice', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
-  await openRouting(page, '&replicas=0&rate=lots&cv=9&rule=magic');
+  await openRouting(page, '&replicas=0&rate=lots&prompt-cv=9&rule=magic');
   assert.equal(await page.locator('#replicas').inputValue(), '4');
   assert.equal(await page.locator('#rate').inputValue(), '0.2');
   const notice = await page.locator('.notice').textContent();
@@ -90,7 +92,7 @@ test('the wasm outcome equals `lblab routing --json`, number for number', async 
   const cases = [
     { query: '', args: [] },
     {
-      query: '&replicas=6&rate=0.35&prompt=1200&cv=1.1&long=0.3&seed=4242',
+      query: '&replicas=6&rate=0.35&mean-prompt=1200&prompt-cv=1.1&long-share=0.3&seed=4242',
       args: ['--replicas', '6', '--rate', '0.35', '--mean-prompt', '1200', '--prompt-cv', '1.1', '--long-share', '0.3', '--seed', '4242'],
     },
   ];

@@ -1,14 +1,45 @@
 //! The shell: header with navigation, then the page the `lab` query key names,
 //! with the shared share/embed/export bar and the embedding options applied.
+//! Which labs exist is sim-core's registry; `labs::PAGES` maps each to its page.
 
 use leptos::prelude::*;
+use sim_core::labs::{self as registry, LABS};
 
 use crate::components::{Notice, ShareBar};
 use crate::embed::{self, EmbedOptions};
-use crate::labs::{
-    self, herding::HerdingLab, home::Home, prefix::PrefixLab, routing::RoutingLab, LABS,
-};
+use crate::html::{el, Html, Markup};
+use crate::labs::{self, home::Home};
 use crate::url;
+
+/// The site header: the brand and one link per registered lab.
+fn header_html(current: Option<&str>) -> Html {
+    let link = |href: String, text: &str, here: bool| {
+        el("a")
+            .href(href)
+            .attr_opt("aria-current", here.then_some("page"))
+            .text(text)
+    };
+    let nav = el("nav")
+        .attr("aria-label", "Labs")
+        .child(link("?".into(), "Home", current.is_none()))
+        .children(LABS.iter().map(|l| {
+            link(
+                format!("?lab={}", l.info.id),
+                l.info.title,
+                current == Some(l.info.id),
+            )
+        }));
+    el("div")
+        .class("site-header-inner")
+        .child(
+            el("a")
+                .class("brand")
+                .href("?")
+                .text("LLM Load-Balancing Lab"),
+        )
+        .child(nav)
+        .into()
+}
 
 /// The whole app. Pages are chosen by `?lab=…` so every deep link works from a
 /// plain static file server, under any sub-path, with no rewrites.
@@ -23,7 +54,7 @@ pub fn App() -> impl IntoView {
         .iter()
         .find(|(k, _)| k == "lab")
         .map(|(_, v)| v.clone());
-    let current = lab.as_deref().and_then(labs::find);
+    let current = lab.as_deref().and_then(registry::find);
     if let (Some(id), None) = (&lab, current) {
         if !id.is_empty() {
             notices.push(format!(
@@ -31,51 +62,20 @@ pub fn App() -> impl IntoView {
             ));
         }
     }
-    let page = match current.map(|l| l.id) {
-        Some("routing") => view! { <RoutingLab pairs=pairs.clone() /> }.into_any(),
-        Some("herding") => view! { <HerdingLab pairs=pairs.clone() /> }.into_any(),
-        Some("prefix") => view! { <PrefixLab pairs=pairs.clone() /> }.into_any(),
-        Some("batching") => {
-            view! { <crate::labs::batching::BatchingLab pairs=pairs.clone() /> }.into_any()
-        }
-        Some(id) => match labs::queueing::find(id) {
-            Some(ex) => {
-                view! { <labs::queueing::QueueingLab pairs=pairs.clone() ex=ex /> }.into_any()
-            }
-            None => view! { <Home /> }.into_any(),
-        },
+    let page = match current.and_then(|l| labs::page(l.info.id)) {
+        Some(page) => page(pairs.clone()),
         None => view! { <Home /> }.into_any(),
     };
     if let (true, Some(l)) = (opts.embed, current) {
-        embed::start_resize_messages(l.id);
+        embed::start_resize_messages(l.info.id);
     }
     let after_mount = opts.clone();
     Effect::new(move |_| embed::apply_controls(&after_mount));
-    let current_id = current.map(|l| l.id);
-    // The header is static text: one HTML string rather than a view tree.
+    let current_id = current.map(|l| l.info.id);
     let header = (!opts.embed).then(|| {
-        let current = |id: Option<&str>| {
-            if current_id == id {
-                r#" aria-current="page""#
-            } else {
-                ""
-            }
-        };
-        let mut nav = format!(r#"<a href="?"{}>Home</a>"#, current(None));
-        for l in LABS {
-            nav += &format!(
-                r#"<a href="?lab={}"{}>{}</a>"#,
-                l.id,
-                current(Some(l.id)),
-                crate::html::escape(l.title)
-            );
-        }
-        let html = format!(
-            r#"<a class="brand" href="?">LLM Load-Balancing Lab</a><nav aria-label="Labs">{nav}</nav>"#
-        );
-        view! { <header class="site-header" inner_html=html></header> }
+        view! { <header class="site-header"><Markup html=header_html(current_id) /></header> }
     });
-    let share = current.map(|l| view! { <ShareBar lab=l.id title=l.title /> });
+    let share = current.map(|l| view! { <ShareBar lab=l.info.id title=l.info.title /> });
     view! {
         {header}
         <main id="main">

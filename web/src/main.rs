@@ -11,7 +11,6 @@ mod embed;
 mod format;
 mod html;
 mod labs;
-mod num;
 mod theme;
 mod url;
 

@@ -93,100 +93,17 @@ pub fn replace_query(pairs: &[(&str, String)]) {
     }
 }
 
-/// Reads typed values from query pairs, falling back to defaults and collecting a
-/// notice for every value it could not use.
-pub struct ParamReader {
-    pairs: Vec<(String, String)>,
-    /// One sentence per value that fell back to its default.
-    pub notices: Vec<String>,
-}
-
-impl ParamReader {
-    /// A reader over `pairs`.
-    pub fn new(pairs: Vec<(String, String)>) -> Self {
-        ParamReader {
-            pairs,
-            notices: Vec::new(),
-        }
-    }
-
-    /// The raw value of `key`, if present.
-    pub fn raw(&self, key: &str) -> Option<&str> {
-        self.pairs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// A number in `[min, max]`, or `default` with a notice.
-    pub fn number(&mut self, key: &str, default: f64, min: f64, max: f64) -> f64 {
-        let Some(raw) = self.raw(key) else {
-            return default;
-        };
-        match crate::num::parse_f64(raw) {
-            Some(x) if x >= min && x <= max => x,
-            _ => {
-                self.notices.push(format!(
-                    "“{key}={raw}” is not a number between {min} and {max}; using the default {default}."
-                ));
-                default
-            }
-        }
-    }
-
-    /// A whole number in `[min, max]`, or `default` with a notice.
-    pub fn whole(&mut self, key: &str, default: u64, min: u64, max: u64) -> u64 {
-        let Some(raw) = self.raw(key) else {
-            return default;
-        };
-        match raw.trim().parse::<u64>() {
-            Ok(x) if x >= min && x <= max => x,
-            _ => {
-                self.notices.push(format!(
-                    "“{key}={raw}” is not a whole number between {min} and {max}; using the default {default}."
-                ));
-                default
-            }
-        }
-    }
-
-    /// One of `options`, or `default` with a notice.
-    pub fn choice<'a>(&mut self, key: &str, default: &'a str, options: &[&'a str]) -> &'a str {
-        let Some(raw) = self.raw(key) else {
-            return default;
-        };
-        match options.iter().find(|o| **o == raw) {
-            Some(o) => o,
-            None => {
-                self.notices.push(format!(
-                    "“{key}={raw}” is not one of {}; using the default {default}.",
-                    options.join(", ")
-                ));
-                default
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn round_trips_and_falls_back() {
+    fn round_trips() {
         let q = build_query(&[("lab", "routing".into()), ("note", "a b&c".into())]);
         assert_eq!(q, "?lab=routing&note=a%20b%26c");
         let pairs = parse_query(&q);
         assert_eq!(pairs[1], ("note".to_string(), "a b&c".to_string()));
-        let mut r = ParamReader::new(parse_query("?rate=abc&replicas=99&seed=7&rule=nope"));
-        assert_eq!(r.number("rate", 0.2, 0.01, 1.0), 0.2);
-        assert_eq!(r.whole("replicas", 4, 1, 16), 4);
-        assert_eq!(r.whole("seed", 1, 0, u64::MAX), 7);
-        assert_eq!(
-            r.choice("rule", "least-outstanding", &["random"]),
-            "least-outstanding"
-        );
-        assert_eq!(r.notices.len(), 3);
         assert_eq!(decode("100%"), "100%");
+        assert_eq!(decode("%E2%88%9E"), "∞");
     }
 }

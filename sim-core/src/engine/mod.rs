@@ -303,3 +303,21 @@ impl Replica {
         }
     }
 }
+
+impl crate::routing::ReplicaState for Replica {
+    fn outstanding(&self) -> u32 {
+        Replica::outstanding(self)
+    }
+
+    fn waiting(&self) -> u32 {
+        Replica::waiting(self)
+    }
+
+    fn kv_used(&self) -> u32 {
+        Replica::kv_used(self)
+    }
+
+    fn cached_tokens(&self, request: &Request, block_tokens: u32) -> u32 {
+        self.cache.match_len(&request.blocks) as u32 * block_tokens
+    }
+}

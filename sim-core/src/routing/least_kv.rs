@@ -5,33 +5,36 @@
 //! admitted, so a replica whose slots are full of short or cache-hit sequences
 //! reads as light while its queue grows.
 
-use super::{argmin_random_tie, Decision, Reason, RouteContext, Router};
-use crate::rng::Rng;
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
 
-/// Fewest KV blocks in use, then fewest waiting, then random.
-#[derive(Clone, Debug)]
-pub struct LeastKv {
-    rng: Rng,
-}
-
-impl LeastKv {
-    /// A least-KV router breaking ties with `rng`.
-    pub fn new(rng: Rng) -> LeastKv {
-        LeastKv { rng }
-    }
-}
+/// Fewest KV blocks in use, then fewest waiting, then the chooser's tie-break.
+#[derive(Clone, Debug, Default)]
+pub struct LeastKv;
 
 impl Router for LeastKv {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
         let keys = ctx
             .replicas
             .iter()
             .map(|r| (r.kv_used(), r.waiting()))
             .enumerate();
-        let (i, (kv_blocks, waiting)) = argmin_random_tie(keys, &mut self.rng)?;
+        let (i, (kv_blocks, waiting)) = choose.argmin(keys)?;
         Some(Decision {
             replica: i as u32,
             reason: Reason::LeastKv { kv_blocks, waiting },
         })
+    }
+}
+
+impl Rule for LeastKv {
+    const NAME: &'static str = "least-kv";
+    const TITLE: &'static str = "Least KV usage";
+    const SIGNAL: &'static str = "Reads the KV blocks in use; queued requests hold none, so it cannot see queues.";
+    fn build(_settings: &RuleSettings) -> Self {
+        LeastKv
     }
 }

@@ -1,29 +1,32 @@
 //! Least outstanding requests: a full scan for the fewest waiting + running (§4.1).
 //! Counting queued work is what makes it robust where a KV gauge is not (§4.2).
 
-use super::{argmin_random_tie, Decision, Reason, RouteContext, Router};
-use crate::rng::Rng;
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
 
-/// Fewest outstanding requests; ties broken at random.
-#[derive(Clone, Debug)]
-pub struct LeastOutstanding {
-    rng: Rng,
-}
-
-impl LeastOutstanding {
-    /// A least-outstanding router breaking ties with `rng`.
-    pub fn new(rng: Rng) -> LeastOutstanding {
-        LeastOutstanding { rng }
-    }
-}
+/// Fewest outstanding requests; ties broken by the chooser.
+#[derive(Clone, Debug, Default)]
+pub struct LeastOutstanding;
 
 impl Router for LeastOutstanding {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
         let loads = ctx.replicas.iter().map(|r| r.outstanding()).enumerate();
-        let (i, load) = argmin_random_tie(loads, &mut self.rng)?;
+        let (i, load) = choose.argmin(loads)?;
         Some(Decision {
             replica: i as u32,
             reason: Reason::LeastLoaded { load },
         })
+    }
+}
+
+impl Rule for LeastOutstanding {
+    const NAME: &'static str = "least-outstanding";
+    const TITLE: &'static str = "Least outstanding";
+    const SIGNAL: &'static str = "Scans every replica for the fewest requests waiting or running.";
+    fn build(_settings: &RuleSettings) -> Self {
+        LeastOutstanding
     }
 }

@@ -1,47 +1,69 @@
 //! Selection rules: which replica gets the next request.
 //!
 //! Every rule implements [`Router`] in a file of its own and receives one
-//! [`RouteContext`] (the request, the replicas as they are right now, the time), so
-//! a new input never changes every signature. Rules return `Option<Decision>`:
-//! `None` only when there is no replica. Each [`Decision`] carries a [`Reason`]
-//! the UI can show. Rules own their tie-break random stream, seeded once at
-//! construction, so all rules replay the very same trace. [`RuleKind`] is the one
-//! registry the CLI, the tests and the web page list rules from.
+//! [`RouteContext`] (the request, the replicas as the router sees them, the
+//! time), so a new input never changes every signature. What a rule may read of
+//! a replica is the [`ReplicaState`] trait: the Routing Lab hands rules its live
+//! engines, the herding lab a stale snapshot, the prefix player a pool of
+//! assignment counters with one-prefix caches — the same rule code runs on all
+//! three. Rules return `Option<Decision>`: `None` only when there is no replica.
+//! Each [`Decision`] carries a [`Reason`] the UI can show.
+//!
+//! Randomness (tie-breaks, samples) comes from the [`Chooser`] the caller
+//! passes in, never from the rule: the Routing Lab gives each rule its own
+//! seeded stream so every rule replays the very same trace, the herding lab
+//! shares one stream across its routers, and the prefix player breaks ties
+//! by lowest index. [`RuleKind`] is the one registry the CLI, the tests and the
+//! web page list rules from: a new rule is one file here plus one line there.
 
-mod least_kv;
-mod least_outstanding;
-mod power_of_two;
-mod prefix_aware;
-mod random;
+mod chooser;
 mod reason;
+#[macro_use]
 mod registry;
-mod round_robin;
 
-pub use least_kv::LeastKv;
-pub use least_outstanding::LeastOutstanding;
-pub use power_of_two::PowerOfTwo;
-pub use prefix_aware::{PrefixAware, PrefixAwareParams};
-pub use random::Random;
+pub use chooser::{Chooser, Ties};
+pub use prefix_aware::{GapRule, PrefixAwareParams};
 pub use reason::Reason;
-pub use registry::{AnyRouter, RuleKind};
-pub use round_robin::RoundRobin;
+pub use registry::{Rule, RuleSettings};
 
-use crate::engine::Replica;
-use crate::rng::Rng;
+// The registry: one line per rule, in table order (a rule's position also picks
+// its tie-break stream, so new rules go at the end).
+rules! {
+    random::Random,
+    round_robin::RoundRobin,
+    least_outstanding::LeastOutstanding,
+    power_of_two::PowerOfTwo,
+    least_kv::LeastKv,
+    prefix_aware::PrefixAware,
+}
+
 use crate::time::Tick;
 use crate::workload::Request;
 
+/// What a rule may read of one replica, as the router sees it (possibly stale).
+pub trait ReplicaState {
+    /// Requests accepted and not finished: waiting plus running.
+    fn outstanding(&self) -> u32;
+    /// Requests queued and not yet admitted.
+    fn waiting(&self) -> u32;
+    /// KV blocks held by running sequences.
+    fn kv_used(&self) -> u32;
+    /// Prompt tokens of `request` this replica holds in its prefix cache (the
+    /// longest cached leading run), given `block_tokens` tokens per hash block.
+    fn cached_tokens(&self, request: &Request, block_tokens: u32) -> u32;
+}
+
 /// Everything a rule may look at for one decision.
 #[derive(Clone, Copy, Debug)]
-pub struct RouteContext<'a> {
+pub struct RouteContext<'a, S> {
     /// The current tick.
     pub now: Tick,
     /// The request to place.
     pub request: &'a Request,
     /// Tokens per hash block of the request's `blocks`.
     pub block_tokens: u32,
-    /// Every replica, in index order, as it is at this moment.
-    pub replicas: &'a [Replica],
+    /// Every replica, in index order, as the router sees it at this moment.
+    pub replicas: &'a [S],
 }
 
 /// Where a request goes, and why.
@@ -55,36 +77,11 @@ pub struct Decision {
 
 /// A selection rule.
 pub trait Router {
-    /// Choose a replica for `ctx.request`; `None` only if there are no replicas.
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision>;
-}
-
-/// Index of the smallest `key` among `candidates`, ties broken uniformly at random
-/// with `rng` (reservoir sampling over the tied set, one draw per tie).
-pub(crate) fn argmin_random_tie<K: Ord + Copy>(
-    candidates: impl Iterator<Item = (usize, K)>,
-    rng: &mut Rng,
-) -> Option<(usize, K)> {
-    let mut best: Option<(usize, K)> = None;
-    let mut ties = 0u32;
-    for (i, k) in candidates {
-        match best {
-            None => {
-                best = Some((i, k));
-                ties = 1;
-            }
-            Some((_, bk)) if k < bk => {
-                best = Some((i, k));
-                ties = 1;
-            }
-            Some((_, bk)) if k == bk => {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    best = Some((i, k));
-                }
-            }
-            _ => {}
-        }
-    }
-    best
+    /// Choose a replica for `ctx.request`, drawing any randomness from
+    /// `choose`; `None` only if there are no replicas.
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision>;
 }

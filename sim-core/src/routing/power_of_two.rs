@@ -1,26 +1,20 @@
 //! Power of two choices: sample two distinct replicas, keep the less loaded
 //! (Azar, Broder, Karlin & Upfal 1994; Mitzenmacher 1996; §4.1).
 
-use super::{Decision, Reason, RouteContext, Router};
-use crate::rng::Rng;
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
 
-/// Lighter of two distinct random replicas; on a tie, the first sampled.
-#[derive(Clone, Debug)]
-pub struct PowerOfTwo {
-    rng: Rng,
-}
-
-impl PowerOfTwo {
-    /// A two-choices router sampling with `rng`.
-    pub fn new(rng: Rng) -> PowerOfTwo {
-        PowerOfTwo { rng }
-    }
-}
+/// Lighter of two distinct random replicas; on a tie, the first sampled (which
+/// is itself a uniform draw, so no extra coin is needed).
+#[derive(Clone, Debug, Default)]
+pub struct PowerOfTwo;
 
 impl Router for PowerOfTwo {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
-        let n = ctx.replicas.len();
-        match n {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
+        match ctx.replicas.len() {
             0 => None,
             1 => Some(Decision {
                 replica: 0,
@@ -28,13 +22,10 @@ impl Router for PowerOfTwo {
                     load: ctx.replicas[0].outstanding(),
                 },
             }),
-            _ => {
-                let a = self.rng.index(n);
-                // Draw from the n - 1 others so the pair is always distinct.
-                let mut b = self.rng.index(n - 1);
-                if b >= a {
-                    b += 1;
-                }
+            n => {
+                // Exactly two draws per decision, tie or not: two labs (or two
+                // routers) reading the same stream then sample the same pairs.
+                let (a, b) = choose.pair(n);
                 let (la, lb) = (ctx.replicas[a].outstanding(), ctx.replicas[b].outstanding());
                 let (pick, other, load, other_load) = if lb < la {
                     (b, a, lb, la)
@@ -51,5 +42,14 @@ impl Router for PowerOfTwo {
                 })
             }
         }
+    }
+}
+
+impl Rule for PowerOfTwo {
+    const NAME: &'static str = "power-of-two";
+    const TITLE: &'static str = "Power of two choices";
+    const SIGNAL: &'static str = "Samples two replicas at random and keeps the one with fewer outstanding requests.";
+    fn build(_settings: &RuleSettings) -> Self {
+        PowerOfTwo
     }
 }

@@ -1,33 +1,55 @@
 //! Prefix-aware routing in the shape of SGLang's `cache_aware` policy
-//! (`sgl-model-gateway/src/policies/cache_aware.rs`; article §5.5).
+//! (`sgl-model-gateway/src/policies/cache_aware.rs`; article §5.5), with the
+//! article's §6.1 player as a second way of measuring the load gap.
 //!
-//! Load is outstanding requests. With `max` and `min` the highest and lowest load:
+//! Load is outstanding requests. With [`GapRule::Pool`] (SGLang), `max` and
+//! `min` are the highest and lowest load in the pool:
 //! 1. if `max − min > abs_threshold` **and** `max > min × rel_threshold`, the pool
 //!    is imbalanced: take the least-loaded replica (affinity dropped);
 //! 2. otherwise find the replica holding the longest cached prefix of the prompt;
 //!    if it covers more than `cache_threshold` of the prompt, take it;
 //! 3. otherwise take the least-loaded replica.
 //!
-//! Ties break at random. Cache state is read from the replicas' own prefix caches,
-//! as a router subscribed to KV events sees it (Dynamo's approach), rather than a
-//! router-side approximate tree; the routing note found no difference between the
-//! two in this lab. The defaults (4, 1.5, 0.3) are sized for a 4-replica lab:
-//! SGLang's gateway defaults (abs 32–64) never trigger at these loads.
+//! With [`GapRule::Holder`] (the §6.1 player) step 1 compares the replica that
+//! would win on affinity with the least loaded, and only when the prompt is
+//! cached somewhere: affinity is dropped only for a holder that is too far ahead.
+//!
+//! Among equal matches the lighter replica wins, then the chooser's tie-break.
+//! Cache state is read from the replicas' own prefix caches, as a router
+//! subscribed to KV events sees it (Dynamo's approach), rather than a router-side
+//! approximate tree; the lab's model notes found no difference between the two
+//! here. The defaults (4, 1.5, 0.3) are sized for a 4-replica lab: SGLang's
+//! gateway defaults (abs 32–64) never trigger at these loads.
 
 use serde::{Deserialize, Serialize};
 
-use super::{argmin_random_tie, Decision, Reason, RouteContext, Router};
-use crate::rng::Rng;
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+
+/// Which load gap decides that affinity is abandoned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GapRule {
+    /// Busiest against idlest replica of the pool, before looking at the cache
+    /// (SGLang's `cache_aware`).
+    #[default]
+    Pool,
+    /// The replica holding the prompt against the idlest (the article's §6.1
+    /// player).
+    Holder,
+}
 
 /// Thresholds of the prefix-aware rule.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PrefixAwareParams {
-    /// Imbalance needs `max − min` above this many requests.
+    /// Imbalance needs a load gap above this many requests.
     pub abs_threshold: u32,
-    /// …and `max` above `min` times this.
+    /// …and the higher load above the lower times this.
     pub rel_threshold: f64,
     /// Share of the prompt (0–1) a cached match must exceed to win on affinity.
     pub cache_threshold: f64,
+    /// Which gap is compared with the thresholds.
+    #[serde(default)]
+    pub gap: GapRule,
 }
 
 impl Default for PrefixAwareParams {
@@ -36,39 +58,45 @@ impl Default for PrefixAwareParams {
             abs_threshold: 4,
             rel_threshold: 1.5,
             cache_threshold: 0.3,
+            gap: GapRule::Pool,
         }
     }
 }
 
+impl PrefixAwareParams {
+    fn imbalanced(&self, high: u32, low: u32) -> bool {
+        high.saturating_sub(low) > self.abs_threshold
+            && f64::from(high) > f64::from(low) * self.rel_threshold
+    }
+}
+
 /// SGLang-style cache-aware router.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct PrefixAware {
     params: PrefixAwareParams,
-    rng: Rng,
 }
 
 impl PrefixAware {
-    /// A prefix-aware router with `params`, breaking ties with `rng`.
-    pub fn new(params: PrefixAwareParams, rng: Rng) -> PrefixAware {
-        PrefixAware { params, rng }
+    /// A prefix-aware router with `params`.
+    pub fn new(params: PrefixAwareParams) -> PrefixAware {
+        PrefixAware { params }
     }
 }
 
 impl Router for PrefixAware {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
         let loads = ctx.replicas.iter().map(|r| r.outstanding());
         let max = loads.clone().max()?;
         let min = loads.min()?;
-        let least = |rng: &mut Rng| {
-            argmin_random_tie(
-                ctx.replicas.iter().map(|r| r.outstanding()).enumerate(),
-                rng,
-            )
+        let least = |choose: &mut Chooser<'_>| {
+            choose.argmin(ctx.replicas.iter().map(|r| r.outstanding()).enumerate())
         };
-        let imbalanced = max - min > self.params.abs_threshold
-            && f64::from(max) > f64::from(min) * self.params.rel_threshold;
-        if imbalanced {
-            let (i, _) = least(&mut self.rng)?;
+        if self.params.gap == GapRule::Pool && self.params.imbalanced(max, min) {
+            let (i, _) = least(choose)?;
             return Some(Decision {
                 replica: i as u32,
                 reason: Reason::ImbalanceEscape {
@@ -77,17 +105,30 @@ impl Router for PrefixAware {
                 },
             });
         }
-        // Longest match; among equal matches the lighter replica, then random.
-        let blocks = &ctx.request.blocks;
-        let key = |r: &crate::engine::Replica| {
-            (usize::MAX - r.cache().match_len(blocks), r.outstanding())
+        // Longest match; among equal matches the lighter replica, then the tie-break.
+        let key = |r: &S| {
+            (
+                u32::MAX - r.cached_tokens(ctx.request, ctx.block_tokens),
+                r.outstanding(),
+            )
         };
-        let (best, (inv_len, _)) =
-            argmin_random_tie(ctx.replicas.iter().map(key).enumerate(), &mut self.rng)?;
-        let matched = (usize::MAX - inv_len) as u64 * u64::from(ctx.block_tokens);
+        let (best, (inv_matched, holder_load)) =
+            choose.argmin(ctx.replicas.iter().map(key).enumerate())?;
+        let matched = u64::from(u32::MAX - inv_matched);
         let prompt = u64::from(ctx.request.prompt_tokens.max(1));
         let permille = (matched.min(prompt) * 1000 / prompt) as u32;
         if f64::from(permille) / 1000.0 > self.params.cache_threshold {
+            if self.params.gap == GapRule::Holder && self.params.imbalanced(holder_load, min) {
+                let (i, least_load) = least(choose)?;
+                return Some(Decision {
+                    replica: i as u32,
+                    reason: Reason::AffinityDropped {
+                        holder: best as u32,
+                        holder_load,
+                        least_load,
+                    },
+                });
+            }
             return Some(Decision {
                 replica: best as u32,
                 reason: Reason::CacheAffinity {
@@ -95,7 +136,7 @@ impl Router for PrefixAware {
                 },
             });
         }
-        let (i, load) = least(&mut self.rng)?;
+        let (i, load) = least(choose)?;
         Some(Decision {
             replica: i as u32,
             reason: Reason::LowMatch {
@@ -103,5 +144,14 @@ impl Router for PrefixAware {
                 load,
             },
         })
+    }
+}
+
+impl Rule for PrefixAware {
+    const NAME: &'static str = "prefix-aware";
+    const TITLE: &'static str = "Prefix-aware";
+    const SIGNAL: &'static str = "Follows the longest cached prefix unless load is imbalanced, then the least loaded.";
+    fn build(settings: &RuleSettings) -> Self {
+        PrefixAware::new(settings.prefix_aware)
     }
 }

@@ -1,29 +1,32 @@
 //! Random: a uniform draw, reading no signal. The baseline every rule must beat.
 
-use super::{Decision, Reason, RouteContext, Router};
-use crate::rng::Rng;
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Uniformly random replica.
-#[derive(Clone, Debug)]
-pub struct Random {
-    rng: Rng,
-}
-
-impl Random {
-    /// A random router drawing from `rng`.
-    pub fn new(rng: Rng) -> Random {
-        Random { rng }
-    }
-}
+#[derive(Clone, Debug, Default)]
+pub struct Random;
 
 impl Router for Random {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
         if ctx.replicas.is_empty() {
             return None;
         }
         Some(Decision {
-            replica: self.rng.index(ctx.replicas.len()) as u32,
+            replica: choose.index(ctx.replicas.len()) as u32,
             reason: Reason::Random,
         })
+    }
+}
+
+impl Rule for Random {
+    const NAME: &'static str = "random";
+    const TITLE: &'static str = "Random";
+    const SIGNAL: &'static str = "Reads nothing: every replica is equally likely.";
+    fn build(_settings: &RuleSettings) -> Self {
+        Random
     }
 }

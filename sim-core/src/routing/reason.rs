@@ -46,6 +46,16 @@ pub enum Reason {
         /// Lowest load in the pool (the chosen replica's).
         min_load: u32,
     },
+    /// The replica holding the prompt was too far ahead of the least loaded:
+    /// affinity dropped for the least loaded ([`super::GapRule::Holder`]).
+    AffinityDropped {
+        /// Replica (0-based) that would have won on affinity.
+        holder: u32,
+        /// Its outstanding requests.
+        holder_load: u32,
+        /// Outstanding requests on the least-loaded replica (the chosen one).
+        least_load: u32,
+    },
     /// No replica held enough of the prompt: fall back to the least loaded.
     LowMatch {
         /// Best match anywhere, in thousandths of the prompt.
@@ -66,6 +76,7 @@ impl Reason {
             Reason::LeastKv { .. } => "least-kv",
             Reason::CacheAffinity { .. } => "cache-affinity",
             Reason::ImbalanceEscape { .. } => "imbalance-escape",
+            Reason::AffinityDropped { .. } => "affinity-dropped",
             Reason::LowMatch { .. } => "low-match",
         }
     }
@@ -96,6 +107,14 @@ impl Reason {
             ),
             Reason::ImbalanceEscape { max_load, min_load } => format!(
                 "affinity dropped: loads range {min_load}–{max_load}, past both imbalance thresholds"
+            ),
+            Reason::AffinityDropped {
+                holder,
+                holder_load,
+                least_load,
+            } => format!(
+                "affinity dropped: replica {} holds the prefix but has {holder_load} against {least_load} on the least loaded, past the threshold",
+                holder + 1
             ),
             Reason::LowMatch {
                 match_permille,

@@ -1,132 +1,140 @@
-//! The one list of selection rules. A new rule is one file plus one line here;
-//! the CLI, the tests and the web page all iterate [`RuleKind::ALL`].
+//! The machinery behind the one list of selection rules.
+//!
+//! `routing/mod.rs` names every rule once, in the [`rules!`] invocation: one line
+//! per rule, `module::Type`. From that list the macro declares the module,
+//! re-exports the type, and generates [`RuleKind`] (the registry the CLI, the
+//! tests and the web page iterate), [`AnyRouter`] (dispatch without boxing) and
+//! the serde names. A rule's name, title and one-line signal live in its own
+//! file, as the [`Rule`] trait's constants. So a new rule is one file plus one
+//! line, and nothing else in the workspace counts or lists the rules.
 
-use serde::{Deserialize, Serialize};
+use alloc::vec::Vec;
 
-use super::{
-    Decision, LeastKv, LeastOutstanding, PowerOfTwo, PrefixAware, PrefixAwareParams, Random,
-    RoundRobin, RouteContext, Router,
-};
-use crate::rng::{stream, Rng};
+use super::{PrefixAwareParams, Router};
+use crate::params::Opt;
 
-/// Every selection rule of the Routing Lab, in display order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RuleKind {
-    /// [`Random`].
-    Random,
-    /// [`RoundRobin`].
-    RoundRobin,
-    /// [`LeastOutstanding`].
-    LeastOutstanding,
-    /// [`PowerOfTwo`].
-    PowerOfTwo,
-    /// [`LeastKv`].
-    LeastKv,
-    /// [`PrefixAware`].
-    PrefixAware,
+/// Settings that some rules read when they are built (one field per rule
+/// family that has any).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RuleSettings {
+    /// Thresholds of the prefix-aware rule.
+    pub prefix_aware: PrefixAwareParams,
 }
 
-impl RuleKind {
-    /// All rules, in the order tables list them.
-    pub const ALL: [RuleKind; 6] = [
-        RuleKind::Random,
-        RuleKind::RoundRobin,
-        RuleKind::LeastOutstanding,
-        RuleKind::PowerOfTwo,
-        RuleKind::LeastKv,
-        RuleKind::PrefixAware,
-    ];
-
-    /// The name used everywhere: CLI, JSON, URLs.
-    pub fn name(self) -> &'static str {
-        match self {
-            RuleKind::Random => "random",
-            RuleKind::RoundRobin => "round-robin",
-            RuleKind::LeastOutstanding => "least-outstanding",
-            RuleKind::PowerOfTwo => "power-of-two",
-            RuleKind::LeastKv => "least-kv",
-            RuleKind::PrefixAware => "prefix-aware",
-        }
-    }
-
+/// What the registry needs to know of a rule besides how it selects.
+pub trait Rule: Router + Clone + core::fmt::Debug {
+    /// The name used everywhere: CLI, JSON, URLs (kebab-case).
+    const NAME: &'static str;
     /// A human title for tables and pickers.
-    pub fn title(self) -> &'static str {
-        match self {
-            RuleKind::Random => "Random",
-            RuleKind::RoundRobin => "Round robin",
-            RuleKind::LeastOutstanding => "Least outstanding",
-            RuleKind::PowerOfTwo => "Power of two choices",
-            RuleKind::LeastKv => "Least KV usage",
-            RuleKind::PrefixAware => "Prefix-aware",
-        }
-    }
-
+    const TITLE: &'static str;
     /// One line on the signal the rule reads.
-    pub fn signal(self) -> &'static str {
-        match self {
-            RuleKind::Random => "Reads nothing: every replica is equally likely.",
-            RuleKind::RoundRobin => "Reads nothing but its own position: replicas take turns.",
-            RuleKind::LeastOutstanding => {
-                "Scans every replica for the fewest requests waiting or running."
+    const SIGNAL: &'static str;
+    /// A fresh router for one run.
+    fn build(settings: &RuleSettings) -> Self;
+}
+
+/// Declares the rule modules and generates [`RuleKind`] and [`AnyRouter`] from
+/// one `module::Type` line per rule. The order is table order, and a rule's
+/// position picks its tie-break stream: append new rules at the end.
+macro_rules! rules {
+    ($($module:ident :: $rule:ident),+ $(,)?) => {
+        $(
+            mod $module;
+            pub use $module::$rule;
+        )+
+
+        /// Every selection rule, generated from the list in `routing/mod.rs`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum RuleKind {
+            $(
+                #[doc = concat!("[`", stringify!($rule), "`]")]
+                $rule,
+            )+
+        }
+
+        impl RuleKind {
+            /// All rules, in the order tables list them.
+            pub const ALL: &'static [RuleKind] = &[$(RuleKind::$rule),+];
+
+            /// The name used everywhere: CLI, JSON, URLs.
+            pub fn name(self) -> &'static str {
+                match self { $(RuleKind::$rule => <$rule as Rule>::NAME,)+ }
             }
-            RuleKind::PowerOfTwo => {
-                "Samples two replicas at random and keeps the one with fewer outstanding requests."
+
+            /// A human title for tables and pickers.
+            pub fn title(self) -> &'static str {
+                match self { $(RuleKind::$rule => <$rule as Rule>::TITLE,)+ }
             }
-            RuleKind::LeastKv => {
-                "Reads the KV blocks in use; queued requests hold none, so it cannot see queues."
+
+            /// One line on the signal the rule reads.
+            pub fn signal(self) -> &'static str {
+                match self { $(RuleKind::$rule => <$rule as Rule>::SIGNAL,)+ }
             }
-            RuleKind::PrefixAware => {
-                "Follows the longest cached prefix unless load is imbalanced, then the least loaded."
+
+            /// A fresh router of this kind for one run.
+            pub fn build(self, settings: &RuleSettings) -> AnyRouter {
+                match self {
+                    $(RuleKind::$rule => AnyRouter::$rule(<$rule as Rule>::build(settings)),)+
+                }
             }
         }
+
+        /// Any rule, dispatched without boxing.
+        #[derive(Clone, Debug)]
+        pub enum AnyRouter {
+            $(
+                #[doc = concat!("[`", stringify!($rule), "`]")]
+                $rule($rule),
+            )+
+        }
+
+        impl Router for AnyRouter {
+            fn select<S: ReplicaState>(
+                &mut self,
+                ctx: &RouteContext<'_, S>,
+                choose: &mut Chooser<'_>,
+            ) -> Option<Decision> {
+                match self { $(AnyRouter::$rule(r) => r.select(ctx, choose),)+ }
+            }
+        }
+    };
+}
+
+impl super::RuleKind {
+    /// Look a rule up by [`RuleKind::name`](super::RuleKind::name).
+    pub fn from_name(name: &str) -> Option<super::RuleKind> {
+        Self::ALL.iter().copied().find(|r| r.name() == name)
     }
 
-    /// Look a rule up by [`RuleKind::name`].
-    pub fn from_name(name: &str) -> Option<RuleKind> {
-        RuleKind::ALL.into_iter().find(|r| r.name() == name)
-    }
-
-    /// Position in [`RuleKind::ALL`]; also selects the rule's tie-break stream.
+    /// Position in [`RuleKind::ALL`](super::RuleKind::ALL); also selects the
+    /// rule's tie-break stream in the Routing Lab.
     pub fn index(self) -> usize {
-        RuleKind::ALL.iter().position(|&r| r == self).unwrap_or(0)
+        Self::ALL.iter().position(|&r| r == self).unwrap_or(0)
     }
 
-    /// A fresh router of this kind for a run with `seed`.
-    pub fn build(self, seed: u64, prefix: PrefixAwareParams) -> AnyRouter {
-        let rng = Rng::new(seed, stream::TIE_BREAKS + self.index() as u64);
-        match self {
-            RuleKind::Random => AnyRouter::Random(Random::new(rng)),
-            RuleKind::RoundRobin => AnyRouter::RoundRobin(RoundRobin::new()),
-            RuleKind::LeastOutstanding => AnyRouter::LeastOutstanding(LeastOutstanding::new(rng)),
-            RuleKind::PowerOfTwo => AnyRouter::PowerOfTwo(PowerOfTwo::new(rng)),
-            RuleKind::LeastKv => AnyRouter::LeastKv(LeastKv::new(rng)),
-            RuleKind::PrefixAware => AnyRouter::PrefixAware(PrefixAware::new(prefix, rng)),
-        }
+    /// Every rule as a picker option (name, title, signal).
+    pub fn options() -> Vec<Opt> {
+        Self::ALL
+            .iter()
+            .map(|r| Opt {
+                name: r.name(),
+                title: r.title(),
+                doc: r.signal(),
+            })
+            .collect()
     }
 }
 
-/// Any rule, dispatched without boxing.
-#[derive(Clone, Debug)]
-#[allow(missing_docs)]
-pub enum AnyRouter {
-    Random(Random),
-    RoundRobin(RoundRobin),
-    LeastOutstanding(LeastOutstanding),
-    PowerOfTwo(PowerOfTwo),
-    LeastKv(LeastKv),
-    PrefixAware(PrefixAware),
+impl serde::Serialize for super::RuleKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
 }
 
-impl Router for AnyRouter {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
-        match self {
-            AnyRouter::Random(r) => r.select(ctx),
-            AnyRouter::RoundRobin(r) => r.select(ctx),
-            AnyRouter::LeastOutstanding(r) => r.select(ctx),
-            AnyRouter::PowerOfTwo(r) => r.select(ctx),
-            AnyRouter::LeastKv(r) => r.select(ctx),
-            AnyRouter::PrefixAware(r) => r.select(ctx),
-        }
+impl<'de> serde::Deserialize<'de> for super::RuleKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = <alloc::borrow::Cow<'de, str>>::deserialize(d)?;
+        super::RuleKind::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(alloc::format!("unknown rule '{name}'")))
     }
 }

@@ -1,6 +1,6 @@
 //! Round robin: replicas in a fixed rotation. Equal counts, blind to work (§4.1).
 
-use super::{Decision, Reason, RouteContext, Router};
+use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Rotation starting at replica 0.
 #[derive(Clone, Debug, Default)]
@@ -8,15 +8,12 @@ pub struct RoundRobin {
     next: usize,
 }
 
-impl RoundRobin {
-    /// A rotation that starts at replica 0.
-    pub fn new() -> RoundRobin {
-        RoundRobin::default()
-    }
-}
-
 impl Router for RoundRobin {
-    fn select(&mut self, ctx: &RouteContext<'_>) -> Option<Decision> {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        _choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
         let n = ctx.replicas.len();
         if n == 0 {
             return None;
@@ -27,5 +24,14 @@ impl Router for RoundRobin {
             replica: replica as u32,
             reason: Reason::RoundRobin,
         })
+    }
+}
+
+impl Rule for RoundRobin {
+    const NAME: &'static str = "round-robin";
+    const TITLE: &'static str = "Round robin";
+    const SIGNAL: &'static str = "Reads nothing but its own position: replicas take turns.";
+    fn build(_settings: &RuleSettings) -> Self {
+        RoundRobin::default()
     }
 }

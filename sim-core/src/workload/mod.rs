@@ -8,6 +8,10 @@
 
 pub mod generator;
 pub mod mooncake;
+pub mod summary;
+pub mod trace;
+
+pub use summary::{LengthStats, TraceStats};
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};

@@ -1,23 +1,25 @@
 //! A line for warnings the reader should see (e.g. a URL value that fell back),
-//! and the line for a simulation error. Both render as HTML text: they are on
-//! every lab, and small view trees of their own would cost wasm on each.
+//! and the lines for a simulation or drawing error.
 
 use leptos::prelude::*;
 
-use crate::html::escape;
+use crate::html::{el, Html, Markup};
 
 /// The notice markup for `messages` (empty when there are none).
-fn notice_html(messages: &[String]) -> String {
+fn notice_html(messages: &[String]) -> Html {
     if messages.is_empty() {
-        return String::new();
+        return Html::new();
     }
-    let mut s = String::from(r#"<div class="notice" role="status"><strong>Note: </strong>"#);
-    for m in messages {
-        s += r#"<span class="notice-item">"#;
-        s += &escape(m);
-        s += " </span>";
-    }
-    s + "</div>"
+    el("div")
+        .class("notice")
+        .attr("role", "status")
+        .child(el("strong").text("Note: "))
+        .children(
+            messages
+                .iter()
+                .map(|m| el("span").class("notice-item").text(format!("{m} "))),
+        )
+        .into()
 }
 
 /// Shows each message; renders nothing when there are none.
@@ -26,7 +28,7 @@ pub fn Notice(
     /// Messages to show (fixed for the page's life: they describe its URL).
     messages: Vec<String>,
 ) -> impl IntoView {
-    view! { <div inner_html=notice_html(&messages)></div> }
+    view! { <Markup html=notice_html(&messages) /> }
 }
 
 /// A simulation error, shown in the page (nothing when there is none).
@@ -37,18 +39,9 @@ pub fn ErrorLine(
     error: Signal<Option<String>>,
 ) -> impl IntoView {
     view! {
-        <div inner_html=move || {
-            error.with(|e| {
-                e.as_ref()
-                    .map(|e| {
-                        format!(
-                            r#"<div class="notice error" role="alert">Simulation error: {}</div>"#,
-                            escape(e)
-                        )
-                    })
-                    .unwrap_or_default()
-            })
-        }></div>
+        <Markup html=move || error.with(|e| e.as_ref().map(|e| {
+            Html::from(el("div").class("notice error").attr("role", "alert").text(format!("Simulation error: {e}")))
+        }).unwrap_or_default()) />
     }
 }
 
@@ -59,18 +52,9 @@ pub fn ChartError(
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     view! {
-        <div inner_html=move || {
-            error.with(|e| {
-                e.as_ref()
-                    .map(|e| {
-                        format!(
-                            r#"<p class="notice error">Chart could not be drawn: {}</p>"#,
-                            escape(e)
-                        )
-                    })
-                    .unwrap_or_default()
-            })
-        }></div>
+        <Markup html=move || error.with(|e| e.as_ref().map(|e| {
+            Html::from(el("p").class("notice error").text(format!("Chart could not be drawn: {e}")))
+        }).unwrap_or_default()) />
     }
 }
 
@@ -80,8 +64,8 @@ mod tests {
 
     #[test]
     fn notices_are_escaped_and_absent_when_empty() {
-        assert_eq!(notice_html(&[]), "");
+        assert!(notice_html(&[]).as_str().is_empty());
         let html = notice_html(&["a<b".to_string()]);
-        assert!(html.contains("a&lt;b") && html.contains(r#"role="status""#));
+        assert!(html.as_str().contains("a&lt;b") && html.as_str().contains(r#"role="status""#));
     }
 }

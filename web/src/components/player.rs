@@ -13,18 +13,6 @@ use wasm_bindgen::JsCast;
 /// Speeds offered, in steps per second.
 const SPEEDS: [f64; 5] = [1.0, 2.0, 4.0, 8.0, 16.0];
 
-/// The speed choices as `<option>`s, `current` selected. Only the reader
-/// changes the speed, so the options are written once.
-fn speed_options(current: f64) -> String {
-    SPEEDS
-        .iter()
-        .map(|&s| {
-            let selected = if s == current { " selected" } else { "" };
-            format!(r#"<option value="{s}"{selected}>{s}/s</option>"#)
-        })
-        .collect()
-}
-
 /// A player bar over indices `0..len`.
 #[component]
 pub fn Player(
@@ -139,11 +127,13 @@ pub fn Player(
             <span class="player-label" id="player-label" aria-live="polite">{label}</span>
             <label class="player-speed">
                 "Speed "
-                <select inner_html=speed_options(speed.get_untracked()) on:change=move |ev| {
-                    if let Some(v) = crate::num::parse_f64(&event_target_value(&ev)) {
+                <select on:change=move |ev| {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
                         speed.set(v);
                     }
-                }></select>
+                }>{SPEEDS.iter().map(|&s| view! {
+                    <option value=s.to_string() selected=s == speed.get_untracked()>{format!("{s}/s")}</option>
+                }).collect_view()}</select>
             </label>
         </div>
     }

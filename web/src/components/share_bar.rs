@@ -1,11 +1,12 @@
 //! Share, embed and export for every lab: one bar the shell puts beside any lab.
-//! It reads what it exports from the page itself (the lab's tables and canvases)
-//! and from the lab's published outcome, so a new lab gets it by registering.
+//! CSV and JSON are built from the lab's published outcome (the same text
+//! `lblab <lab> --csv` and `--json` print), PNG from the page's canvases, so a
+//! new lab gets all of it by registering.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::html::escape;
+use crate::html::{el, Html, Markup};
 
 /// Offer `data` as a file download named `name`.
 fn download_blob(name: &str, mime: &str, data: &str) -> Result<(), String> {
@@ -40,63 +41,6 @@ fn download_url(name: &str, url: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// Every table inside `#lab-root` as CSV: per table a line with its id and
-/// caption, the header row, the rows, then a blank line. Best marks are dropped.
-fn tables_csv() -> String {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return String::new();
-    };
-    let Ok(tables) = doc.query_selector_all("#lab-root table") else {
-        return String::new();
-    };
-    let mut out = String::new();
-    for t in 0..tables.length() {
-        let Some(table) = tables
-            .item(t)
-            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-        else {
-            continue;
-        };
-        let caption = table
-            .query_selector("caption")
-            .ok()
-            .flatten()
-            .and_then(|c| c.text_content())
-            .unwrap_or_default();
-        out += &format!("# {} {}\n", table.id(), caption.trim());
-        let Ok(rows) = table.query_selector_all("tr") else {
-            continue;
-        };
-        for r in 0..rows.length() {
-            let Some(row) = rows
-                .item(r)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            else {
-                continue;
-            };
-            let Ok(cells) = row.query_selector_all("th, td") else {
-                continue;
-            };
-            let fields: Vec<String> = (0..cells.length())
-                .filter_map(|c| cells.item(c).and_then(|n| n.text_content()))
-                .map(|s| csv_field(s.replace(" ★ best", "").trim()))
-                .collect();
-            out += &fields.join(",");
-            out.push('\n');
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// Every canvas inside `#lab-root`, downloaded as PNG.
 fn charts_png(lab: &str) -> Result<usize, String> {
     let doc = web_sys::window()
@@ -126,7 +70,9 @@ fn current_url() -> String {
         .unwrap_or_default()
 }
 
-/// The `<iframe>` snippet for the current view, plus the resize script.
+/// The `<iframe>` snippet for the current view, plus the resize script. It is
+/// text for the reader to copy (shown in a textarea), built with the same
+/// escaping builder as the page.
 pub fn embed_snippet(url: &str, title: &str) -> String {
     let src = if url.contains("embed=1") {
         url.to_string()
@@ -135,8 +81,15 @@ pub fn embed_snippet(url: &str, title: &str) -> String {
     } else {
         format!("{url}?embed=1")
     };
+    let iframe: Html = el("iframe")
+        .attr("src", src)
+        .attr("title", title)
+        .attr("style", "width:100%;border:0")
+        .attr("height", "640")
+        .attr("loading", "lazy")
+        .into();
     format!(
-        "<iframe src=\"{}\" title=\"{}\" style=\"width:100%;border:0\" height=\"640\" loading=\"lazy\"></iframe>\n\
+        "{}\n\
 <script>\n\
 window.addEventListener('message', function (e) {{\n\
   var d = e.data;\n\
@@ -146,13 +99,12 @@ window.addEventListener('message', function (e) {{\n\
   }});\n\
 }});\n\
 </script>",
-        escape(&src),
-        escape(title)
+        iframe.as_str()
     )
 }
 
 /// The bar's buttons; one delegated click handler dispatches on `data-key`.
-const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Tables (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
+const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Results (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
 
 /// What one button does; returns the status line to show.
 fn act(
@@ -181,8 +133,14 @@ fn act(
                 String::new()
             })
         }
-        "csv" => download_blob(&format!("lblab-{lab}.csv"), "text/csv", &tables_csv())
-            .map(|_| "Tables downloaded as CSV.".into()),
+        "csv" => {
+            let csv = crate::labs::last_outcome_csv();
+            if csv.is_empty() {
+                return Err("nothing computed yet".into());
+            }
+            download_blob(&format!("lblab-{lab}.csv"), "text/csv", &csv)
+                .map(|_| "Results downloaded as CSV (the same as the CLI's --csv).".into())
+        }
         "json" => {
             let json = crate::labs::last_outcome_json();
             if json.is_empty() {
@@ -213,10 +171,10 @@ pub fn ShareBar(
     };
     view! {
         <div class="share-bar" role="toolbar" aria-label="Share and export" on:click=on_click>
-            <span class="share-buttons" inner_html=BUTTONS_HTML></span>
+            <Markup class="share-buttons" inline=true html=Html::trusted(BUTTONS_HTML) />
             <span class="share-status" role="status">{move || status.get()}</span>
             <div class="embed-panel" hidden=move || snippet.with(Option::is_none)>
-                <label for="embed-snippet" inner_html=EMBED_HELP></label>
+                <label for="embed-snippet"><Markup inline=true html=Html::trusted(EMBED_HELP) /></label>
                 <textarea id="embed-snippet" readonly rows="10" prop:value=move || snippet.get().unwrap_or_default()></textarea>
             </div>
         </div>
@@ -235,6 +193,7 @@ mod tests {
         let s = embed_snippet("https://x.org/lab/?lab=routing&rate=0.3", "Routing Lab");
         assert!(s.contains(r#"src="https://x.org/lab/?lab=routing&amp;rate=0.3&amp;embed=1""#));
         assert!(s.contains("d.source !== 'lblab'"));
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        let evil = embed_snippet("https://x.org/?lab=a\"><script>x</script>", "t");
+        assert!(!evil.contains("\"><script>x"));
     }
 }

@@ -1,44 +1,48 @@
-//! The home page: the five layers of the stack, each with its labs (static HTML
-//! built from the registry, so adding a lab to `LABS` adds its card).
+//! The home page: the layers of the stack, each with its labs, built from the
+//! sim-core registry (so registering a lab adds its card).
 
 use leptos::prelude::*;
+use sim_core::labs::{Layer, LABS};
 
-use super::{Layer, LABS};
-use crate::html::escape;
+use crate::html::{el, Html, Markup};
 
-/// The home page's HTML.
-fn home_html() -> String {
-    let mut s = String::from(
-        r#"<section class="intro"><h1>LLM Load-Balancing Lab</h1><p class="lede">Simulations you can push on. Each lab replays seeded traffic through a small model of an LLM serving stack, so you can watch why round robin fails when one request costs a hundred times another, and what cache-aware routing, fresher signals and smarter batching buy instead.</p><p class="small">Labs are grouped by the layer of the stack where the decision they study is made; the foundations hold at every layer.</p></section><ol class="layers">"#,
+/// The home page's markup.
+fn home_html() -> Html {
+    let intro = Html::trusted(
+        r#"<section class="intro"><h1>LLM Load-Balancing Lab</h1><p class="lede">Simulations you can push on. Each lab replays seeded traffic through a small model of an LLM serving stack, so you can watch why round robin fails when one request costs a hundred times another, and what cache-aware routing, fresher signals and smarter batching buy instead.</p><p class="small">Labs are grouped by the layer of the stack where the decision they study is made; the foundations hold at every layer.</p></section>"#,
     );
-    for layer in Layer::ALL {
-        s += &format!(
-            r#"<li class="layer"><h2>{}</h2><p class="small">{}</p>"#,
-            escape(layer.title()),
-            escape(layer.decides())
-        );
-        let labs: Vec<_> = LABS.iter().filter(|l| l.layer == layer).collect();
-        if labs.is_empty() {
-            s += r#"<p class="small muted">No lab at this layer yet.</p>"#;
+    let layers = Layer::ALL.into_iter().map(|layer| {
+        let labs: Vec<_> = LABS.iter().filter(|l| l.info.layer == layer).collect();
+        let body: Html = if labs.is_empty() {
+            el("p")
+                .class("small muted")
+                .text("No lab at this layer yet.")
+                .into()
         } else {
-            s += r#"<div class="lab-cards">"#;
-            for lab in labs {
-                s += &format!(
-                    r#"<a class="lab-card" href="?lab={}"><span class="lab-card-title">{}</span><span class="lab-card-summary">{}</span></a>"#,
-                    lab.id,
-                    escape(lab.title),
-                    escape(lab.summary)
-                );
-            }
-            s += "</div>";
-        }
-        s += "</li>";
-    }
-    s + "</ol>"
+            el("div")
+                .class("lab-cards")
+                .children(labs.into_iter().map(|lab| {
+                    el("a")
+                        .class("lab-card")
+                        .href(format!("?lab={}", lab.info.id))
+                        .child(el("span").class("lab-card-title").text(lab.info.title))
+                        .child(el("span").class("lab-card-summary").text(lab.info.summary))
+                }))
+                .into()
+        };
+        el("li")
+            .class("layer")
+            .child(el("h2").text(layer.title()))
+            .child(el("p").class("small").text(layer.decides()))
+            .child(body)
+    });
+    let mut out = intro;
+    out.push(el("ol").class("layers").children(layers));
+    out
 }
 
 /// Home: one section per layer, one card per lab.
 #[component]
 pub fn Home() -> impl IntoView {
-    view! { <div inner_html=home_html()></div> }
+    view! { <Markup html=home_html() /> }
 }

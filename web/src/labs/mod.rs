@@ -1,9 +1,18 @@
-//! The lab registry: every lab once, with the layer it belongs to. The shell's
-//! home page, navigation and routing all read [`LABS`].
+//! The lab pages, and the plumbing every page shares.
+//!
+//! Which labs exist is sim-core's registry (`sim_core::labs::LABS`): the home
+//! page, the navigation and `?lab=` routing read it. [`PAGES`] maps each lab id
+//! to its page component; a test fails when a registered lab has no page.
+//!
+//! Shared plumbing: [`lab::LabPage`] reads a lab's state from the URL through its
+//! parameter table and writes it back, [`use_lab_run`] runs the lab in one memo
+//! and publishes the outcome for the exports, and [`draw_effect`] redraws a
+//! chart when what it shows changes.
 
 pub mod batching;
 pub mod herding;
 pub mod home;
+pub mod lab;
 pub mod prefix;
 pub mod queueing;
 pub mod routing;
@@ -13,171 +22,59 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-/// The five layers of an LLM serving stack where load decisions happen (article
-/// §3), after the queueing foundations that hold at every one of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Layer {
-    /// Queueing arithmetic that applies at every layer (article §1).
-    Foundations,
-    /// L1: the SDK or client making one call.
-    Client,
-    /// L2: gateway or router choosing model, provider, tenant limits.
-    Gateway,
-    /// L3: picking one replica for one request.
-    EndpointSelection,
-    /// L4: the engine's scheduler, one iteration at a time.
-    Engine,
-    /// L5: parallelism and memory topology of the accelerators.
-    Accelerator,
-}
+/// Builds one lab's page from the page's query pairs.
+pub type PageFn = fn(Vec<(String, String)>) -> AnyView;
 
-impl Layer {
-    /// Foundations, then every layer, top of the stack first.
-    pub const ALL: [Layer; 6] = [
-        Layer::Foundations,
-        Layer::Client,
-        Layer::Gateway,
-        Layer::EndpointSelection,
-        Layer::Engine,
-        Layer::Accelerator,
-    ];
-
-    /// Short label, e.g. "L3 · Endpoint selection".
-    pub fn title(self) -> &'static str {
-        match self {
-            Layer::Foundations => "Foundations · every layer",
-            Layer::Client => "L1 · Client / SDK",
-            Layer::Gateway => "L2 · Gateway",
-            Layer::EndpointSelection => "L3 · Endpoint selection",
-            Layer::Engine => "L4 · Engine scheduler",
-            Layer::Accelerator => "L5 · Accelerator",
-        }
-    }
-
-    /// What is decided at this layer, in one line.
-    pub fn decides(self) -> &'static str {
-        match self {
-            Layer::Foundations => "How variability, utilisation and capacity turn into waiting, whatever the layer.",
-            Layer::Client => "Timeouts, retries, backoff and hedged duplicates for one API call.",
-            Layer::Gateway => "Which model and provider, per-tenant limits, breakers and failover.",
-            Layer::EndpointSelection => "Which replica serves this request: load signals and cache affinity.",
-            Layer::Engine => "What runs in each iteration: admission, batching, prefill versus decode.",
-            Layer::Accelerator => "Tensor, pipeline and expert parallelism; a fixed topology, not a per-request choice.",
-        }
-    }
-}
-
-/// One lab as the shell lists it.
-#[derive(Clone, Copy, Debug)]
-pub struct LabInfo {
-    /// Value of the `lab` query key.
-    pub id: &'static str,
-    /// Page title.
-    pub title: &'static str,
-    /// Where in the stack it sits.
-    pub layer: Layer,
-    /// One line for the home page card.
-    pub summary: &'static str,
-}
-
-const ROUTING: LabInfo = LabInfo {
-    id: "routing",
-    title: "Routing Lab",
-    layer: Layer::EndpointSelection,
-    summary:
-        "Replay one trace under six selection rules and see why equal counts are not equal work.",
-};
-const HERDING: LabInfo = LabInfo {
-        id: "herding",
-        title: "Stale-signal herding",
-        layer: Layer::EndpointSelection,
-        summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
-    };
-const PREFIX: LabInfo = LabInfo {
-        id: "prefix",
-        title: "Prefix affinity",
-        layer: Layer::EndpointSelection,
-        summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
-    };
-const BATCHING: LabInfo = LabInfo {
-        id: "batching",
-        title: "Engine batching",
-        layer: Layer::Engine,
-        summary: "Static, continuous and chunked-prefill batching, iteration by iteration: idle slots and decode stalls.",
-    };
-
-const fn explorable(
-    id: &'static str,
-    title: &'static str,
-    layer: Layer,
-    summary: &'static str,
-) -> LabInfo {
-    LabInfo {
-        id,
-        title,
-        layer,
-        summary,
-    }
-}
-
-/// Every lab, in menu order.
-pub const LABS: &[LabInfo] = &[
-    ROUTING,
-    HERDING,
-    PREFIX,
-    BATCHING,
-    explorable(
-        "knee",
-        "Utilisation knee",
-        Layer::Foundations,
-        "How variable service times lower the utilisation a pool can run at before queues get long.",
-    ),
-    explorable(
-        "little",
-        "Little's law",
-        Layer::Foundations,
-        "A replica's throughput ceiling from its KV capacity and residency, and what cache hits add.",
-    ),
-    explorable(
-        "retries",
-        "Retry amplification",
-        Layer::Client,
-        "Attempts multiply down the stack; an outage shows where retries belong and what a budget does.",
-    ),
-    explorable(
-        "hedging",
-        "Hedged requests",
-        Layer::Client,
-        "Duplicate only the slow requests: the tail it trims, the work it adds, and the first-token variant.",
-    ),
-    explorable(
-        "cascade",
-        "Model cascades",
-        Layer::Gateway,
-        "Escalate the long requests to a large model: less variable, much longer, and no longer Poisson.",
-    ),
+/// Every lab's page, by lab id (the ids of `sim_core::labs::LABS`).
+pub const PAGES: &[(&str, PageFn)] = &[
+    ("routing", |pairs| {
+        view! { <routing::RoutingLab pairs=pairs /> }.into_any()
+    }),
+    ("herding", |pairs| {
+        view! { <herding::HerdingLab pairs=pairs /> }.into_any()
+    }),
+    ("prefix", |pairs| {
+        view! { <prefix::PrefixLab pairs=pairs /> }.into_any()
+    }),
+    ("batching", |pairs| {
+        view! { <batching::BatchingLab pairs=pairs /> }.into_any()
+    }),
+    ("knee", queueing::knee::page),
+    ("little", queueing::little::page),
+    ("retries", queueing::retries::page),
+    ("hedging", queueing::hedging::page),
+    ("cascade", queueing::cascade::page),
 ];
 
-/// Look a lab up by id.
-pub fn find(id: &str) -> Option<&'static LabInfo> {
-    LABS.iter().find(|l| l.id == id)
+/// The page of lab `id`, if it has one.
+pub fn page(id: &str) -> Option<PageFn> {
+    PAGES.iter().find(|(i, _)| *i == id).map(|(_, p)| *p)
 }
 
 thread_local! {
     static LAST_JSON: RefCell<Option<Box<dyn Fn() -> String>>> = RefCell::new(None);
+    static LAST_CSV: RefCell<Option<Box<dyn Fn() -> String>>> = RefCell::new(None);
     static LAST_MS: RefCell<f64> = const { RefCell::new(f64::NAN) };
 }
 
-/// Record what the visible lab last computed: a JSON producer (run lazily, only
-/// when asked) and how long the computation took.
-pub fn publish(json: impl Fn() -> String + 'static, compute_ms: f64) {
+/// Record what the visible lab last computed: JSON and CSV producers (run
+/// lazily, only when asked) and how long the computation took.
+pub fn publish(json: impl Fn() -> String + 'static, csv: impl Fn() -> String + 'static, ms: f64) {
     LAST_JSON.with(|j| *j.borrow_mut() = Some(Box::new(json)));
-    LAST_MS.with(|m| *m.borrow_mut() = compute_ms);
+    LAST_CSV.with(|c| *c.borrow_mut() = Some(Box::new(csv)));
+    LAST_MS.with(|m| *m.borrow_mut() = ms);
 }
 
-/// The JSON of the last published outcome (empty when none).
+/// The JSON of the last published outcome, as `lblab <lab> --json` prints it
+/// (empty when none).
 pub fn last_outcome_json() -> String {
     LAST_JSON.with(|j| j.borrow().as_ref().map(|f| f()).unwrap_or_default())
+}
+
+/// The CSV of the last published outcome, as `lblab <lab> --csv` prints it
+/// (empty when none).
+pub fn last_outcome_csv() -> String {
+    LAST_CSV.with(|c| c.borrow().as_ref().map(|f| f()).unwrap_or_default())
 }
 
 /// Milliseconds of the last published computation (NaN when none).
@@ -193,13 +90,10 @@ pub fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// The outcome of a lab run (or the error to show).
-pub type LabSignals<O> = (LabOutcome<O>, Signal<Option<String>>);
-
 /// A lab's outcome, read through the one memo every lab shares. Why not a
 /// `Signal<Option<Arc<O>>>`: each distinct signal value type instantiates the
-/// reactive system's generic code again (kilobytes of wasm per lab); this is a
-/// typed view over a single instantiation.
+/// reactive system's generic code again; this is a typed view over a single
+/// instantiation.
 pub struct LabOutcome<O> {
     memo: Memo<Erased>,
     _outcome: std::marker::PhantomData<fn() -> O>,
@@ -234,14 +128,20 @@ impl<O: Send + Sync + 'static> LabOutcome<O> {
                 .and_then(|o| Arc::clone(o).downcast::<O>().ok())
         })
     }
+
+    /// The run's error, if it failed (tracked).
+    pub fn error(&self) -> Option<String> {
+        self.memo.with(|c| c.outcome.as_ref().err().cloned())
+    }
 }
 
 /// One computed lab result, type-erased so every lab shares a single `Memo`
-/// instantiation (each distinct memo type costs kilobytes of wasm).
+/// instantiation.
 #[derive(Clone)]
 struct Erased {
     outcome: Result<Arc<dyn std::any::Any + Send + Sync>, String>,
     json: Option<Arc<dyn Fn() -> String + Send + Sync>>,
+    csv: Option<Arc<dyn Fn() -> String + Send + Sync>>,
     ms: f64,
 }
 
@@ -256,8 +156,12 @@ impl PartialEq for Erased {
 }
 
 /// Run a lab whenever the signals `run` reads change: time it, publish it for
-/// the JSON export and the browser tests, and hand back the outcome and error.
-pub fn use_lab_run<O>(run: impl Fn() -> Result<O, String> + Send + Sync + 'static) -> LabSignals<O>
+/// the exports and the browser tests (JSON as the CLI's `--json`, CSV from
+/// `csv`), and hand back the outcome.
+pub fn use_lab_run<O>(
+    run: impl Fn() -> Result<O, String> + Send + Sync + 'static,
+    csv: fn(&O) -> String,
+) -> LabOutcome<O>
 where
     O: serde::Serialize + Send + Sync + 'static,
 {
@@ -267,30 +171,29 @@ where
         let ms = now_ms() - start;
         match result {
             Ok(o) => {
-                let for_json = Arc::clone(&o);
+                let (for_json, for_csv) = (Arc::clone(&o), Arc::clone(&o));
                 Erased {
                     outcome: Ok(o),
                     json: Some(Arc::new(move || {
                         serde_json::to_string(&*for_json).unwrap_or_default()
                     })),
+                    csv: Some(Arc::new(move || csv(&for_csv))),
                     ms,
                 }
             }
             Err(e) => Erased {
                 outcome: Err(e),
                 json: None,
+                csv: None,
                 ms,
             },
         }
     };
-    let computed = erased_memo(Arc::new(erased));
-    (
-        LabOutcome {
-            memo: computed,
-            _outcome: std::marker::PhantomData,
-        },
-        Signal::derive(move || computed.with(|c| c.outcome.as_ref().err().cloned())),
-    )
+    let memo = erased_memo(Arc::new(erased));
+    LabOutcome {
+        memo,
+        _outcome: std::marker::PhantomData,
+    }
 }
 
 /// The one memo (and the one publishing effect) every lab goes through.
@@ -298,9 +201,9 @@ fn erased_memo(run: Arc<dyn Fn() -> Erased + Send + Sync>) -> Memo<Erased> {
     let computed = Memo::new(move |_| run());
     Effect::new(move |_| {
         computed.with(|c| {
-            if let Some(json) = &c.json {
-                let json = Arc::clone(json);
-                publish(move || json(), c.ms);
+            if let (Some(json), Some(csv)) = (&c.json, &c.csv) {
+                let (json, csv) = (Arc::clone(json), Arc::clone(csv));
+                publish(move || json(), move || csv(), c.ms);
             }
         })
     });
@@ -310,8 +213,7 @@ fn erased_memo(run: Arc<dyn Fn() -> Erased + Send + Sync>) -> Memo<Erased> {
 /// A lab's URL query for its current state.
 pub type QueryFn = Arc<dyn Fn() -> Vec<(&'static str, String)> + Send + Sync>;
 
-/// Keep the URL in step with a lab's state. One effect type serves every lab
-/// (each distinct effect closure costs wasm).
+/// Keep the URL in step with a lab's state. One effect type serves every lab.
 pub fn sync_url(query: QueryFn) {
     Effect::new(move |_| crate::url::replace_query(&query()));
 }
@@ -351,19 +253,16 @@ pub fn draw_effect(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sim_core::labs::{Layer, LABS};
 
     #[test]
-    fn every_registered_lab_has_a_page_and_ids_are_unique() {
-        let pages = ["routing", "herding", "prefix", "batching"];
-        for lab in LABS {
-            assert!(
-                pages.contains(&lab.id) || queueing::find(lab.id).is_some(),
-                "{} has no page (app.rs falls back to home)",
-                lab.id
-            );
-            assert_eq!(find(lab.id).map(|l| l.id), Some(lab.id));
-            assert_eq!(LABS.iter().filter(|l| l.id == lab.id).count(), 1);
-        }
+    fn every_registered_lab_has_a_page_and_nothing_else_does() {
+        let registered: Vec<&str> = LABS.iter().map(|l| l.info.id).collect();
+        let pages: Vec<&str> = PAGES.iter().map(|(id, _)| *id).collect();
+        assert_eq!(
+            pages, registered,
+            "PAGES must list exactly the labs of sim_core::labs::LABS, in order"
+        );
         for layer in Layer::ALL {
             assert!(!layer.title().is_empty() && !layer.decides().is_empty());
         }

@@ -1,11 +1,10 @@
 //! Batching player configuration and traces.
 
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::RangeError;
+use crate::params::{Configurable, Opt, Param};
 use crate::rng::{stream, Rng};
 
 /// A batching mode.
@@ -39,6 +38,17 @@ impl Mode {
             Mode::Static => "Static batching",
             Mode::Continuous => "Continuous batching",
             Mode::Chunked => "Chunked prefill",
+        }
+    }
+
+    /// One line on what the mode does.
+    pub fn doc(self) -> &'static str {
+        match self {
+            Mode::Static => "A new batch forms only when every slot is free.",
+            Mode::Continuous => {
+                "Free slots refill every iteration; a prefill iteration stalls decode."
+            }
+            Mode::Chunked => "Prefill chunks ride along with decode within a per-iteration budget.",
         }
     }
 
@@ -153,29 +163,139 @@ pub fn random_trace(seed: u64) -> Vec<BatchRequest> {
     config_from_tuples(&t)
 }
 
-impl Config {
-    /// Every ranged key as `(key, value, min, max)`.
-    pub fn bounds(&self) -> Vec<(&'static str, f64, f64, f64)> {
-        let mut b = vec![
-            ("slots", f64::from(self.slots), 1.0, 8.0),
-            ("chunk_budget", f64::from(self.chunk_budget), 1.0, 16.0),
-        ];
-        if let TraceChoice::Custom(reqs) = &self.trace {
-            b.push(("requests", reqs.len() as f64, 1.0, 26.0));
-            for r in reqs {
-                b.push(("arrival", f64::from(r.arrival), 0.0, 100.0));
-                b.push(("prefill", f64::from(r.prefill), 1.0, 20.0));
-                b.push(("output", f64::from(r.output), 1.0, 50.0));
+/// Most requests a custom trace may hold.
+pub const MAX_REQUESTS: usize = 26;
+/// Latest arrival iteration of a custom request.
+pub const MAX_ARRIVAL: u32 = 100;
+/// Most prefill chunks of a custom request.
+pub const MAX_PREFILL: u32 = 20;
+/// Most output tokens of a custom request.
+pub const MAX_OUTPUT: u32 = 50;
+
+impl TraceChoice {
+    /// The canonical text form: `default`, `random`, or requests written
+    /// `arrival.prefill.output` joined by commas (`0.1.1,0.2.5`).
+    pub fn to_text(&self) -> String {
+        match self {
+            TraceChoice::Default => String::from("default"),
+            TraceChoice::Random => String::from("random"),
+            TraceChoice::Custom(reqs) => {
+                let parts: Vec<String> = reqs
+                    .iter()
+                    .map(|r| alloc::format!("{}.{}.{}", r.arrival, r.prefill, r.output))
+                    .collect();
+                parts.join(",")
             }
         }
-        b
     }
 
-    /// Check every value against its range.
-    pub fn validate(&self) -> Result<(), RangeError> {
-        crate::labs::validate_bounds(self.bounds())
+    /// Parse the text form; custom requests are labelled A, B, … in order.
+    pub fn parse(text: &str) -> Result<TraceChoice, String> {
+        let why = || {
+            alloc::format!(
+                "default, random, or 1–{MAX_REQUESTS} requests written arrival.prefill.output \
+                 (arrival 0–{MAX_ARRIVAL}, prefill 1–{MAX_PREFILL}, output 1–{MAX_OUTPUT}) separated by commas"
+            )
+        };
+        match text.trim() {
+            "default" => Ok(TraceChoice::Default),
+            "random" => Ok(TraceChoice::Random),
+            body => {
+                let tuples: Vec<(u32, u32, u32)> = body
+                    .split(',')
+                    .map(|r| {
+                        let mut it = r.split('.').map(|x| x.trim().parse::<u32>().ok());
+                        let (a, p, o) = (it.next()??, it.next()??, it.next()??);
+                        (a <= MAX_ARRIVAL
+                            && (1..=MAX_PREFILL).contains(&p)
+                            && (1..=MAX_OUTPUT).contains(&o)
+                            && it.next().is_none())
+                        .then_some((a, p, o))
+                    })
+                    .collect::<Option<_>>()
+                    .ok_or_else(why)?;
+                if tuples.is_empty() || tuples.len() > MAX_REQUESTS {
+                    return Err(why());
+                }
+                Ok(TraceChoice::Custom(config_from_tuples(&tuples)))
+            }
+        }
     }
+}
 
+/// The two orders in which chunked prefill spends its budget.
+fn orders() -> Vec<Opt> {
+    alloc::vec![
+        Opt {
+            name: "decode",
+            title: "Decode first",
+            doc: "Every decoding sequence takes a unit first; prefill chunks get what is left.",
+        },
+        Opt {
+            name: "prefill",
+            title: "Prefill first",
+            doc: "Prefill chunks take the budget first; decode gets what is left.",
+        },
+    ]
+}
+
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole(
+            "slots",
+            "Batch slots",
+            "",
+            (1, 8, 1),
+            |c| c.slots.into(),
+            |c, x| c.slots = small(x),
+        )
+        .doc("Sequences the engine runs at once."),
+        P::whole(
+            "chunk-budget",
+            "Chunk budget",
+            "units/iteration",
+            (1, 16, 1),
+            |c| c.chunk_budget.into(),
+            |c, x| c.chunk_budget = small(x),
+        )
+        .doc(
+            "Work units per chunked-prefill iteration: a decode step or a prefill chunk takes one.",
+        ),
+        P::choice(
+            "order",
+            "Budget order",
+            orders,
+            |c| if c.prefill_first { "prefill" } else { "decode" },
+            |c, x| c.prefill_first = x == "prefill",
+        )
+        .doc("Which work chunked prefill serves first when the budget is short."),
+        P::text(
+            "trace",
+            "Trace",
+            (
+                "default, random, or requests like 0.1.1,0.2.5 (arrival.prefill.output)",
+                &["random", "0.1.1,0.2.5", "100.20.50"],
+            ),
+            |c| c.trace.to_text(),
+            |c, t| {
+                c.trace = TraceChoice::parse(t)?;
+                Ok(())
+            },
+        )
+        .doc("The requests: the article's scenario, six random ones, or your own."),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
+}
+
+impl Config {
     /// The requests this config plays, sorted by arrival (stable).
     pub fn requests(&self) -> Vec<BatchRequest> {
         let mut r = match &self.trace {

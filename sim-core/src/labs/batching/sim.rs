@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::config::{BatchRequest, Config, Mode};
-use crate::labs::RangeError;
+use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,7 +141,7 @@ impl Outcome {
 }
 
 /// Run the given modes on the config's trace.
-pub fn run(config: &Config, modes: &[Mode]) -> Result<Outcome, RangeError> {
+pub fn run(config: &Config, modes: &[Mode]) -> Result<Outcome, ParamError> {
     config.validate()?;
     let trace = config.requests();
     Ok(Outcome {

@@ -1,26 +1,26 @@
-//! Herding lab configuration; defaults are the article's §5.6 lab.
+//! Herding lab configuration and its parameter table; defaults are the
+//! article's §5.6 lab with the service time documented in `docs/model.md`.
 
-use alloc::vec;
-use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::RangeError;
+use crate::params::{Configurable, Param};
 
-/// Everything one herding run depends on. Missing keys take their defaults.
+/// Everything one herding run depends on. Missing keys take their defaults;
+/// ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Replicas (2–20; default 5).
+    /// Replicas (default 5).
     pub replicas: u32,
-    /// Routers dispatching independently (1–16; default 4).
+    /// Routers dispatching independently (default 4).
     pub routers: u32,
-    /// Ticks between a router's scrapes of replica load (1–100; default 10).
+    /// Ticks between a router's scrapes of replica load (default 10).
     pub scrape_interval: u32,
-    /// Ticks simulated (10–2,000; default 90).
+    /// Ticks simulated (default 90).
     pub ticks: u32,
-    /// Mean arrivals per tick, Poisson (0.1–20; default 1.8).
+    /// Mean arrivals per tick, Poisson (default 1.8).
     pub arrival_rate: f64,
-    /// Ticks each request occupies its replica (1–200; default 20).
+    /// Ticks each request occupies its replica (default 20).
     pub service_time: u32,
     /// Offset router k's scrapes by ⌊k·T/K⌋ instead of scraping all together.
     pub stagger: bool,
@@ -43,34 +43,82 @@ impl Default for Config {
     }
 }
 
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole(
+            "replicas",
+            "Replicas",
+            "",
+            (2, 16, 1),
+            |c| c.replicas.into(),
+            |c, x| c.replicas = small(x),
+        )
+        .doc("Replicas the routers spread work over."),
+        P::whole(
+            "routers",
+            "Routers",
+            "",
+            (1, 16, 1),
+            |c| c.routers.into(),
+            |c, x| c.routers = small(x),
+        )
+        .doc("Independent routers, each dispatching on its own snapshot."),
+        P::whole(
+            "scrape-interval",
+            "Scrape interval",
+            "ticks",
+            (1, 50, 1),
+            |c| c.scrape_interval.into(),
+            |c, x| c.scrape_interval = small(x),
+        )
+        .doc("Ticks between a router's load scrapes: how stale a snapshot can get."),
+        P::real(
+            "arrival-rate",
+            "Arrival rate",
+            "req/tick",
+            (0.1, 10.0, 0.1),
+            |c| c.arrival_rate,
+            |c, x| c.arrival_rate = x,
+        )
+        .doc("Mean arrivals per tick (Poisson)."),
+        P::whole(
+            "service-time",
+            "Service time",
+            "ticks",
+            (1, 100, 1),
+            |c| c.service_time.into(),
+            |c, x| c.service_time = small(x),
+        )
+        .doc("Ticks each request occupies its replica, however busy it is."),
+        P::whole(
+            "ticks",
+            "Horizon",
+            "ticks",
+            (10, 1000, 10),
+            |c| c.ticks.into(),
+            |c, x| c.ticks = small(x),
+        )
+        .doc("Ticks simulated."),
+        P::switch(
+            "stagger",
+            "Stagger scrape times (router k scrapes k·T/K ticks later)",
+            |c| c.stagger,
+            |c, x| c.stagger = x,
+        )
+        .doc("Spread the routers' scrapes over the interval instead of scraping together."),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
+}
+
 impl Config {
-    /// Every ranged key as `(key, value, min, max)`.
-    pub fn bounds(&self) -> Vec<(&'static str, f64, f64, f64)> {
-        vec![
-            ("replicas", f64::from(self.replicas), 2.0, 20.0),
-            ("routers", f64::from(self.routers), 1.0, 16.0),
-            (
-                "scrape_interval",
-                f64::from(self.scrape_interval),
-                1.0,
-                100.0,
-            ),
-            ("ticks", f64::from(self.ticks), 10.0, 2000.0),
-            ("arrival_rate", self.arrival_rate, 0.1, 20.0),
-            ("service_time", f64::from(self.service_time), 1.0, 200.0),
-        ]
-    }
-
-    /// Check every value against its range.
-    pub fn validate(&self) -> Result<(), RangeError> {
-        crate::labs::validate_bounds(self.bounds())
-    }
-
-    /// The `(min, max)` range of `key`.
-    pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        crate::labs::range_in(Config::default().bounds(), key)
-    }
-
     /// Tick offset of router `k`'s scrapes.
     pub fn offset(&self, k: u32) -> u32 {
         if self.stagger {

@@ -3,8 +3,8 @@
 //! router trusts the same stale minimum, they stampede onto one replica, then all
 //! flee it at the next scrape.
 //!
-//! Model (constants from `shared/notes/herding-model.md`, which found they give the
-//! article's magnitudes):
+//! Model (the constants that give the article's magnitudes are explained in
+//! `docs/model.md`):
 //! - `replicas` replicas; each request occupies its replica for exactly
 //!   `service_time` ticks, however busy the replica is, so a replica's outstanding
 //!   count is the number of requests dispatched to it in the last `service_time`
@@ -16,16 +16,61 @@
 //!   of T; staggered, router k at offsets ⌊k·T/K⌋. All start from an all-zero view.
 //! - Order within a tick: completions → scrapes → dispatches (in arrival order)
 //!   → skew is measured.
-//! - All randomness of decisions (tie-breaks and two-choice samples) comes from one
-//!   stream read in arrival order, so with in-phase scrapes the stale rule makes
-//!   the very same choices whatever the router count.
+//! - Routers choose with the shared selection rules (least outstanding, power of
+//!   two choices) over each replica's [`StaleView`]. All randomness of decisions
+//!   (tie-breaks and two-choice samples) comes from one stream read in arrival
+//!   order, so with in-phase scrapes the stale rule makes the very same choices
+//!   whatever the router count, and the two two-choice rules sample the same pairs.
 
 mod config;
 mod outcome;
+mod report;
 mod rules;
 mod sim;
 
 pub use config::Config;
 pub use outcome::{Outcome, RouterView, RuleSummary, TickSnapshot, Timeline};
-pub use rules::HerdingRule;
-pub use sim::{run, run_rule};
+pub use rules::{HerdingRule, StaleView};
+pub use sim::{run, run_rule, run_rules};
+
+use alloc::string::String;
+
+use super::{Focus, Lab, LabInfo, Layer};
+use crate::params::ParamError;
+
+/// The herding lab in the lab registry.
+pub struct HerdingLab;
+
+impl Lab for HerdingLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "herding",
+        title: "Stale-signal herding",
+        section: "§5.6",
+        layer: Layer::EndpointSelection,
+        summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
+        player: true,
+    };
+    const FOCUS: Option<Focus> = Some(Focus {
+        key: "rule",
+        label: "Rule every router uses",
+        options: HerdingRule::options,
+        default: "stale-least-outstanding",
+    });
+
+    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
+        match only.and_then(HerdingRule::from_name) {
+            Some(rule) => run_rule(config, rule),
+            None => run(config),
+        }
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> String {
+        report::text(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        report::csv(outcome)
+    }
+}

@@ -1,11 +1,17 @@
 //! The four rules of the herding lab. They are not four algorithms but the four
 //! combinations of two fixes applied to least-outstanding on a stale snapshot:
 //! counting the router's own dispatches since its last scrape, and sampling two
-//! random replicas instead of scanning all of them (§5.6, fixes 1 and 2).
+//! random replicas instead of scanning all of them (§5.6, fixes 1 and 2). The
+//! choosing itself is done by the shared selection rules
+//! ([`crate::routing::LeastOutstanding`], [`crate::routing::PowerOfTwo`]) over a
+//! [`StaleView`] of each replica.
 
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::rng::Rng;
+use crate::params::Opt;
+use crate::routing::{ReplicaState, RuleKind};
+use crate::workload::Request;
 
 /// A selection rule of the herding lab.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -24,7 +30,7 @@ pub enum HerdingRule {
 
 impl HerdingRule {
     /// All rules, in table order.
-    pub const ALL: [HerdingRule; 4] = [
+    pub const ALL: &'static [HerdingRule] = &[
         HerdingRule::Stale,
         HerdingRule::OwnDispatches,
         HerdingRule::TwoChoices,
@@ -71,40 +77,66 @@ impl HerdingRule {
 
     /// Look a rule up by name.
     pub fn from_name(name: &str) -> Option<HerdingRule> {
-        HerdingRule::ALL.into_iter().find(|r| r.name() == name)
+        HerdingRule::ALL.iter().copied().find(|r| r.name() == name)
     }
 
-    fn counts_own(self) -> bool {
+    /// Every rule as a picker option.
+    pub fn options() -> Vec<Opt> {
+        HerdingRule::ALL
+            .iter()
+            .map(|r| Opt {
+                name: r.name(),
+                title: r.title(),
+                doc: r.signal(),
+            })
+            .collect()
+    }
+
+    /// The shared selection rule this combination runs.
+    pub fn rule(self) -> RuleKind {
+        match self {
+            HerdingRule::Stale | HerdingRule::OwnDispatches => RuleKind::LeastOutstanding,
+            HerdingRule::TwoChoices | HerdingRule::Both => RuleKind::PowerOfTwo,
+        }
+    }
+
+    /// Whether the router adds its own dispatches since the snapshot.
+    pub fn counts_own(self) -> bool {
         matches!(self, HerdingRule::OwnDispatches | HerdingRule::Both)
     }
 
-    fn samples_two(self) -> bool {
-        matches!(self, HerdingRule::TwoChoices | HerdingRule::Both)
+    /// How a router applying this rule sees a replica: its count in the
+    /// router's last snapshot, plus (when the rule counts them) what the router
+    /// itself sent there since.
+    pub fn view(self, snapshot: u32, own: u32) -> StaleView {
+        StaleView {
+            seen: snapshot + if self.counts_own() { own } else { 0 },
+        }
+    }
+}
+
+/// One replica as a herding router sees it. The herding model has no queue,
+/// KV or cache: every request in flight counts as outstanding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaleView {
+    /// Outstanding requests as the router believes them to be.
+    pub seen: u32,
+}
+
+impl ReplicaState for StaleView {
+    fn outstanding(&self) -> u32 {
+        self.seen
     }
 
-    /// Pick a replica given the router's `snapshot` and its `own` dispatches since
-    /// that snapshot; randomness from `rng`. `snapshot` must not be empty.
-    pub fn choose(self, snapshot: &[u32], own: &[u32], rng: &mut Rng) -> usize {
-        let view = |i: usize| snapshot[i] + if self.counts_own() { own[i] } else { 0 };
-        let n = snapshot.len();
-        if self.samples_two() && n >= 2 {
-            // Always three draws per decision (pair + coin), tie or not: both
-            // two-choice rules then sample the very same pairs for the same
-            // arrivals (common random numbers), so their difference is the
-            // correction alone, not a different draw.
-            let a = rng.index(n);
-            let mut b = rng.index(n - 1);
-            if b >= a {
-                b += 1;
-            }
-            let coin = rng.below(2) == 0;
-            return match view(a).cmp(&view(b)) {
-                core::cmp::Ordering::Less => a,
-                core::cmp::Ordering::Greater => b,
-                core::cmp::Ordering::Equal if coin => a,
-                core::cmp::Ordering::Equal => b,
-            };
-        }
-        crate::routing::argmin_random_tie((0..n).map(|i| (i, view(i))), rng).map_or(0, |(i, _)| i)
+    fn waiting(&self) -> u32 {
+        self.seen
+    }
+
+    fn kv_used(&self) -> u32 {
+        0
+    }
+
+    fn cached_tokens(&self, _request: &Request, _block_tokens: u32) -> u32 {
+        0
     }
 }

@@ -6,20 +6,24 @@ use alloc::vec::Vec;
 
 use super::outcome::{Outcome, RouterView, RuleSummary, TickSnapshot, Timeline};
 use super::{Config, HerdingRule};
-use crate::labs::RangeError;
+use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
+use crate::routing::{Chooser, RouteContext, Router, RuleSettings, Ties};
+use crate::time::Tick;
+use crate::workload::Request;
 
 /// Run every rule on the same arrivals.
-pub fn run(config: &Config) -> Result<Outcome, RangeError> {
-    run_rules(config, &HerdingRule::ALL)
+pub fn run(config: &Config) -> Result<Outcome, ParamError> {
+    run_rules(config, HerdingRule::ALL)
 }
 
 /// Run one rule.
-pub fn run_rule(config: &Config, rule: HerdingRule) -> Result<Outcome, RangeError> {
+pub fn run_rule(config: &Config, rule: HerdingRule) -> Result<Outcome, ParamError> {
     run_rules(config, &[rule])
 }
 
-fn run_rules(config: &Config, rules: &[HerdingRule]) -> Result<Outcome, RangeError> {
+/// Run the given rules on the same arrivals.
+pub fn run_rules(config: &Config, rules: &[HerdingRule]) -> Result<Outcome, ParamError> {
     config.validate()?;
     let mut arrivals_rng = Rng::new(config.seed, stream::ARRIVALS);
     let arrivals: Vec<u32> = (0..config.ticks)
@@ -35,7 +39,7 @@ fn run_rules(config: &Config, rules: &[HerdingRule]) -> Result<Outcome, RangeErr
     })
 }
 
-struct Router {
+struct RouterState {
     snapshot: Vec<u32>,
     taken_at: u32,
     own: Vec<u32>,
@@ -45,10 +49,22 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     let n = config.replicas as usize;
     let k = config.routers as usize;
     let t_scrape = config.scrape_interval;
-    // The decision stream is shared by every rule's run, so rules differ only in logic.
+    // One decision stream, read in arrival order across all routers and shared
+    // by every rule's run: rules differ only in logic, and in-phase stale
+    // least-outstanding makes the same choices whatever the router count.
     let mut rng = Rng::new(config.seed, stream::TIE_BREAKS);
-    let mut routers: Vec<Router> = (0..k)
-        .map(|_| Router {
+    let mut selector = rule.rule().build(&RuleSettings::default());
+    // Herding requests carry no prompt: only the count matters.
+    let request = Request {
+        arrival: Tick::ZERO,
+        prompt_tokens: 1,
+        output_tokens: 1,
+        blocks: Vec::new(),
+        long: false,
+    };
+    let mut views = Vec::with_capacity(n);
+    let mut routers: Vec<RouterState> = (0..k)
+        .map(|_| RouterState {
             snapshot: vec![0; n],
             taken_at: 0,
             own: vec![0; n],
@@ -87,7 +103,25 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
             let ri = next_router;
             next_router = (next_router + 1) % k;
             let router = &mut routers[ri];
-            let target = rule.choose(&router.snapshot, &router.own, &mut rng);
+            views.clear();
+            views.extend(
+                router
+                    .snapshot
+                    .iter()
+                    .zip(&router.own)
+                    .map(|(&seen, &own)| rule.view(seen, own)),
+            );
+            let ctx = RouteContext {
+                now: Tick(u64::from(t)),
+                request: &request,
+                block_tokens: 1,
+                replicas: &views,
+            };
+            let Some(decision) = selector.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
+            else {
+                continue;
+            };
+            let target = decision.replica as usize;
             router.own[target] += 1;
             outstanding[target] += 1;
             new[target] += 1;

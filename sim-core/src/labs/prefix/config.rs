@@ -1,11 +1,11 @@
-//! Prefix player configuration.
+//! Prefix player configuration and its parameter table.
 
-use alloc::vec;
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest};
-use crate::labs::RangeError;
+use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};
+use crate::params::{Configurable, Param};
 
 /// Which trace to route.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,16 +19,61 @@ pub enum TraceChoice {
     Custom(Vec<u8>),
 }
 
-/// Everything one prefix-player run depends on.
+/// Requests in a random trace.
+pub const RANDOM_LEN: usize = 12;
+/// Most requests a custom trace may hold.
+pub const MAX_REQUESTS: usize = 40;
+
+impl TraceChoice {
+    /// The canonical text form: `default`, `random`, or ids like `1,2,1,3`.
+    pub fn to_text(&self) -> String {
+        match self {
+            TraceChoice::Default => String::from("default"),
+            TraceChoice::Random => String::from("random"),
+            TraceChoice::Custom(ids) => {
+                let ids: Vec<String> = ids.iter().map(|i| alloc::format!("{i}")).collect();
+                ids.join(",")
+            }
+        }
+    }
+
+    /// Parse the text form; ids may be written `P1` or `1`.
+    pub fn parse(text: &str) -> Result<TraceChoice, String> {
+        let why = || {
+            alloc::format!(
+                "default, random, or 1–{MAX_REQUESTS} prefix ids from 1 to {} separated by commas",
+                PREFIXES.len()
+            )
+        };
+        match text.trim() {
+            "default" => Ok(TraceChoice::Default),
+            "random" => Ok(TraceChoice::Random),
+            ids => {
+                let ids: Vec<u8> = ids
+                    .split(',')
+                    .map(|s| s.trim().trim_start_matches(['P', 'p']).parse::<u8>().ok())
+                    .map(|id| id.filter(|&x| (1..=PREFIXES.len() as u8).contains(&x)))
+                    .collect::<Option<_>>()
+                    .ok_or_else(why)?;
+                if ids.is_empty() || ids.len() > MAX_REQUESTS {
+                    return Err(why());
+                }
+                Ok(TraceChoice::Custom(ids))
+            }
+        }
+    }
+}
+
+/// Everything one prefix-player run depends on; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Replicas (2–6; default 3).
+    /// Replicas (default 3).
     pub replicas: u32,
-    /// Prefixes each replica's cache holds (1–4; default 1).
+    /// Prefixes each replica's cache holds (default 1).
     pub slots: u32,
-    /// Largest load gap (in assignments) affinity tolerates; `None` is infinite
-    /// (0–1,000; default 2).
+    /// Largest load gap (in assignments) affinity tolerates; `None` is
+    /// infinite (default 2).
     pub threshold: Option<u32>,
     /// The trace.
     pub trace: TraceChoice,
@@ -48,41 +93,52 @@ impl Default for Config {
     }
 }
 
-/// Requests in a random trace.
-pub const RANDOM_LEN: usize = 12;
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole_or_inf(
+            "threshold",
+            "Load-gap threshold",
+            "requests",
+            (0, 10),
+            |c| c.threshold.map(u64::from),
+            |c, x| c.threshold = x.map(small),
+        )
+        .doc("Affinity is dropped when the replica holding the prefix is more than this many assignments ahead of the least loaded."),
+        P::whole("replicas", "Replicas", "", (2, 6, 1), |c| c.replicas.into(), |c, x| {
+            c.replicas = small(x)
+        })
+        .doc("Replicas both routers choose among."),
+        P::whole("slots", "Cache slots per replica", "", (1, 4, 1), |c| c.slots.into(), |c, x| {
+            c.slots = small(x)
+        })
+        .doc("Prefixes each replica's LRU cache holds."),
+        P::text(
+            "trace",
+            "Trace",
+            (
+                "default, random, or prefix ids like 1,2,1,3",
+                &["random", "1,2,1,3", "6"],
+            ),
+            |c| c.trace.to_text(),
+            |c, t| {
+                c.trace = TraceChoice::parse(t)?;
+                Ok(())
+            },
+        )
+        .doc("The requests, in order: the article's scenario, a random skewed trace, or your own prefix ids."),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
+}
 
 impl Config {
-    /// Every ranged key as `(key, value, min, max)`.
-    pub fn bounds(&self) -> Vec<(&'static str, f64, f64, f64)> {
-        let mut b = vec![
-            ("replicas", f64::from(self.replicas), 2.0, 6.0),
-            ("slots", f64::from(self.slots), 1.0, 4.0),
-            (
-                "threshold",
-                f64::from(self.threshold.unwrap_or(0)),
-                0.0,
-                1000.0,
-            ),
-        ];
-        if let TraceChoice::Custom(ids) = &self.trace {
-            b.push(("requests", ids.len() as f64, 1.0, 40.0));
-            for &id in ids {
-                b.push(("prefix", f64::from(id), 1.0, 6.0));
-            }
-        }
-        b
-    }
-
-    /// Check every value against its range.
-    pub fn validate(&self) -> Result<(), RangeError> {
-        crate::labs::validate_bounds(self.bounds())
-    }
-
-    /// The `(min, max)` range of `key`.
-    pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        crate::labs::range_in(Config::default().bounds(), key)
-    }
-
     /// The requests this config routes.
     pub fn requests(&self) -> Vec<PrefixRequest> {
         match &self.trace {

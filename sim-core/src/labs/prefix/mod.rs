@@ -9,14 +9,17 @@
 //!   prefix enters the cache, evicting the least recently used one.
 //! - Load is cumulative assignments (requests never finish in this player, which
 //!   isolates the placement decision from timing).
-//! - **Load-only** router: the replica with the fewest assignments; ties go to the
-//!   lowest index, so on an idle pool it deals round robin.
-//! - **Prefix-aware** router: a prefix never seen before goes to the least-loaded
-//!   replica (*first sight*); a cached prefix goes to the least-loaded replica
-//!   holding it (*affinity*) unless that replica's load exceeds the least-loaded
-//!   replica's by more than `threshold` (*affinity dropped on load gap*: it goes to
-//!   the least-loaded replica instead); a prefix seen before but no longer cached
-//!   anywhere goes by *load*. Ties go to the lowest index.
+//! - **Load-only** router: the shared least-outstanding rule over assignment
+//!   counts; ties go to the lowest index, so on an idle pool it deals round robin.
+//! - **Prefix-aware** router: the shared prefix-aware rule with the holder gap
+//!   ([`crate::routing::GapRule::Holder`]). A prefix never seen before goes to
+//!   the least-loaded replica (*first sight*); a cached prefix goes to the
+//!   least-loaded replica holding it (*affinity*) unless that replica's load
+//!   exceeds the least-loaded replica's by more than `threshold` (*affinity
+//!   dropped on load gap*: it goes to the least-loaded replica instead); a prefix
+//!   seen before but no longer cached anywhere goes by *load*. Ties go to the
+//!   lowest index. (First sight and evicted are the same decision, "no cached
+//!   match"; the player names them apart because it knows the history.)
 //!
 //! The default trace ([`default_trace`]) reproduces the article's figures exactly
 //! (4 vs 6 hits of 12, 29,180 vs 21,180 prefill tokens, two escapes that both
@@ -24,10 +27,44 @@
 
 mod config;
 mod outcome;
+mod report;
 mod sim;
 mod trace;
 
-pub use config::{Config, TraceChoice};
+pub use config::{Config, TraceChoice, MAX_REQUESTS, RANDOM_LEN};
 pub use outcome::{CacheEntry, Outcome, PrefixReason, RouterKind, RouterRun, Step, SweepPoint};
 pub use sim::{run, simulate};
 pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};
+
+use alloc::string::String;
+
+use super::{Lab, LabInfo, Layer};
+use crate::params::ParamError;
+
+/// The prefix-affinity player in the lab registry.
+pub struct PrefixLab;
+
+impl Lab for PrefixLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "prefix",
+        title: "Prefix affinity",
+        section: "§6.1",
+        layer: Layer::EndpointSelection,
+        summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
+        player: true,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> String {
+        report::text(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        report::csv(outcome)
+    }
+}

@@ -1,14 +1,24 @@
-//! The prefix player's two routers.
+//! The prefix player's two routers: the shared least-outstanding and
+//! prefix-aware rules, over replicas whose load is their assignment count and
+//! whose cache holds whole prefixes. Ties go to the lowest index so the
+//! article's figures are exact.
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use super::outcome::{CacheEntry, Outcome, PrefixReason, RouterKind, RouterRun, Step, SweepPoint};
 use super::{Config, PrefixRequest};
-use crate::labs::RangeError;
+use crate::params::{Configurable, ParamError};
+use crate::rng::{stream, Rng};
+use crate::routing::{
+    AnyRouter, Chooser, GapRule, PrefixAwareParams, Reason, ReplicaState, RouteContext, Router,
+    RuleKind, RuleSettings, Ties,
+};
+use crate::time::Tick;
+use crate::workload::Request;
 
 /// Route the config's trace with both routers, plus the threshold sweep.
-pub fn run(config: &Config) -> Result<Outcome, RangeError> {
+pub fn run(config: &Config) -> Result<Outcome, ParamError> {
     config.validate()?;
     let trace = config.requests();
     let n = config.replicas as usize;
@@ -43,9 +53,49 @@ pub fn run(config: &Config) -> Result<Outcome, RangeError> {
     })
 }
 
-/// Lowest-index replica with the fewest assignments among `candidates`.
-fn least(loads: &[u32], candidates: impl Iterator<Item = usize>) -> Option<usize> {
-    candidates.min_by_key(|&i| (loads[i], i))
+/// One replica as the player's routers see it: load is cumulative assignments
+/// (requests never finish here, which isolates placement from timing), and the
+/// cache either holds the current request's whole prefix or not.
+#[derive(Clone, Copy, Debug)]
+struct SlotView {
+    assignments: u32,
+    /// Prefix tokens of the current request cached here (0 or the whole prefix).
+    cached: u32,
+}
+
+impl ReplicaState for SlotView {
+    fn outstanding(&self) -> u32 {
+        self.assignments
+    }
+
+    fn waiting(&self) -> u32 {
+        0
+    }
+
+    fn kv_used(&self) -> u32 {
+        0
+    }
+
+    fn cached_tokens(&self, _request: &Request, _block_tokens: u32) -> u32 {
+        self.cached
+    }
+}
+
+/// The shared rule behind each of the player's routers. Prefix-aware compares
+/// the holder with the least loaded ([`GapRule::Holder`]); any cached prefix is
+/// worth following (cache threshold 0).
+fn router_for(kind: RouterKind, threshold: Option<u32>) -> AnyRouter {
+    match kind {
+        RouterKind::Load => RuleKind::LeastOutstanding.build(&RuleSettings::default()),
+        RouterKind::PrefixAware => RuleKind::PrefixAware.build(&RuleSettings {
+            prefix_aware: PrefixAwareParams {
+                abs_threshold: threshold.unwrap_or(u32::MAX),
+                rel_threshold: 1.0,
+                cache_threshold: 0.0,
+                gap: GapRule::Holder,
+            },
+        }),
+    }
 }
 
 /// Route `trace` with one router over `replicas` replicas of `slots` cache slots.
@@ -56,43 +106,69 @@ pub fn simulate(
     router: RouterKind,
     threshold: Option<u32>,
 ) -> RouterRun {
+    let mut selector = router_for(router, threshold);
+    // Ties go to the lowest index, so no draw is ever taken from this stream.
+    let mut rng = Rng::new(0, stream::TIE_BREAKS);
     let mut caches: Vec<Vec<CacheEntry>> = vec![Vec::new(); replicas];
     let mut loads = vec![0u32; replicas];
     let mut seen: Vec<u8> = Vec::new();
     let mut steps = Vec::with_capacity(trace.len());
+    let mut views = Vec::with_capacity(replicas);
     let (mut hits, mut escapes, mut total) = (0u32, 0u32, 0u64);
     for (i, req) in trace.iter().enumerate() {
-        let least_all = least(&loads, 0..replicas).unwrap_or(0);
-        let (target, reason) = match router {
-            RouterKind::Load => (least_all, PrefixReason::Load),
-            RouterKind::PrefixAware => {
-                let holder = least(
-                    &loads,
-                    (0..replicas).filter(|&r| caches[r].iter().any(|e| e.prefix == req.prefix)),
-                );
-                match holder {
-                    _ if !seen.contains(&req.prefix) => (least_all, PrefixReason::FirstSight),
-                    Some(h) => {
-                        let gap = loads[h] - loads[least_all];
-                        if threshold.is_some_and(|t| gap > t) {
-                            escapes += 1;
-                            let reason = PrefixReason::AffinityDropped {
-                                holder: h as u32,
-                                holder_load: loads[h],
-                                least_load: loads[least_all],
-                            };
-                            (least_all, reason)
-                        } else {
-                            (h, PrefixReason::Affinity)
-                        }
-                    }
-                    None => (least_all, PrefixReason::Evicted),
+        views.clear();
+        views.extend(
+            caches
+                .iter()
+                .zip(&loads)
+                .map(|(cache, &assignments)| SlotView {
+                    assignments,
+                    cached: if cache.iter().any(|e| e.prefix == req.prefix) {
+                        req.prefix_tokens
+                    } else {
+                        0
+                    },
+                }),
+        );
+        let request = Request {
+            arrival: Tick(i as u64),
+            prompt_tokens: req.prompt_tokens(),
+            output_tokens: 1,
+            blocks: Vec::new(),
+            long: false,
+        };
+        let ctx = RouteContext {
+            now: request.arrival,
+            request: &request,
+            block_tokens: 1,
+            replicas: &views,
+        };
+        let Some(decision) = selector.select(&ctx, &mut Chooser::new(&mut rng, Ties::First)) else {
+            break;
+        };
+        let first_sight = !seen.contains(&req.prefix);
+        let reason = match decision.reason {
+            Reason::CacheAffinity { .. } => PrefixReason::Affinity,
+            Reason::AffinityDropped {
+                holder,
+                holder_load,
+                least_load,
+            } => {
+                escapes += 1;
+                PrefixReason::AffinityDropped {
+                    holder,
+                    holder_load,
+                    least_load,
                 }
             }
+            Reason::LowMatch { .. } if first_sight => PrefixReason::FirstSight,
+            Reason::LowMatch { .. } => PrefixReason::Evicted,
+            _ => PrefixReason::Load,
         };
-        if !seen.contains(&req.prefix) {
+        if first_sight {
             seen.push(req.prefix);
         }
+        let target = decision.replica as usize;
         let cache = &mut caches[target];
         let hit = match cache.iter().position(|e| e.prefix == req.prefix) {
             Some(pos) => {

@@ -10,10 +10,69 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::labs::{Lab, LabInfo, Layer};
+use crate::params::{Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
-/// Draws of the seeded check the CLI and the page use.
+/// Draws of the seeded check by default.
 pub const SAMPLES: u32 = 200_000;
+
+/// Cascade explorable configuration; ranges are in [`Config::PARAMS`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Share of requests escalated: the slowest ones (default 0.1).
+    pub escalate: f64,
+    /// Draws of the seeded check (default 200,000).
+    pub samples: u32,
+    /// Seed of the check.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            escalate: 0.1,
+            samples: SAMPLES,
+            seed: 1,
+        }
+    }
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::real(
+            "escalate",
+            "Escalated",
+            "",
+            (0.01, 1.0, 0.01),
+            |c| c.escalate,
+            |c, x| c.escalate = x,
+        )
+        .doc("Share of requests, the slowest ones, sent on to the large model.")
+        .show(Show::Percent(0)),
+        P::whole(
+            "samples",
+            "Draws of the check",
+            "",
+            (10_000, 2_000_000, 10_000),
+            |c| c.samples.into(),
+            |c, x| c.samples = u32::try_from(x).unwrap_or(u32::MAX),
+        )
+        .doc("Service times drawn for the sampled check.")
+        .advanced(),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
+}
+
+/// Compute the cascade for a validated configuration.
+pub fn run(config: &Config) -> Result<Cascade, ParamError> {
+    config.validate()?;
+    cascade(config.escalate, config.samples, config.seed)
+}
 
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,8 +89,14 @@ pub struct Cascade {
 
 /// Exact figures for escalating share `q` (0 < q ≤ 1), plus a seeded check on
 /// `samples` draws.
-pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, crate::labs::RangeError> {
-    crate::labs::check_range("escalate", q, 0.0001, 1.0)?;
+pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, ParamError> {
+    if !(q > 0.0 && q <= 1.0) {
+        return Err(ParamError {
+            key: "escalate",
+            given: alloc::format!("{q}"),
+            problem: Problem::Invalid(alloc::string::String::from("a share above 0 and at most 1")),
+        });
+    }
     let t = libm::log(1.0 / q);
     let mean = 1.0 + t;
     let mut rng = Rng::new(seed, stream::PROMPTS);
@@ -57,4 +122,32 @@ pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, crate::labs::
         mean_ratio: mean,
         sampled,
     })
+}
+
+/// Model cascades in the lab registry.
+pub struct CascadeLab;
+
+impl Lab for CascadeLab {
+    type Config = Config;
+    type Outcome = Cascade;
+    const INFO: LabInfo = LabInfo {
+        id: "cascade",
+        title: "Model cascades",
+        section: "§10.2",
+        layer: Layer::Gateway,
+        summary: "Escalate the long requests to a large model: less variable, much longer, and no longer Poisson.",
+        player: false,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Cascade, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Cascade, _detail: bool) -> alloc::string::String {
+        super::report::cascade(outcome)
+    }
+
+    fn csv(outcome: &Cascade) -> alloc::string::String {
+        super::report::cascade_csv(outcome)
+    }
 }

@@ -18,26 +18,84 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{check_range, RangeError};
+use crate::labs::{Lab, LabInfo, Layer};
+use crate::params::{Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;
 
-/// Hedging configuration.
+/// Hedging configuration; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Percentile after which to hedge (50–99.9; default 95).
+    /// Percentile after which to hedge (default 95).
     pub hedge_at: f64,
-    /// Share of requests in the slow mode (0–0.5; default 0.05).
+    /// Share of requests in the slow mode (default 0.05).
     pub slow_share: f64,
-    /// How much slower the slow mode is (1–50; default 5).
+    /// How much slower the slow mode is (default 5).
     pub slow_factor: f64,
-    /// Share of a request's latency spent before its first token (0.05–0.95; default 0.3).
+    /// Share of a request's latency spent before its first token (default 0.3).
     pub ttft_share: f64,
-    /// Requests simulated (1,000–1,000,000; default 100,000).
+    /// Requests simulated (default 100,000).
     pub requests: u32,
     /// Seed.
     pub seed: u64,
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::real(
+            "hedge-at",
+            "Hedge after percentile",
+            "",
+            (50.0, 99.9, 0.1),
+            |c| c.hedge_at,
+            |c, x| c.hedge_at = x,
+        )
+        .doc("Send a duplicate once a request is slower than this percentile of latency."),
+        P::real(
+            "slow-share",
+            "Slow requests",
+            "",
+            (0.0, 0.5, 0.01),
+            |c| c.slow_share,
+            |c, x| c.slow_share = x,
+        )
+        .doc("Share of requests in the slow tail.")
+        .show(Show::Percent(0)),
+        P::real(
+            "slow-factor",
+            "Slowdown of the tail",
+            "×",
+            (1.0, 50.0, 0.5),
+            |c| c.slow_factor,
+            |c, x| c.slow_factor = x,
+        )
+        .doc("How many times slower a slow request is."),
+        P::real(
+            "ttft-share",
+            "Time to first token",
+            "",
+            (0.05, 0.95, 0.05),
+            |c| c.ttft_share,
+            |c, x| c.ttft_share = x,
+        )
+        .doc("Share of a request's latency before its first token.")
+        .show(Show::Percent(0)),
+        P::whole(
+            "requests",
+            "Requests",
+            "",
+            (1000, 1_000_000, 1000),
+            |c| c.requests.into(),
+            |c, x| c.requests = u32::try_from(x).unwrap_or(u32::MAX),
+        )
+        .doc("Requests drawn for every strategy.")
+        .advanced(),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
 }
 
 impl Default for Config {
@@ -104,12 +162,8 @@ fn summarise(name: &str, mut lat: Vec<f64>, extra_load: f64, extra_work: f64) ->
 }
 
 /// Run every strategy.
-pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
-    check_range("hedge_at", cfg.hedge_at, 50.0, 99.9)?;
-    check_range("slow_share", cfg.slow_share, 0.0, 0.5)?;
-    check_range("slow_factor", cfg.slow_factor, 1.0, 50.0)?;
-    check_range("ttft_share", cfg.ttft_share, 0.05, 0.95)?;
-    check_range("requests", f64::from(cfg.requests), 1000.0, 1_000_000.0)?;
+pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
+    cfg.validate()?;
     let mut rng = Rng::new(cfg.seed, stream::PROMPTS);
     let n = cfg.requests as usize;
     let first: Vec<f64> = (0..n).map(|_| draw(&mut rng, cfg)).collect();
@@ -177,4 +231,32 @@ pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
             ),
         ],
     })
+}
+
+/// Hedged requests in the lab registry.
+pub struct HedgingLab;
+
+impl Lab for HedgingLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "hedging",
+        title: "Hedged requests",
+        section: "§9.2",
+        layer: Layer::Client,
+        summary: "Duplicate only the slow requests: the tail it trims, the work it adds, and the first-token variant.",
+        player: false,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
+        super::report::hedging(outcome)
+    }
+
+    fn csv(outcome: &Outcome) -> alloc::string::String {
+        super::report::hedging_csv(outcome)
+    }
 }

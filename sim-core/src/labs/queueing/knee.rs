@@ -15,6 +15,8 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::labs::{Lab, LabInfo, Layer};
+use crate::params::{Configurable, Param, ParamError};
 use crate::rng::{stream, Rng};
 
 /// Mean wait in queue over mean service time, for utilisation `rho` and a
@@ -125,25 +127,47 @@ pub struct Curve {
     pub points: Vec<(f64, f64)>,
 }
 
-/// Knee explorable configuration.
+/// Knee explorable configuration; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Tolerable wait, in service times (0.1–50; default 3).
+    /// Tolerable wait, in service times (default 3).
     pub wait: f64,
-    /// The reader's own service CV² (0–16; default 2).
+    /// The reader's own service CV² (default 2).
     pub cv2: f64,
-    /// Inter-arrival CV² for the Kingman curve (0–16; default 1, Poisson).
+    /// Inter-arrival CV² for the Kingman curve (default 1, Poisson).
     pub ca2: f64,
-    /// Mean service time of the simulation, in seconds (0.01–1,000; default 2).
-    /// The curves are in service times and do not depend on it.
+    /// Mean service time of the simulation, in seconds (default 2). The curves
+    /// are in service times and do not depend on it.
     pub service_mean: f64,
     /// Run the simulation overlay.
     pub simulate: bool,
-    /// Customers per simulated point (1,000–5,000,000; default 100,000).
+    /// Customers per simulated point (default 100,000).
     pub customers: u32,
     /// Seed.
     pub seed: u64,
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::real("wait", "Tolerable wait", "service times", (0.5, 20.0, 0.1), |c| c.wait, |c, x| c.wait = x)
+            .doc("Mean time in queue you accept, in multiples of the mean service time."),
+        P::real("cv2", "Your service-time CV²", "", (0.0, 16.0, 0.1), |c| c.cv2, |c, x| c.cv2 = x)
+            .doc("Squared coefficient of variation of your service times; measure yours."),
+        P::real("ca2", "Arrival CV² (Kingman)", "", (0.0, 16.0, 0.1), |c| c.ca2, |c, x| c.ca2 = x)
+            .doc("Squared CV of inter-arrival times: 1 is Poisson; bursty or thinned arrivals are higher."),
+        P::switch("simulate", "Simulate a single-server queue at five utilisations", |c| c.simulate, |c, x| c.simulate = x)
+            .doc("Overlay a seeded single-server queue measured at five utilisations."),
+        P::real("mean", "Mean service time (simulation)", "s", (0.1, 30.0, 0.1), |c| c.service_mean, |c, x| c.service_mean = x)
+            .doc("Gamma-distributed service times with this mean and your CV²."),
+        P::whole("customers", "Customers per point", "", (1000, 5_000_000, 1000), |c| c.customers.into(), |c, x| c.customers = u32::try_from(x).unwrap_or(u32::MAX))
+            .doc("Customers each simulated utilisation runs.")
+            .advanced(),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
 }
 
 impl Default for Config {
@@ -195,18 +219,8 @@ pub fn simulate_points(config: &Config) -> Vec<SimPoint> {
 }
 
 /// Compute the knee explorable.
-pub fn run(config: &Config) -> Result<Outcome, crate::labs::RangeError> {
-    use crate::labs::check_range;
-    check_range("wait", config.wait, 0.1, 50.0)?;
-    check_range("cv2", config.cv2, 0.0, 16.0)?;
-    check_range("ca2", config.ca2, 0.0, 16.0)?;
-    check_range("service_mean", config.service_mean, 0.01, 1000.0)?;
-    check_range(
-        "customers",
-        f64::from(config.customers),
-        1000.0,
-        5_000_000.0,
-    )?;
+pub fn run(config: &Config) -> Result<Outcome, ParamError> {
+    config.validate()?;
     let rhos: Vec<f64> = (1..=95).map(|i| f64::from(i) / 100.0).collect();
     let curve = |ca2: f64, cs2: f64| {
         let k = (ca2 + cs2) / 2.0;
@@ -232,4 +246,32 @@ pub fn run(config: &Config) -> Result<Outcome, crate::labs::RangeError> {
         curves,
         simulated,
     })
+}
+
+/// The utilisation knee in the lab registry.
+pub struct KneeLab;
+
+impl Lab for KneeLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "knee",
+        title: "Utilisation knee",
+        section: "§1.2",
+        layer: Layer::Foundations,
+        summary: "How variable service times lower the utilisation a pool can run at before queues get long.",
+        player: false,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
+        super::report::knee(outcome)
+    }
+
+    fn csv(outcome: &Outcome) -> alloc::string::String {
+        super::report::knee_csv(outcome)
+    }
 }

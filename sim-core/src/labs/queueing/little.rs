@@ -17,31 +17,102 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{check_range, RangeError};
+use crate::labs::{Lab, LabInfo, Layer};
+use crate::params::{Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 
 /// Ticks the seeded check runs for.
 pub const CHECK_HORIZON: f64 = 200_000.0;
 
-/// Little's-law sizing inputs.
+/// Little's-law sizing inputs; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// KV capacity, in blocks (1–10,000,000; default 20,000).
+    /// KV capacity, in blocks (default 20,000).
     pub kv_blocks: u32,
-    /// Tokens per KV block (1–1,024; default 16).
+    /// Tokens per KV block (default 16).
     pub block_tokens: u32,
-    /// Prompt tokens per request (1–1,000,000; default 8,000, an agent step).
+    /// Prompt tokens per request (default 8,000, an agent step).
     pub prompt_tokens: u32,
-    /// Output tokens per request (1–100,000; default 100).
+    /// Output tokens per request (default 100).
     pub output_tokens: u32,
-    /// Prompt tokens prefilled per tick (1–100,000; default 320, as in the
-    /// routing lab's engine).
+    /// Prompt tokens prefilled per tick (default 320, as in the routing lab's
+    /// engine).
     pub prefill_rate: u32,
     /// Share of prompt tokens served from the prefix cache (0–1; default 0.75).
     pub cache_hit: f64,
     /// Seed of the check.
     pub seed: u64,
+}
+
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole(
+            "kv-blocks",
+            "KV capacity",
+            "blocks",
+            (1000, 200_000, 1000),
+            |c| c.kv_blocks.into(),
+            |c, x| c.kv_blocks = small(x),
+        )
+        .doc("KV-cache blocks on one replica."),
+        P::whole(
+            "prompt",
+            "Prompt",
+            "tokens",
+            (100, 64_000, 100),
+            |c| c.prompt_tokens.into(),
+            |c, x| c.prompt_tokens = small(x),
+        )
+        .doc("Prompt tokens per request."),
+        P::whole(
+            "output",
+            "Output",
+            "tokens",
+            (10, 4000, 10),
+            |c| c.output_tokens.into(),
+            |c, x| c.output_tokens = small(x),
+        )
+        .doc("Output tokens per request, one decoded per tick."),
+        P::whole(
+            "prefill-rate",
+            "Prefill speed",
+            "tokens/tick",
+            (64, 8192, 64),
+            |c| c.prefill_rate.into(),
+            |c, x| c.prefill_rate = small(x),
+        )
+        .doc("Prompt tokens processed per tick."),
+        P::real(
+            "cache-hit",
+            "Prefix-cache hits",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.cache_hit,
+            |c, x| c.cache_hit = x,
+        )
+        .doc("Share of prompt tokens already cached.")
+        .show(Show::Percent(0)),
+        P::whole(
+            "block-tokens",
+            "KV block size",
+            "tokens",
+            (1, 1024, 1),
+            |c| c.block_tokens.into(),
+            |c, x| c.block_tokens = small(x),
+        )
+        .doc("Tokens per KV block (vLLM's default is 16).")
+        .advanced(),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
 }
 
 impl Default for Config {
@@ -132,23 +203,8 @@ fn check(slots: u32, prefill: f64, output: f64, seed: u64) -> Check {
 }
 
 /// Compute the ceiling.
-pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
-    check_range("kv_blocks", f64::from(cfg.kv_blocks), 1.0, 10_000_000.0)?;
-    check_range("block_tokens", f64::from(cfg.block_tokens), 1.0, 1024.0)?;
-    check_range(
-        "prompt_tokens",
-        f64::from(cfg.prompt_tokens),
-        1.0,
-        1_000_000.0,
-    )?;
-    check_range(
-        "output_tokens",
-        f64::from(cfg.output_tokens),
-        1.0,
-        100_000.0,
-    )?;
-    check_range("prefill_rate", f64::from(cfg.prefill_rate), 1.0, 100_000.0)?;
-    check_range("cache_hit", cfg.cache_hit, 0.0, 1.0)?;
+pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
+    cfg.validate()?;
     let blocks = (cfg.prompt_tokens + cfg.output_tokens).div_ceil(cfg.block_tokens);
     let l_max = cfg.kv_blocks / blocks;
     let prefill = f64::from(cfg.prompt_tokens) / f64::from(cfg.prefill_rate);
@@ -166,4 +222,32 @@ pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
         lambda_max_cached: f64::from(l_max) / (prefill_cached + decode),
         check: check(l_max, prefill_cached, decode, cfg.seed),
     })
+}
+
+/// Little's-law sizing in the lab registry.
+pub struct LittleLab;
+
+impl Lab for LittleLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "little",
+        title: "Little's law",
+        section: "§1.3",
+        layer: Layer::Foundations,
+        summary: "A replica's throughput ceiling from its KV capacity and residency, and what cache hits add.",
+        player: false,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
+        super::report::little(outcome)
+    }
+
+    fn csv(outcome: &Outcome) -> alloc::string::String {
+        super::report::little_csv(outcome)
+    }
 }

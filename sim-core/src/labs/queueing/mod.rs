@@ -15,4 +15,5 @@ pub mod cascade;
 pub mod hedging;
 pub mod knee;
 pub mod little;
+mod report;
 pub mod retries;

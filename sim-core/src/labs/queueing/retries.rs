@@ -14,11 +14,14 @@
 //!   `budget` × the successes of the previous step, and each retry waits a
 //!   jittered exponential backoff (1, 2, 4 … steps, times a uniform 0.5–1.5).
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{check_range, RangeError};
+use crate::labs::{Lab, LabInfo, Layer};
+use crate::params::{Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
 /// Running product of attempts, layer by layer (the last is the worst case).
@@ -32,16 +35,16 @@ pub fn running_product(attempts: &[u32]) -> Vec<u64> {
         .collect()
 }
 
-/// Retry simulation configuration.
+/// Retry simulation configuration; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Attempts per layer, top (client) first (1–10 each, 1–8 layers; default 3,4,4,3).
+    /// Attempts per layer, top (client) first (default 3,4,4,3).
     pub attempts: Vec<u32>,
     /// Retry budget: retries per step at most this share of the previous step's
     /// successes (0–1; default 0.1).
     pub budget: f64,
-    /// Steps simulated (20–1,000; default 120).
+    /// Steps simulated (default 120).
     pub steps: u32,
     /// The incident: failure probability `incident_failure` from step `incident_start`
     /// for `incident_length` steps (defaults 40, 40).
@@ -52,10 +55,150 @@ pub struct Config {
     pub base_failure: f64,
     /// Failure probability during the incident (0–1; default 0.99, a near-outage).
     pub incident_failure: f64,
-    /// User actions per step (1–10,000; default 500).
+    /// User actions per step (default 500).
     pub actions: u32,
     /// Seed.
     pub seed: u64,
+}
+
+/// Most layers in a stack.
+pub const MAX_LAYERS: usize = 8;
+/// Most attempts one layer makes.
+pub const MAX_ATTEMPTS: u32 = 10;
+
+/// Attempts per layer from text like `3,4,4,3`.
+pub fn parse_attempts(text: &str) -> Result<Vec<u32>, String> {
+    let why = || {
+        format!(
+            "1–{MAX_LAYERS} comma-separated whole numbers between 1 and {MAX_ATTEMPTS}, top layer first"
+        )
+    };
+    let a: Vec<u32> = text
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()
+        .ok_or_else(why)?;
+    if a.is_empty() || a.len() > MAX_LAYERS || a.iter().any(|x| !(1..=MAX_ATTEMPTS).contains(x)) {
+        return Err(why());
+    }
+    Ok(a)
+}
+
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::text(
+            "attempts",
+            "Attempts per layer",
+            (
+                "top layer first, comma-separated: 1–8 layers, 1–10 attempts each",
+                &["2,2", "1", "10,10,10,10,10,10,10,10"],
+            ),
+            |c| {
+                let a: Vec<String> = c.attempts.iter().map(|x| format!("{x}")).collect();
+                a.join(",")
+            },
+            |c, t| {
+                c.attempts = parse_attempts(t)?;
+                Ok(())
+            },
+        )
+        .doc("How many times each layer tries a call before giving up, top layer first."),
+        P::real(
+            "budget",
+            "Retry budget",
+            "",
+            (0.0, 1.0, 0.01),
+            |c| c.budget,
+            |c, x| c.budget = x,
+        )
+        .doc("Retries per step at most this share of the last step's successes.")
+        .show(Show::Percent(0)),
+        P::real(
+            "incident-failure",
+            "Failure rate in the incident",
+            "",
+            (0.0, 1.0, 0.01),
+            |c| c.incident_failure,
+            |c, x| c.incident_failure = x,
+        )
+        .doc("Chance each upstream call fails during the incident.")
+        .show(Show::Percent(0)),
+        P::whole(
+            "steps",
+            "Steps",
+            "",
+            (20, 1000, 10),
+            |c| c.steps.into(),
+            |c, x| c.steps = small(x),
+        )
+        .doc("Steps simulated.")
+        .advanced(),
+        P::whole(
+            "incident-start",
+            "Incident starts at",
+            "step",
+            (0, 1000, 1),
+            |c| c.incident_start.into(),
+            |c, x| c.incident_start = small(x),
+        )
+        .doc("First step of the incident.")
+        .advanced(),
+        P::whole(
+            "incident-length",
+            "Incident length",
+            "steps",
+            (0, 1000, 1),
+            |c| c.incident_length.into(),
+            |c, x| c.incident_length = small(x),
+        )
+        .doc("Steps the incident lasts.")
+        .advanced(),
+        P::real(
+            "base-failure",
+            "Failure rate otherwise",
+            "",
+            (0.0, 1.0, 0.01),
+            |c| c.base_failure,
+            |c, x| c.base_failure = x,
+        )
+        .doc("Chance each upstream call fails outside the incident.")
+        .show(Show::Percent(0))
+        .advanced(),
+        P::whole(
+            "actions",
+            "User actions per step",
+            "",
+            (1, 10_000, 1),
+            |c| c.actions.into(),
+            |c, x| c.actions = small(x),
+        )
+        .doc("User actions started every step.")
+        .advanced(),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+    ];
+
+    fn cross_check(&self) -> Result<(), ParamError> {
+        if self.incident_start + self.incident_length > self.steps {
+            return Err(ParamError {
+                key: "incident-length",
+                given: format!("{}", self.incident_length),
+                problem: Problem::Invalid(format!(
+                    "at most {} so the incident ends within the {} steps",
+                    self.steps.saturating_sub(self.incident_start),
+                    self.steps
+                )),
+            });
+        }
+        Ok(())
+    }
 }
 
 impl Default for Config {
@@ -116,16 +259,8 @@ fn call(layer: usize, attempts: &[u32], p: f64, rng: &mut Rng) -> (bool, u64) {
 }
 
 /// Run the incident simulation.
-pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
-    check_range("layers", cfg.attempts.len() as f64, 1.0, 8.0)?;
-    for &a in &cfg.attempts {
-        check_range("attempts", f64::from(a), 1.0, 10.0)?;
-    }
-    check_range("budget", cfg.budget, 0.0, 1.0)?;
-    check_range("steps", f64::from(cfg.steps), 20.0, 1000.0)?;
-    check_range("base_failure", cfg.base_failure, 0.0, 1.0)?;
-    check_range("incident_failure", cfg.incident_failure, 0.0, 1.0)?;
-    check_range("actions", f64::from(cfg.actions), 1.0, 10_000.0)?;
+pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
+    cfg.validate()?;
     let mut rng = Rng::new(cfg.seed, stream::ARRIVALS);
     let n = f64::from(cfg.actions);
     let every_layer = (0..cfg.steps)
@@ -195,4 +330,32 @@ pub fn run(cfg: &Config) -> Result<Outcome, RangeError> {
         one_layer,
         budgeted,
     })
+}
+
+/// Retry amplification in the lab registry.
+pub struct RetriesLab;
+
+impl Lab for RetriesLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "retries",
+        title: "Retry amplification",
+        section: "§9.1",
+        layer: Layer::Client,
+        summary: "Attempts multiply down the stack; an outage shows where retries belong and what a budget does.",
+        player: false,
+    };
+
+    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
+        run(config)
+    }
+
+    fn report(outcome: &Outcome, _detail: bool) -> String {
+        super::report::retries(outcome)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        super::report::retries_csv(outcome)
+    }
 }

@@ -1,69 +1,68 @@
-//! Routing Lab configuration: defaults are the article's (§4.2) and the model
-//! constants of `shared/notes/routing-model.md`.
+//! Routing Lab configuration and its parameter table. Defaults are the
+//! article's lab (§4.2) and the engine constants documented in `docs/model.md`.
 
-use alloc::vec;
-use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
-use crate::labs::RangeError;
+use crate::params::{Configurable, Param, ParamError, Problem, Show};
 use crate::routing::PrefixAwareParams;
 use crate::workload::generator::GeneratorSpec;
 
-/// Everything one Routing Lab run depends on. Missing keys take their defaults.
+/// Everything one Routing Lab run depends on. Missing keys take their defaults;
+/// ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Replicas in the pool (1–64; default 4).
+    /// Replicas in the pool (default 4).
     pub replicas: u32,
-    /// Requests in the trace (1–200,000; default 160, a multiple of 4 so round
-    /// robin deals every replica the same count).
+    /// Requests in the trace (default 160, a multiple of 4 so round robin
+    /// deals every replica the same count).
     pub requests: u32,
-    /// Mean arrivals per tick, λ (0.001–4; default 0.20).
+    /// Mean arrivals per tick, λ (default 0.20).
     pub rate: f64,
     /// Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier
-    /// (CV of inter-arrivals = 1/√b; 0.05–20; default 1).
+    /// (CV of inter-arrivals = 1/√b; default 1).
     pub burstiness: f64,
-    /// Mean prompt length, in tokens (32–8,192; default 957).
+    /// Mean prompt length, in tokens (default 957).
     pub mean_prompt: u32,
-    /// Coefficient of variation of prompt length (0–3; default 0.75).
+    /// Coefficient of variation of prompt length (default 0.75).
     pub prompt_cv: f64,
-    /// Prompts are clipped to at least this many tokens (1–8,192; default 64).
+    /// Prompts are clipped to at least this many tokens (default 64).
     pub prompt_min: u32,
-    /// Prompts are clipped to at most this many tokens (1–65,536; default 8,192).
+    /// Prompts are clipped to at most this many tokens (default 8,192).
     pub prompt_max: u32,
     /// Share of requests with long outputs (0–1; default 0.20).
     pub long_share: f64,
-    /// Mean output of a short request, in tokens (1–10,000; default 100).
+    /// Mean output of a short request, in tokens (default 100).
     pub short_output_mean: f64,
-    /// Mean output of a long request, in tokens (1–10,000; default 250).
+    /// Mean output of a long request, in tokens (default 250).
     pub long_output_mean: f64,
-    /// Shared prefixes in the pool, Zipf(1) popular (0–64; default 6).
+    /// Shared prefixes in the pool, Zipf(1) popular (default 6).
     pub prefix_pool: u32,
     /// Least share of a prompt its prefix covers (0–1; default 0.6).
     pub prefix_cover_min: f64,
     /// Largest share of a prompt its prefix covers (0–1; default 0.9).
     pub prefix_cover_max: f64,
-    /// TTFT service-level objective, in ticks (1–1,000,000; default 80).
+    /// TTFT service-level objective, in ticks (default 80).
     pub slo_ttft: u32,
     /// Seed of every random stream (default 1).
     pub seed: u64,
-    /// Batch slots per replica (1–256; default 8).
+    /// Batch slots per replica (default 8).
     pub slots: u32,
-    /// KV capacity per replica, in blocks (1–10,000,000; default 1,000).
+    /// KV capacity per replica, in blocks (default 1,000).
     pub kv_blocks: u32,
-    /// Tokens per KV block (1–1,024; default 16).
+    /// Tokens per KV block (default 16).
     pub kv_block_tokens: u32,
-    /// Prompt tokens per prefill step (1–1,000,000; default 320: a mean prompt
-    /// takes three uncached ticks).
+    /// Prompt tokens per prefill step (default 320: a mean prompt takes three
+    /// uncached ticks).
     pub prefill_budget: u32,
-    /// Prefix-cache capacity per replica, in tokens (0–10,000,000; default 8,192).
+    /// Prefix-cache capacity per replica, in tokens (default 8,192).
     pub cache_tokens: u32,
-    /// Tokens per prefix hash block of generated traces (1–4,096; default 64).
+    /// Tokens per prefix hash block of generated traces (default 64).
     pub hash_block_tokens: u32,
     /// Thresholds of the prefix-aware rule.
     pub prefix_aware: PrefixAwareParams,
-    /// Safety cap on simulated ticks per rule (1–100,000,000; default 20,000,000).
+    /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
 }
 
@@ -98,86 +97,290 @@ impl Default for Config {
     }
 }
 
+/// `u64` → `u32` for a field whose range keeps it inside `u32`.
+fn small(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// Shorthand for the table below.
+type P = Param<Config>;
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole(
+            "replicas",
+            "Replicas",
+            "",
+            (1, 16, 1),
+            |c| c.replicas.into(),
+            |c, x| c.replicas = small(x),
+        )
+        .doc("Identical engines in the pool."),
+        P::real(
+            "rate",
+            "Arrival rate",
+            "req/tick",
+            (0.01, 2.0, 0.01),
+            |c| c.rate,
+            |c, x| c.rate = x,
+        )
+        .doc("Mean arrivals per tick (λ)."),
+        P::whole(
+            "mean-prompt",
+            "Mean prompt",
+            "tokens",
+            (64, 8192, 1),
+            |c| c.mean_prompt.into(),
+            |c, x| c.mean_prompt = small(x),
+        )
+        .doc("Mean prompt length before clipping."),
+        P::real(
+            "prompt-cv",
+            "Prompt-length CV",
+            "",
+            (0.0, 3.0, 0.05),
+            |c| c.prompt_cv,
+            |c, x| c.prompt_cv = x,
+        )
+        .doc("Spread of prompt lengths (log-normal)."),
+        P::real(
+            "long-share",
+            "Long requests",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.long_share,
+            |c, x| c.long_share = x,
+        )
+        .doc("Share of requests from the long-output class.")
+        .show(Show::Percent(0)),
+        P::seed(|c| c.seed, |c, x| c.seed = x),
+        P::whole(
+            "requests",
+            "Requests",
+            "",
+            (1, 200_000, 1),
+            |c| c.requests.into(),
+            |c, x| c.requests = small(x),
+        )
+        .doc("Requests in the generated trace.")
+        .advanced(),
+        P::real(
+            "burstiness",
+            "Burstiness",
+            "",
+            (0.05, 20.0, 0.05),
+            |c| c.burstiness,
+            |c, x| c.burstiness = x,
+        )
+        .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
+        .advanced(),
+        P::whole(
+            "prompt-min",
+            "Shortest prompt",
+            "tokens",
+            (1, 8192, 1),
+            |c| c.prompt_min.into(),
+            |c, x| c.prompt_min = small(x),
+        )
+        .doc("Prompts are clipped to at least this length.")
+        .advanced(),
+        P::whole(
+            "prompt-max",
+            "Longest prompt",
+            "tokens",
+            (1, 65_536, 1),
+            |c| c.prompt_max.into(),
+            |c, x| c.prompt_max = small(x),
+        )
+        .doc("Prompts are clipped to at most this length.")
+        .advanced(),
+        P::real(
+            "short-output-mean",
+            "Short output",
+            "tokens",
+            (1.0, 10_000.0, 1.0),
+            |c| c.short_output_mean,
+            |c, x| c.short_output_mean = x,
+        )
+        .doc("Mean output of a short request (Gamma, CV 0.5).")
+        .advanced(),
+        P::real(
+            "long-output-mean",
+            "Long output",
+            "tokens",
+            (1.0, 10_000.0, 1.0),
+            |c| c.long_output_mean,
+            |c, x| c.long_output_mean = x,
+        )
+        .doc("Mean output of a long request (Gamma, CV 0.25).")
+        .advanced(),
+        P::whole(
+            "prefix-pool",
+            "Shared prefixes",
+            "",
+            (0, 64, 1),
+            |c| c.prefix_pool.into(),
+            |c, x| c.prefix_pool = small(x),
+        )
+        .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
+        .advanced(),
+        P::real(
+            "prefix-cover-min",
+            "Prefix covers at least",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.prefix_cover_min,
+            |c, x| c.prefix_cover_min = x,
+        )
+        .doc("Smallest share of a prompt its shared prefix covers.")
+        .show(Show::Percent(0))
+        .advanced(),
+        P::real(
+            "prefix-cover-max",
+            "Prefix covers at most",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.prefix_cover_max,
+            |c, x| c.prefix_cover_max = x,
+        )
+        .doc("Largest share of a prompt its shared prefix covers.")
+        .show(Show::Percent(0))
+        .advanced(),
+        P::whole(
+            "slo-ttft",
+            "TTFT objective",
+            "ticks",
+            (1, 10_000, 1),
+            |c| c.slo_ttft.into(),
+            |c, x| c.slo_ttft = small(x),
+        )
+        .doc("A request meets the SLO when its first token arrives within this many ticks.")
+        .advanced(),
+        P::whole(
+            "slots",
+            "Batch slots",
+            "",
+            (1, 256, 1),
+            |c| c.slots.into(),
+            |c, x| c.slots = small(x),
+        )
+        .doc("Sequences one replica runs at once.")
+        .advanced(),
+        P::whole(
+            "kv-blocks",
+            "KV capacity",
+            "blocks",
+            (1, 10_000_000, 1),
+            |c| c.kv_blocks.into(),
+            |c, x| c.kv_blocks = small(x),
+        )
+        .doc("KV-cache blocks per replica.")
+        .advanced(),
+        P::whole(
+            "kv-block-tokens",
+            "KV block size",
+            "tokens",
+            (1, 1024, 1),
+            |c| c.kv_block_tokens.into(),
+            |c, x| c.kv_block_tokens = small(x),
+        )
+        .doc("Tokens per KV block (vLLM's default is 16).")
+        .advanced(),
+        P::whole(
+            "prefill-budget",
+            "Prefill speed",
+            "tokens/tick",
+            (1, 1_000_000, 1),
+            |c| c.prefill_budget.into(),
+            |c, x| c.prefill_budget = small(x),
+        )
+        .doc("Prompt tokens one prefill step computes.")
+        .advanced(),
+        P::whole(
+            "cache-tokens",
+            "Prefix cache",
+            "tokens",
+            (0, 10_000_000, 1),
+            |c| c.cache_tokens.into(),
+            |c, x| c.cache_tokens = small(x),
+        )
+        .doc("Prefix-cache capacity per replica (LRU).")
+        .advanced(),
+        P::whole(
+            "hash-block-tokens",
+            "Hash block size",
+            "tokens",
+            (1, 4096, 1),
+            |c| c.hash_block_tokens.into(),
+            |c, x| c.hash_block_tokens = small(x),
+        )
+        .doc("Tokens per prefix hash block of generated traces.")
+        .advanced(),
+        P::whole(
+            "abs-threshold",
+            "Imbalance: absolute",
+            "requests",
+            (0, 1_000_000, 1),
+            |c| c.prefix_aware.abs_threshold.into(),
+            |c, x| c.prefix_aware.abs_threshold = small(x),
+        )
+        .doc("Prefix-aware drops affinity when max − min load exceeds this…")
+        .advanced(),
+        P::real(
+            "rel-threshold",
+            "Imbalance: relative",
+            "",
+            (1.0, 1000.0, 0.05),
+            |c| c.prefix_aware.rel_threshold,
+            |c, x| c.prefix_aware.rel_threshold = x,
+        )
+        .doc("…and max load exceeds min load times this.")
+        .advanced(),
+        P::real(
+            "cache-threshold",
+            "Cache threshold",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.prefix_aware.cache_threshold,
+            |c, x| c.prefix_aware.cache_threshold = x,
+        )
+        .doc("Prefix-aware follows a cached match only above this share of the prompt.")
+        .show(Show::Percent(0))
+        .advanced(),
+        P::whole(
+            "max-ticks",
+            "Tick cap",
+            "ticks",
+            (1, 100_000_000, 1),
+            |c| c.max_ticks,
+            |c, x| c.max_ticks = x,
+        )
+        .doc("A run stops here; unfinished requests are reported outstanding.")
+        .advanced(),
+    ];
+
+    fn cross_check(&self) -> Result<(), ParamError> {
+        if self.prompt_max < self.prompt_min {
+            return Err(ParamError {
+                key: "prompt-max",
+                given: self.prompt_max.to_string(),
+                problem: Problem::Below("prompt-min"),
+            });
+        }
+        if self.prefix_cover_max < self.prefix_cover_min {
+            return Err(ParamError {
+                key: "prefix-cover-max",
+                given: crate::params::real_text(self.prefix_cover_max),
+                problem: Problem::Below("prefix-cover-min"),
+            });
+        }
+        Ok(())
+    }
+}
+
+use alloc::string::ToString;
+
 impl Config {
-    /// Every ranged key as `(key, value, min, max)`, in declaration order. The
-    /// one table both [`Config::validate`] and [`Config::range_of`] read.
-    pub fn bounds(&self) -> Vec<(&'static str, f64, f64, f64)> {
-        let p = &self.prefix_aware;
-        vec![
-            ("replicas", f64::from(self.replicas), 1.0, 64.0),
-            ("requests", f64::from(self.requests), 1.0, 200_000.0),
-            ("rate", self.rate, 0.001, 4.0),
-            ("burstiness", self.burstiness, 0.05, 20.0),
-            ("mean_prompt", f64::from(self.mean_prompt), 32.0, 8192.0),
-            ("prompt_cv", self.prompt_cv, 0.0, 3.0),
-            ("prompt_min", f64::from(self.prompt_min), 1.0, 8192.0),
-            (
-                "prompt_max",
-                f64::from(self.prompt_max),
-                f64::from(self.prompt_min),
-                65_536.0,
-            ),
-            ("long_share", self.long_share, 0.0, 1.0),
-            ("short_output_mean", self.short_output_mean, 1.0, 10_000.0),
-            ("long_output_mean", self.long_output_mean, 1.0, 10_000.0),
-            ("prefix_pool", f64::from(self.prefix_pool), 0.0, 64.0),
-            ("prefix_cover_min", self.prefix_cover_min, 0.0, 1.0),
-            (
-                "prefix_cover_max",
-                self.prefix_cover_max,
-                self.prefix_cover_min,
-                1.0,
-            ),
-            ("slo_ttft", f64::from(self.slo_ttft), 1.0, 1_000_000.0),
-            ("slots", f64::from(self.slots), 1.0, 256.0),
-            ("kv_blocks", f64::from(self.kv_blocks), 1.0, 10_000_000.0),
-            (
-                "kv_block_tokens",
-                f64::from(self.kv_block_tokens),
-                1.0,
-                1024.0,
-            ),
-            (
-                "prefill_budget",
-                f64::from(self.prefill_budget),
-                1.0,
-                1_000_000.0,
-            ),
-            (
-                "cache_tokens",
-                f64::from(self.cache_tokens),
-                0.0,
-                10_000_000.0,
-            ),
-            (
-                "hash_block_tokens",
-                f64::from(self.hash_block_tokens),
-                1.0,
-                4096.0,
-            ),
-            ("max_ticks", self.max_ticks as f64, 1.0, 100_000_000.0),
-            (
-                "abs_threshold",
-                f64::from(p.abs_threshold),
-                0.0,
-                1_000_000.0,
-            ),
-            ("rel_threshold", p.rel_threshold, 1.0, 1_000.0),
-            ("cache_threshold", p.cache_threshold, 0.0, 1.0),
-        ]
-    }
-
-    /// Check every value against its documented range; the first violation wins.
-    pub fn validate(&self) -> Result<(), RangeError> {
-        crate::labs::validate_bounds(self.bounds())
-    }
-
-    /// The `(min, max)` range of `key` (relative to the defaults for keys whose
-    /// range depends on another), or `None` for an unknown key.
-    pub fn range_of(key: &str) -> Option<(f64, f64)> {
-        crate::labs::range_in(Config::default().bounds(), key)
-    }
-
     /// The workload generator's view of this config.
     pub fn generator(&self) -> GeneratorSpec {
         GeneratorSpec {

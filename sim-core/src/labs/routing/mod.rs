@@ -2,8 +2,9 @@
 //! selection rule, on identical replica engines, with TTFT, E2E, SLO, cache and
 //! balance metrics per rule.
 //!
-//! Data flow: [`Config`] → [`crate::workload::generator`] → for each rule: router →
-//! [`crate::engine::Replica`]s, stepped tick by tick → [`RuleOutcome`] → [`Outcome`].
+//! Data flow: [`Config`] → [`crate::workload::generator`] (or a replayed trace)
+//! → for each rule: router → [`crate::engine::Replica`]s, stepped tick by tick →
+//! [`RuleOutcome`] → [`Outcome`].
 //!
 //! Order within a tick (total and fixed): arrivals of this tick are routed in
 //! arrival order, each seeing the queues left by the previous one; then every
@@ -13,8 +14,67 @@
 
 mod config;
 mod outcome;
+mod report;
 mod sim;
 
 pub use config::Config;
-pub use outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSummary};
+pub use outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource};
 pub use sim::{run, run_rules, run_rules_on};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Focus, Lab, LabInfo, Layer};
+use crate::params::ParamError;
+use crate::routing::RuleKind;
+use crate::workload::Workload;
+
+/// The Routing Lab in the lab registry.
+pub struct RoutingLab;
+
+fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
+    match only.and_then(RuleKind::from_name) {
+        Some(rule) => alloc::vec![rule],
+        None => RuleKind::ALL.to_vec(),
+    }
+}
+
+impl Lab for RoutingLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "routing",
+        title: "Routing Lab",
+        section: "§4.2",
+        layer: Layer::EndpointSelection,
+        summary: "Replay one trace under every selection rule and see why equal counts are not equal work.",
+        player: false,
+    };
+    const FOCUS: Option<Focus> = Some(Focus {
+        key: "rule",
+        label: "Selection rule",
+        options: RuleKind::options,
+        default: "least-outstanding",
+    });
+    const REPLAYS_TRACES: bool = true;
+
+    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
+        run_rules(config, &rules_for(only))
+    }
+
+    fn run_on(
+        config: &Config,
+        trace: &Workload,
+        only: Option<&str>,
+    ) -> Option<Result<Outcome, ParamError>> {
+        Some(run_rules_on(config, trace, &rules_for(only)))
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> String {
+        report::text(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        report::csv(outcome)
+    }
+}

@@ -7,20 +7,16 @@ use serde::{Deserialize, Serialize};
 
 use super::Config;
 use crate::routing::{Decision, RuleKind};
+use crate::workload::TraceStats;
 
-/// The generated trace, summarised.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TraceSummary {
-    /// Requests in the trace.
-    pub requests: u32,
-    /// Shortest generated prompt, in tokens.
-    pub prompt_min: u32,
-    /// Longest generated prompt, in tokens.
-    pub prompt_max: u32,
-    /// Mean generated prompt, in tokens.
-    pub prompt_mean: f64,
-    /// Tick of the last arrival.
-    pub last_arrival: u64,
+/// Where a run's requests came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceSource {
+    /// Drawn by the seeded generator from the config's workload settings.
+    Generated,
+    /// Replayed from a trace file; the config's workload settings were unused.
+    Replayed,
 }
 
 /// One replica under one rule.
@@ -98,8 +94,10 @@ pub struct RuleOutcome {
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
-    /// The trace every rule replayed.
-    pub trace: TraceSummary,
+    /// Where the requests came from.
+    pub source: TraceSource,
+    /// The trace every rule replayed, as it actually is.
+    pub trace: TraceStats,
     /// One entry per rule run, in registry order.
     pub rules: Vec<RuleOutcome>,
 }

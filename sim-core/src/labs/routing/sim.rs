@@ -4,13 +4,12 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{
-    Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSummary,
-};
+use super::outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource};
 use super::Config;
 use crate::engine::{EngineEvent, Replica};
-use crate::labs::RangeError;
-use crate::routing::{RouteContext, Router, RuleKind};
+use crate::params::{Configurable, ParamError};
+use crate::rng::{stream, Rng};
+use crate::routing::{Chooser, RouteContext, Router, RuleKind, RuleSettings, Ties};
 use crate::stats::percentile_sorted;
 use crate::time::Tick;
 use crate::workload::{generator, Workload};
@@ -19,30 +18,38 @@ use crate::workload::{generator, Workload};
 const QUEUE_POINTS: usize = 600;
 
 /// Run every rule of the registry on the trace `config` describes.
-pub fn run(config: &Config) -> Result<Outcome, RangeError> {
-    run_rules(config, &RuleKind::ALL)
+pub fn run(config: &Config) -> Result<Outcome, ParamError> {
+    run_rules(config, RuleKind::ALL)
 }
 
 /// Run the given rules on the trace `config` describes.
-pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, RangeError> {
+pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, ParamError> {
     config.validate()?;
     let workload = generator::generate(&config.generator(), config.seed);
-    Ok(run_rules_on(config, &workload, rules))
+    Ok(simulate(config, &workload, rules, TraceSource::Generated))
 }
 
 /// Run the given rules on an existing workload (a replayed trace, say). The
 /// config's workload fields are ignored; its engine and rule settings apply.
-pub fn run_rules_on(config: &Config, workload: &Workload, rules: &[RuleKind]) -> Outcome {
-    let (prompt_min, prompt_max) = workload.prompt_range();
+pub fn run_rules_on(
+    config: &Config,
+    workload: &Workload,
+    rules: &[RuleKind],
+) -> Result<Outcome, ParamError> {
+    config.validate()?;
+    Ok(simulate(config, workload, rules, TraceSource::Replayed))
+}
+
+fn simulate(
+    config: &Config,
+    workload: &Workload,
+    rules: &[RuleKind],
+    source: TraceSource,
+) -> Outcome {
     Outcome {
         config: config.clone(),
-        trace: TraceSummary {
-            requests: workload.requests.len() as u32,
-            prompt_min,
-            prompt_max,
-            prompt_mean: workload.prompt_mean(),
-            last_arrival: workload.last_arrival().0,
-        },
+        source,
+        trace: workload.stats(),
         rules: rules
             .iter()
             .map(|&rule| run_one(config, workload, rule))
@@ -114,7 +121,12 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
     let mut replicas: Vec<Replica> = (0..n)
         .map(|_| Replica::new(config.engine(), workload.block_tokens))
         .collect();
-    let mut router = rule.build(config.seed, config.prefix_aware);
+    let mut router = rule.build(&RuleSettings {
+        prefix_aware: config.prefix_aware,
+    });
+    // Each rule draws from its own stream, so every rule replays the same trace
+    // and a rule's choices do not depend on which other rules ran.
+    let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
     let mut ttft: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut e2e: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut cached: Vec<Option<u32>> = vec![None; reqs.len()];
@@ -135,7 +147,8 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
                 block_tokens: workload.block_tokens,
                 replicas: &replicas,
             };
-            let Some(decision) = router.select(&ctx) else {
+            let Some(decision) = router.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
+            else {
                 break;
             };
             replicas[decision.replica as usize].enqueue(next as u32);

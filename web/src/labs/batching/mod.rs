@@ -1,23 +1,20 @@
 //! The engine batching player page (article §7.1–7.3): one trace, iteration by
 //! iteration, under static, continuous and chunked-prefill batching.
 
-mod state;
-
 use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::batching::{
-    self, config_from_tuples, Mode, ModeRun, Outcome, SlotState, TraceChoice,
+    self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, MAX_ARRIVAL, MAX_OUTPUT,
+    MAX_PREFILL, MAX_REQUESTS,
 };
 use wasm_bindgen::JsCast;
 
+use super::lab::{LabPage, Steps};
 use crate::charts::budget_tradeoff;
-use crate::components::{
-    ChartError, ControlKind, ControlSpec, Controls, ErrorLine, Getter, Notice, Player, Setter,
-};
-use crate::html::{escape, Column, Compare};
-use crate::url::ParamReader;
+use crate::components::{ChartError, Controls, ErrorLine, Notice, Player};
+use crate::html::{el, Column, Compare, Html, Markup};
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
     match s {
@@ -29,93 +26,114 @@ fn slot_class(s: &SlotState) -> (&'static str, &str) {
 }
 
 /// The slots as a grid over iterations; the player's iteration is outlined.
-fn gantt_html(m: &ModeRun, current: usize) -> String {
+fn gantt_html(m: &ModeRun, current: usize) -> Html {
     let slots = m.iterations_detail.first().map_or(0, |d| d.slots.len());
-    let mut s = String::from(
-        r#"<div class="table-wrap"><table class="gantt" id="gantt"><caption>Slots over iterations (P prefill, D decode, S stalled)</caption><thead><tr><th scope="col">Slot</th>"#,
-    );
-    for d in &m.iterations_detail {
-        let cur = if d.iteration as usize == current + 1 {
-            r#" class="now""#
-        } else {
-            ""
-        };
-        s += &format!(r#"<th scope="col"{cur}>{}</th>"#, d.iteration);
-    }
-    s += "</tr></thead><tbody>";
-    for k in 0..slots {
-        s += &format!(r#"<tr><th scope="row">Slot {}</th>"#, k + 1);
-        for d in &m.iterations_detail {
-            let (class, label) = slot_class(&d.slots[k]);
-            let mark = match class {
-                "prefill" => "P",
-                "decode" => "D",
-                "stalled" => "S",
-                _ => "",
-            };
-            let cur = if d.iteration as usize == current + 1 {
-                " now"
-            } else {
-                ""
-            };
-            s += &format!(
-                r#"<td class="g-{class}{cur}" title="{} {class}">{}<sub>{mark}</sub></td>"#,
-                escape(label),
-                escape(label)
-            );
-        }
-        s += "</tr>";
-    }
-    s += r#"<tr class="g-out"><th scope="row">Tokens</th>"#;
-    for d in &m.iterations_detail {
-        let zero = if d.zero_output { " g-zero" } else { "" };
-        s += &format!(r#"<td class="{zero}">{}</td>"#, d.output_tokens);
-    }
-    s + "</tr></tbody></table></div>"
+    let now = |d: &batching::IterationDetail| d.iteration as usize == current + 1;
+    let head = el("tr")
+        .child(el("th").attr("scope", "col").text("Slot"))
+        .children(m.iterations_detail.iter().map(|d| {
+            el("th")
+                .attr("scope", "col")
+                .class(if now(d) { "now" } else { "" })
+                .text(d.iteration.to_string())
+        }));
+    let rows = (0..slots).map(|k| {
+        el("tr")
+            .child(
+                el("th")
+                    .attr("scope", "row")
+                    .text(format!("Slot {}", k + 1)),
+            )
+            .children(m.iterations_detail.iter().map(|d| {
+                let (class, label) = slot_class(&d.slots[k]);
+                let mark = match class {
+                    "prefill" => "P",
+                    "decode" => "D",
+                    "stalled" => "S",
+                    _ => "",
+                };
+                el("td")
+                    .class(format!("g-{class}{}", if now(d) { " now" } else { "" }))
+                    .attr("title", format!("{label} {class}"))
+                    .text(label)
+                    .child(el("sub").text(mark))
+            }))
+    });
+    let tokens = el("tr")
+        .class("g-out")
+        .child(el("th").attr("scope", "row").text("Tokens"))
+        .children(m.iterations_detail.iter().map(|d| {
+            el("td")
+                .class(if d.zero_output { "g-zero" } else { "" })
+                .text(d.output_tokens.to_string())
+        }));
+    el("div")
+        .class("table-wrap")
+        .child(
+            el("table")
+                .class("gantt")
+                .id("gantt")
+                .child(el("caption").text("Slots over iterations (P prefill, D decode, S stalled)"))
+                .child(el("thead").child(head))
+                .child(el("tbody").children(rows).child(tokens)),
+        )
+        .into()
 }
 
 /// The current iteration in words.
-fn iteration_html(m: &ModeRun, i: usize) -> String {
+fn iteration_html(m: &ModeRun, i: usize) -> Html {
     let Some(d) = m.iterations_detail.get(i) else {
-        return String::new();
+        return Html::new();
     };
-    let mut s = format!(
-        r#"<h2 id="iteration-heading">Iteration {} · {} output token{}{}</h2><ul class="slot-list">"#,
-        d.iteration,
-        d.output_tokens,
-        if d.output_tokens == 1 { "" } else { "s" },
-        if d.zero_output {
-            r#" <span class="badge miss">zero-output iteration</span>"#
-        } else {
-            ""
-        }
-    );
-    for (k, st) in d.slots.iter().enumerate() {
+    let heading =
+        el("h2")
+            .id("iteration-heading")
+            .text(format!(
+                "Iteration {} · {} output token{}",
+                d.iteration,
+                d.output_tokens,
+                if d.output_tokens == 1 { "" } else { "s" }
+            ))
+            .children(d.zero_output.then(|| {
+                Html::trusted(r#" <span class="badge miss">zero-output iteration</span>"#)
+            }));
+    let slots = d.slots.iter().enumerate().map(|(k, st)| {
         let (class, label) = slot_class(st);
         let text = if class == "idle" {
             "idle".to_string()
         } else {
-            format!("{} · {class}", escape(label))
+            format!("{label} · {class}")
         };
-        s += &format!(r#"<li class="g-{class}">Slot {}: {text}</li>"#, k + 1);
-    }
+        el("li")
+            .class(format!("g-{class}"))
+            .text(format!("Slot {}: {text}", k + 1))
+    });
     let list = |v: &[String]| {
         if v.is_empty() {
             "none".to_string()
         } else {
-            escape(&v.join(", "))
+            v.join(", ")
         }
     };
-    s += &format!(
-        r#"</ul><p class="small" id="iteration-lists">Waiting: {} · Completed: {}</p>"#,
-        list(&d.waiting),
-        list(&d.completed)
-    );
-    s
+    [
+        Html::from(heading),
+        el("ul").class("slot-list").children(slots).into(),
+        el("p")
+            .class("small")
+            .id("iteration-lists")
+            .text(format!(
+                "Waiting: {} · Completed: {}",
+                list(&d.waiting),
+                list(&d.completed)
+            ))
+            .into(),
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// The three modes compared.
-fn compare_html(o: &Outcome, selected: Mode) -> String {
+fn compare_html(o: &Outcome, selected: Mode) -> Html {
     const COLS: [Column<ModeRun>; 4] = [
         Column {
             title: "Iterations to drain",
@@ -156,41 +174,62 @@ fn compare_html(o: &Outcome, selected: Mode) -> String {
         selected: &|m| m.mode == selected,
         columns: &COLS,
     }
-    .render()
+    .html()
 }
 
 /// The editable trace as HTML inputs (one delegated change handler reads them).
-fn trace_editor_html(o: &Outcome) -> String {
-    let mut s = String::from(
-        r#"<table class="trace-edit"><thead><tr><th scope="col">Request</th><th scope="col">Arrives</th><th scope="col">Prefill</th><th scope="col">Output</th><th></th></tr></thead><tbody>"#,
-    );
-    for (i, r) in o.trace.iter().enumerate() {
-        s += &format!(r#"<tr><th scope="row">{}</th>"#, escape(&r.label));
-        for (f, v, lo, hi) in [
-            ("a", r.arrival, 0, 100),
-            ("p", r.prefill, 1, 20),
-            ("o", r.output, 1, 50),
-        ] {
-            s += &format!(
-                r#"<td><input type="number" min="{lo}" max="{hi}" value="{v}" data-req="{i}" data-field="{f}" aria-label="{} of request {}"></td>"#,
-                match f {
-                    "a" => "arrival",
-                    "p" => "prefill chunks",
-                    _ => "output tokens",
-                },
-                escape(&r.label)
-            );
-        }
-        s += &format!(
-            r#"<td><button class="icon" data-key="rm-{i}" aria-label="Remove request {}">×</button></td></tr>"#,
-            escape(&r.label)
-        );
-    }
-    s + r#"</tbody></table><div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random trace</button></div>"#
+fn trace_editor_html(o: &Outcome) -> Html {
+    let rows = o.trace.iter().enumerate().map(|(i, r)| {
+        let fields = [
+            ("a", r.arrival, 0, MAX_ARRIVAL, "arrival"),
+            ("p", r.prefill, 1, MAX_PREFILL, "prefill chunks"),
+            ("o", r.output, 1, MAX_OUTPUT, "output tokens"),
+        ];
+        el("tr")
+            .child(el("th").attr("scope", "row").text(&r.label))
+            .children(fields.into_iter().map(|(f, v, lo, hi, what)| {
+                el("td").child(
+                    el("input")
+                        .attr("type", "number")
+                        .attr("min", lo.to_string())
+                        .attr("max", hi.to_string())
+                        .attr("value", v.to_string())
+                        .attr("data-req", i.to_string())
+                        .attr("data-field", f)
+                        .attr("aria-label", format!("{what} of request {}", r.label)),
+                )
+            }))
+            .child(
+                el("td").child(
+                    el("button")
+                        .class("icon")
+                        .attr("data-key", format!("rm-{i}"))
+                        .attr("aria-label", format!("Remove request {}", r.label))
+                        .text("×"),
+                ),
+            )
+    });
+    [
+        Html::from(
+            el("table")
+                .class("trace-edit")
+                .child(Html::trusted(r#"<thead><tr><th scope="col">Request</th><th scope="col">Arrives</th><th scope="col">Prefill</th><th scope="col">Output</th><th></th></tr></thead>"#))
+                .child(el("tbody").children(rows)),
+        ),
+        Html::trusted(r#"<div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random trace</button></div>"#),
+    ]
+    .into_iter()
+    .collect()
 }
 
-/// A change to the trace's (arrival, prefill, output) rows.
-type TraceEdit = Box<dyn Fn(&mut Vec<(u32, u32, u32)>)>;
+/// One request of the trace editor: (arrival, prefill chunks, output tokens).
+type Tuple = (u32, u32, u32);
+
+/// The trace as (arrival, prefill, output) rows, in the parameter's text form.
+fn trace_text(t: &[Tuple]) -> String {
+    let parts: Vec<String> = t.iter().map(|(a, p, o)| format!("{a}.{p}.{o}")).collect();
+    parts.join(",")
+}
 
 /// The batching player.
 #[component]
@@ -198,22 +237,16 @@ pub fn BatchingLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let mut reader = ParamReader::new(pairs);
-    let (initial, initial_mode, initial_step) = state::from_query(&mut reader);
-    let notices = reader.notices.clone();
-    let (config, set_config) = signal(initial);
-    let mode = RwSignal::new(initial_mode);
-    let step = RwSignal::new(initial_step);
+    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne, |c| batching::run(c, &Mode::ALL));
+    let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(2.0);
-    let (outcome, error) = super::use_lab_run(move || {
-        config.with(|c| batching::run(c, &Mode::ALL).map_err(|e| e.to_string()))
-    });
+    let mode = move || Mode::from_name(focus.get()).unwrap_or(Mode::Continuous);
     // A closure, not a derived signal: each distinct signal type costs wasm.
-    let with_run = move |f: &dyn Fn(&batching::ModeRun) -> String| {
+    let with_run = move |f: &dyn Fn(&ModeRun) -> Html| {
         outcome.with(|o| {
             o.as_ref()
-                .and_then(|o| o.mode(mode.get()))
+                .and_then(|o| o.mode(mode()))
                 .map(f)
                 .unwrap_or_default()
         })
@@ -221,14 +254,11 @@ pub fn BatchingLab(
     let len = Signal::derive(move || {
         outcome.with(|o| {
             o.as_ref()
-                .and_then(|o| o.mode(mode.get()))
+                .and_then(|o| o.mode(mode()))
                 .map_or(1, |r| r.iterations_detail.len())
         })
     });
     super::clamp_step(step, len);
-    super::sync_url(Arc::new(move || {
-        config.with(|c| state::to_query(c, mode.get(), step.get()))
-    }));
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = super::draw_effect(
         canvas_ref,
@@ -266,8 +296,10 @@ pub fn BatchingLab(
                 .unwrap_or_default()
         })
     });
-    let edit = move |f: TraceEdit| {
-        let mut t: Vec<(u32, u32, u32)> = outcome
+    // Trace edits go through the parameter table like every other control.
+    let set = lab.setter();
+    let edit = move |f: &dyn Fn(&mut Vec<Tuple>)| {
+        let mut t: Vec<Tuple> = outcome
             .get_untracked()
             .map(|o| {
                 o.trace
@@ -277,10 +309,11 @@ pub fn BatchingLab(
             })
             .unwrap_or_default();
         f(&mut t);
-        if !t.is_empty() && t.len() <= 26 {
-            set_config.update(|c| c.trace = TraceChoice::Custom(config_from_tuples(&t)));
+        if !t.is_empty() && t.len() <= MAX_REQUESTS {
+            let _ = set("trace", &trace_text(&t));
         }
     };
+    let edit_change = edit.clone();
     let on_trace_change = move |ev: web_sys::Event| {
         let Some(input) = ev
             .target()
@@ -298,11 +331,11 @@ pub fn BatchingLab(
             return;
         };
         let v = match f.as_str() {
-            "a" => v.min(100),
-            "p" => v.clamp(1, 20),
-            _ => v.clamp(1, 50),
+            "a" => v.min(MAX_ARRIVAL),
+            "p" => v.clamp(1, MAX_PREFILL),
+            _ => v.clamp(1, MAX_OUTPUT),
         };
-        edit(Box::new(move |t| {
+        edit_change(&move |t: &mut Vec<Tuple>| {
             if let Some(r) = t.get_mut(i) {
                 match f.as_str() {
                     "a" => r.0 = v,
@@ -310,91 +343,62 @@ pub fn BatchingLab(
                     _ => r.2 = v,
                 }
             }
-        }));
+        });
     };
+    let set_click = lab.setter();
     let on_trace_click = move |ev: web_sys::MouseEvent| {
-        if let Some(key) = crate::html::clicked_key(&ev) {
-            match key.as_str() {
-                "add-request" => {
-                    return edit(Box::new(|t| {
-                        let a = t.last().map_or(0, |r| r.0);
-                        t.push((a, 1, 4));
-                    }))
-                }
-                "default-trace" => return set_config.update(|c| c.trace = TraceChoice::Default),
-                "random-trace" => {
-                    return set_config.update(|c| {
-                        c.trace = TraceChoice::Random;
-                        c.seed = (js_sys::Math::random() * 1e6) as u64;
-                    })
-                }
-                _ => {}
+        let Some(key) = crate::html::clicked_key(&ev) else {
+            return;
+        };
+        match key.as_str() {
+            "add-request" => edit(&|t: &mut Vec<Tuple>| {
+                let a = t.last().map_or(0, |r| r.0);
+                t.push((a, 1, 4));
+            }),
+            "default-trace" => {
+                let _ = set_click("trace", "default");
             }
-            if let Some(i) = key
-                .strip_prefix("rm-")
-                .and_then(|i| i.parse::<usize>().ok())
-            {
-                edit(Box::new(move |t| {
-                    t.remove(i);
-                }));
+            "random-trace" => {
+                let _ = set_click("new-seed", "");
+                let _ = set_click("trace", "random");
             }
-        }
-    };
-    let get: Getter = Arc::new(move |key: &str| match key {
-        "mode" => mode.get().name().to_string(),
-        "slots" => config.with(|c| c.slots.to_string()),
-        "budget" => config.with(|c| c.chunk_budget.to_string()),
-        "order" => config.with(|c| u8::from(c.prefill_first).to_string()),
-        "seed" => config.with(|c| c.seed.to_string()),
-        _ => String::new(),
-    });
-    let set: Setter = Arc::new(move |key: &str, value: &str| {
-        let x = crate::num::parse_f64(value).filter(|x| x.is_finite() && *x >= 1.0);
-        match (key, x) {
-            ("mode", _) => {
-                if let Some(m) = Mode::from_name(value) {
-                    mode.set(m);
-                }
-            }
-            ("slots", Some(x)) => set_config.update(|c| c.slots = x as u32),
-            ("budget", Some(x)) => set_config.update(|c| c.chunk_budget = x as u32),
-            ("order", _) => set_config.update(|c| c.prefill_first = value == "1"),
-            ("seed", _) => {
-                if let Ok(seed) = value.trim().parse::<u64>() {
-                    set_config.update(|c| {
-                        c.seed = seed;
-                        c.trace = TraceChoice::Random;
+            k => {
+                if let Some(i) = k.strip_prefix("rm-").and_then(|i| i.parse::<usize>().ok()) {
+                    edit(&move |t: &mut Vec<Tuple>| {
+                        if i < t.len() && t.len() > 1 {
+                            t.remove(i);
+                        }
                     });
                 }
             }
-            _ => {}
         }
-    });
+    };
 
     view! {
         <article class="lab" id="batching-lab">
-            <header class="lab-header" inner_html=HEADER_HTML></header>
-            <Notice messages=notices />
-            <ErrorLine error=error />
+            <header class="lab-header"><Markup html=Html::trusted(HEADER_HTML) /></header>
+            <Notice messages=lab.notices.clone() />
+            <ErrorLine error=move || outcome.error() />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Engine"</h2>
-                    <Controls specs=control_specs() get=get set=set />
+                    <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                     <fieldset class="trace-editor" data-control="trace">
-                        <legend>"Trace (iterations, chunks, tokens)"</legend>
-                        <div on:change=on_trace_change on:click=on_trace_click
-                            inner_html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default())></div>
-
+                        <legend>"Requests (arrival iteration, prefill chunks, output tokens)"</legend>
+                        <div on:change=on_trace_change on:click=on_trace_click>
+                            <Markup html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default()) />
+                        </div>
                     </fieldset>
                 </section>
                 <section class="results" aria-label="Player">
                     <Player step=step len=len unit="iteration" playing=playing speed=speed />
-                    <div class="iteration-view" inner_html=move || with_run(&|r| iteration_html(r, step.get()))></div>
-                    <div inner_html=move || with_run(&|r| gantt_html(r, step.get()))></div>
+                    <Markup class="iteration-view" html=move || with_run(&|r| iteration_html(r, step.get())) />
+                    <Markup html=move || with_run(&|r| gantt_html(r, step.get())) />
                     <div on:click=move |ev| {
-                            if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { mode.set(m) }
-                        }
-                        inner_html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode.get())).unwrap_or_default())></div>
+                        if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { focus.set(m.name()) }
+                    }>
+                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode())).unwrap_or_default()) />
+                    </div>
                     <figure class="chart">
                         <figcaption>"Chunked prefill: what the budget and its order buy (labels are budgets)"</figcaption>
                         <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
@@ -405,60 +409,6 @@ pub fn BatchingLab(
             </div>
         </article>
     }
-}
-
-/// The batching player's controls.
-fn control_specs() -> Vec<ControlSpec> {
-    let whole = |x: f64| crate::format::fixed(x, 0);
-    vec![
-        ControlSpec {
-            key: "mode",
-            label: "Batching mode",
-            hint: "",
-            kind: ControlKind::Radio(
-                Mode::ALL
-                    .iter()
-                    .map(|m| (m.name(), m.title(), ""))
-                    .collect(),
-            ),
-        },
-        ControlSpec {
-            key: "slots",
-            label: "Slots",
-            hint: "sequences that can run at once",
-            kind: ControlKind::Range {
-                min: 1.0,
-                max: 6.0,
-                step: 1.0,
-                unit: "",
-                format: whole,
-            },
-        },
-        ControlSpec {
-            key: "budget",
-            label: "Chunk budget",
-            hint: "chunked mode: prefill chunks + decode tokens per iteration",
-            kind: ControlKind::Range {
-                min: 1.0,
-                max: 8.0,
-                step: 1.0,
-                unit: "units",
-                format: whole,
-            },
-        },
-        ControlSpec {
-            key: "order",
-            label: "Prefill first (chunked mode): spend the budget on prefill before decode",
-            hint: "",
-            kind: ControlKind::Check,
-        },
-        ControlSpec {
-            key: "seed",
-            label: "Seed of the random trace",
-            hint: "",
-            kind: ControlKind::Number,
-        },
-    ]
 }
 
 /// The page header (static).

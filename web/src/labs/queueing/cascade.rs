@@ -1,84 +1,88 @@
 //! Model cascades (§10.2): escalating the slowest share of an exponential
 //! workload to a large model, and what that pool's service times become.
 
-use sim_core::labs::queueing::cascade;
+use sim_core::labs::queueing::cascade::{self, CascadeLab};
 
-use super::{card, seed_controls, Explorable, Outcome, Page, Params};
-use crate::components::{ControlKind, ControlSpec};
-use crate::format::{fill, fixed};
+use super::{Explorable, Page};
+use crate::format::fixed;
+use crate::html::{card, el, Html};
 
-fn controls() -> Vec<ControlSpec> {
-    vec![ControlSpec {
-        key: "escalate",
-        label: "Escalated",
-        hint: "the slowest requests, sent on to the large model",
-        kind: ControlKind::Range {
-            min: 1.0,
-            max: 100.0,
-            step: 1.0,
-            unit: "%",
-            format: |x| fixed(x, 0),
-        },
-    }]
-    .into_iter()
-    .chain(seed_controls("Seed of the sampled check"))
-    .collect()
-}
-
-fn compute(p: &Params) -> Result<Page, String> {
-    let q = p.num("escalate") / 100.0;
-    let c = cascade::cascade(q, cascade::SAMPLES, p.whole("seed")).map_err(|e| e.to_string())?;
+fn page_of(c: &cascade::Cascade) -> Page {
+    let q = c.escalate;
     let (share, cv2, ratio) = (fixed(q * 100.0, 0), fixed(c.cv2, 2), fixed(c.mean_ratio, 1));
-    let mut html = String::from(r#"<h2>What the large model's pool sees</h2><div class="cards">"#);
-    html += &card(
-        "card-cv2",
-        "Service-time C²",
-        &cv2,
-        "(raw: 1.00)",
-        "Squared CV of the escalated service times: 1 / (1 + ln(1/q))².",
+    let cards: Html = [
+        card(
+            "card-cv2",
+            "Service-time C²",
+            &cv2,
+            "(raw: 1.00)",
+            "Squared CV of the escalated service times: 1 / (1 + ln(1/q))².",
+        ),
+        card(
+            "card-mean",
+            "Mean service time",
+            &format!("×{ratio}"),
+            "the raw mean",
+            "1 + ln(1/q) raw means: size the pool by work, not request count.",
+        ),
+        card(
+            "card-sampled",
+            "Sampled: C² · mean",
+            &format!("{} · ×{}", fixed(c.sampled.0, 3), fixed(c.sampled.1, 2)),
+            "",
+            "Both figures measured on seeded draws (see More settings).",
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let head = [
+        Html::from(el("h2").text("What the large model's pool sees")),
+        el("div").class("cards").child(cards).into(),
+    ]
+    .into_iter()
+    .collect();
+    let details = [
+        Html::from(
+            el("p")
+                .text(format!(
+                    "Escalating the slowest {share}% sends on every request longer than "
+                ))
+                .child(el("strong").text(fixed((1.0 / q).ln(), 2)))
+                .text(" mean service times. By C² alone the large pool looks easier."),
+        ),
+        el("p")
+            .class("notice")
+            .id("arrivals-note")
+            .child(el("strong").text("But arrivals change:"))
+            .text(format!(
+                " what escalates depends on the small model, the prompts and the query mix, so the stream is not Poisson; it bursts, and jumps when any of them change. In Kingman's formula Ca² grows, on top of a mean ×{ratio}."
+            ))
+            .into(),
+    ]
+    .into_iter()
+    .collect();
+    let summary = format!(
+        "Service-time C² and mean of the escalated requests against the share escalated; at {share}%, C² is {cv2} and the mean is {ratio} times the raw mean."
     );
-    html += &card(
-        "card-mean",
-        "Mean service time",
-        &format!("×{ratio}"),
-        "the raw mean",
-        "1 + ln(1/q) raw means: size the pool by work, not request count.",
-    );
-    html += &card(
-        "card-sampled",
-        "Sampled: C² · mean",
-        &fill("{} · ×{}", &[fixed(c.sampled.0, 3), fixed(c.sampled.1, 2)]),
-        "",
-        "Both figures measured on 200,000 seeded draws.",
-    );
-    html += "</div>";
-    let head = std::mem::take(&mut html);
-    html += &fill(
-        r#"<p>Escalating the slowest {}% sends on every request longer than <strong>{}</strong> mean service times. By C² alone the large pool looks easier.</p><p class="notice" id="arrivals-note"><strong>But arrivals change:</strong> what escalates depends on the small model, the prompts and the query mix, so the stream is not Poisson; it bursts, and jumps when any of them change. In Kingman's formula Ca² grows, on top of a mean ×{}.</p>"#,
-        &[share.clone(), fixed((1.0 / q).ln(), 2), ratio.clone()],
-    );
-    let summary = fill(
-        "Service-time C² and mean of the escalated requests against the share escalated; at {}%, C² is {} and the mean is {} times the raw mean.",
-        &[share, cv2, ratio],
-    );
-    Ok(Page {
+    Page {
         head,
-        html,
-        chart: crate::charts::cascade::spec(&c),
+        details,
+        chart: crate::charts::cascade::spec(c),
         summary,
-        outcome: Outcome::Cascade(c),
-    })
+    }
 }
 
 /// The cascade explorable.
-pub static EXPLORABLE: Explorable = Explorable {
-    id: "cascade",
+pub static EXPLORABLE: Explorable<CascadeLab> = Explorable {
     header: r#"<h1>Model cascades</h1><p class="lede">A cascade tries a small model first and escalates hard requests to a large one. If the hard ones are the long ones, the large pool sees less variable but much longer work, arriving in a way that is no longer Poisson.</p><p class="small muted">Raw service times: exponential, mean 1. Follows §10.2 of the reference article.</p>"#,
-    controls,
-    defaults: &[("escalate", "10"), ("seed", "1")],
-    text_ok: |_, _| false,
-    compute,
+    run: cascade::run,
+    page: page_of,
     defer: |_, _| false,
     caption: "The escalated requests' service times against the share escalated",
     help: "The squared CV (falling) and mean (rising) of the escalated requests' service times against the share escalated; the vertical line is your setting. The arrival process is not drawn: see the note below.",
 };
+
+/// The cascade page.
+pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
+    super::render(pairs, &EXPLORABLE)
+}

@@ -1,19 +1,18 @@
 //! Hedging (§9.2): duplicates after a percentile threshold, against never and
 //! always duplicating; for LLM calls, hedging only until the first token.
 
-use sim_core::labs::queueing::hedging;
+use sim_core::labs::queueing::hedging::{self, HedgingLab};
 
-use super::{range, seed_controls, Explorable, Outcome, Page, Params};
-use crate::components::ControlSpec;
-use crate::format::{fill, fixed};
-use crate::html::{Cell, Row, Table};
+use super::{Explorable, Page};
+use crate::format::fixed;
+use crate::html::{el, Cell, Html, Row, Table};
 
 /// Display name and one-line meaning of a strategy.
 fn describe(name: &str, at: &str) -> (String, &'static str) {
     match name {
         "none" => ("No hedging".into(), "one request, whatever it takes"),
         "hedge" => (
-            fill("Hedge at P{}", &[at.into()]),
+            format!("Hedge at P{at}"),
             "a duplicate once the threshold passes; the slower copy is cancelled",
         ),
         "always" => (
@@ -31,65 +30,8 @@ fn describe(name: &str, at: &str) -> (String, &'static str) {
     }
 }
 
-fn controls() -> Vec<ControlSpec> {
-    let int = |x: f64| fixed(x, 0);
-    vec![
-        range(
-            "at",
-            "Hedge after percentile",
-            "send a duplicate once a request is slower than this percentile",
-            50.0,
-            99.9,
-            0.1,
-            "",
-            |x| fill("P{}", &[fixed(x, 1)]),
-        ),
-        range(
-            "slow",
-            "Slow requests",
-            "share of requests in the slow tail",
-            0.0,
-            50.0,
-            1.0,
-            "%",
-            int,
-        ),
-        range(
-            "factor",
-            "Slowdown of the tail",
-            "how many times slower a slow request is",
-            1.0,
-            20.0,
-            0.5,
-            "×",
-            |x| fixed(x, 1),
-        ),
-        range(
-            "ttft",
-            "Time to first token",
-            "share of a request's latency before its first token",
-            5.0,
-            95.0,
-            5.0,
-            "%",
-            int,
-        ),
-    ]
-    .into_iter()
-    .chain(seed_controls("Seed"))
-    .collect()
-}
-
-fn compute(p: &Params) -> Result<Page, String> {
-    let cfg = hedging::Config {
-        hedge_at: p.num("at"),
-        slow_share: p.num("slow") / 100.0,
-        slow_factor: p.num("factor"),
-        ttft_share: p.num("ttft") / 100.0,
-        seed: p.whole("seed"),
-        ..hedging::Config::default()
-    };
-    let o = hedging::run(&cfg).map_err(|e| e.to_string())?;
+fn page_of(o: &hedging::Outcome) -> Page {
+    let cfg = &o.config;
     let at = fixed(cfg.hedge_at, 1);
     let names: Vec<String> = o
         .strategies
@@ -109,7 +51,7 @@ fn compute(p: &Params) -> Result<Page, String> {
         if c < 3 {
             fixed(v, 0)
         } else {
-            fill("{}%", &[fixed(v * 100.0, 1)])
+            format!("{}%", fixed(v * 100.0, 1))
         }
     };
     let cells: Vec<Vec<String>> = o
@@ -143,69 +85,74 @@ fn compute(p: &Params) -> Result<Page, String> {
             }
         })
         .collect();
-    let mut head = vec![("Strategy".to_string(), String::new())];
-    head.extend(columns.iter().map(|c| (c.0.to_string(), c.1.to_string())));
-    let mut html = fill(
-        r#"<h2>Latency and what it costs</h2><p class="small">Threshold: P{} = <strong id="threshold">{} ms</strong> (first-token threshold {} ms), over {} seeded requests.</p>"#,
-        &[
-            at.clone(),
-            fixed(o.threshold, 0),
-            fixed(o.threshold * cfg.ttft_share, 0),
-            crate::format::thousands(cfg.requests.into()),
-        ],
-    );
-    html += &Table {
-        id: "strategies",
-        class: "compare",
-        caption: "Every strategy on the same latency draws".into(),
-        head,
-        rows,
-    }
-    .render();
-    let head = std::mem::take(&mut html);
-    html += r#"<dl class="small definitions">"#;
-    for s in &o.strategies {
+    let mut head_cols = vec![("Strategy".to_string(), String::new())];
+    head_cols.extend(columns.iter().map(|c| (c.0.to_string(), c.1.to_string())));
+    let head = [
+        Html::from(el("h2").text("Latency and what it costs")),
+        el("p")
+            .class("small")
+            .text(format!("Threshold: P{at} = "))
+            .child(
+                el("strong")
+                    .id("threshold")
+                    .text(format!("{} ms", fixed(o.threshold, 0))),
+            )
+            .text(format!(
+                " (first-token threshold {} ms), over {} seeded requests.",
+                fixed(o.threshold * cfg.ttft_share, 0),
+                crate::format::thousands(cfg.requests.into())
+            ))
+            .into(),
+        Table {
+            id: "strategies",
+            class: "compare",
+            caption: "Every strategy on the same latency draws".into(),
+            head: head_cols,
+            rows,
+        }
+        .html(),
+    ]
+    .into_iter()
+    .collect();
+    let definitions = o.strategies.iter().map(|s| {
         let (name, meaning) = describe(&s.strategy, &at);
-        html += &fill("<dt>{}</dt><dd>{}</dd>", &[name, meaning.into()]);
-    }
-    html += r#"</dl><p class="small muted">Latencies: log-normal, mean 220 ms, plus the slow tail you set. ★ marks each column's best.</p>"#;
-    let summary = fill(
-        "P99 latency against extra GPU work: no hedging {} ms at no cost; hedging at P{} {} ms for {} more work; always duplicating {} ms for {} more; hedging to the first token {} ms for {} more.",
-        &[
-            cells[0][2].clone(),
-            at,
-            cells[1][2].clone(),
-            cells[1][4].clone(),
-            cells[2][2].clone(),
-            cells[2][4].clone(),
-            cells[3][2].clone(),
-            cells[3][4].clone(),
-        ],
+        Html::from_iter([
+            Html::from(el("dt").text(name)),
+            el("dd").text(meaning).into(),
+        ])
+    });
+    let details = [
+        Html::from(el("dl").class("small definitions").children(definitions)),
+        el("p")
+            .class("small muted")
+            .text("Latencies: log-normal, mean 220 ms, plus the slow tail you set. ★ marks each column's best.")
+            .into(),
+    ]
+    .into_iter()
+    .collect();
+    let summary = format!(
+        "P99 latency against extra GPU work: no hedging {} ms at no cost; hedging at P{at} {} ms for {} more work; always duplicating {} ms for {} more; hedging to the first token {} ms for {} more.",
+        cells[0][2], cells[1][2], cells[1][4], cells[2][2], cells[2][4], cells[3][2], cells[3][4],
     );
-    Ok(Page {
+    Page {
         head,
-        html,
-        chart: crate::charts::hedging::spec(&o, &names),
+        details,
+        chart: crate::charts::hedging::spec(o, &names),
         summary,
-        outcome: Outcome::Hedging(o),
-    })
+    }
 }
 
 /// The hedging explorable.
-pub static EXPLORABLE: Explorable = Explorable {
-    id: "hedging",
+pub static EXPLORABLE: Explorable<HedgingLab> = Explorable {
     header: r#"<h1>Hedged requests</h1><p class="lede">Send a second copy only once a request is slower than most: the tail shrinks and only the slow few are duplicated. Compare with never and always duplicating, and with racing LLM calls only to the first token.</p><p class="small muted">After Dean and Barroso, “The Tail at Scale” (2013). Follows §9.2 of the reference article.</p>"#,
-    controls,
-    defaults: &[
-        ("at", "95"),
-        ("slow", "5"),
-        ("factor", "5"),
-        ("ttft", "30"),
-        ("seed", "1"),
-    ],
-    text_ok: |_, _| false,
-    compute,
+    run: hedging::run,
+    page: page_of,
     defer: |_, _| true,
     caption: "Tail latency against the GPU work each strategy adds",
     help: "One dot per strategy: its 99th-percentile latency (lower is better) against the extra server work its duplicates cost (left is cheaper). The two LLM hedges share a latency; cancelling at the first token spends only the loser's prefill. Sliders apply when released (each run draws 100,000 requests).",
 };
+
+/// The hedging page.
+pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
+    super::render(pairs, &EXPLORABLE)
+}

@@ -3,18 +3,33 @@
 
 use std::cell::RefCell;
 
-use sim_core::labs::queueing::knee;
+use sim_core::labs::queueing::knee::{self, KneeLab};
+use sim_core::params::ParamError;
 
-use super::{card, heads, range, seed_controls, Explorable, Outcome, Page, Params};
+use super::{heads, Explorable, Page};
 use crate::charts::knee::{spec, COLORS, NAMES};
-use crate::components::{ControlKind, ControlSpec};
-use crate::format::{fill, fixed, signed, thousands};
-use crate::html::{Cell, Row, Table};
+use crate::format::{fixed, signed, thousands};
+use crate::html::{card, el, Cell, Html, Row, Table};
 
 thread_local! {
     /// The last simulation and what it was run for: moving the tolerable wait
     /// does not change it, so the slider stays instant with the overlay on.
     static LAST_SIM: RefCell<Option<(Vec<u64>, Vec<knee::SimPoint>)>> = const { RefCell::new(None) };
+}
+
+/// The knee's run with the simulation cached: only the tolerable wait changes
+/// while dragging it, so the overlay is not simulated again.
+fn run(config: &knee::Config) -> Result<knee::Outcome, ParamError> {
+    let without = knee::Config {
+        simulate: false,
+        ..config.clone()
+    };
+    let mut o = knee::run(&without)?;
+    if config.simulate {
+        o.simulated = simulated(config);
+        o.config = config.clone();
+    }
+    Ok(o)
 }
 
 fn simulated(c: &knee::Config) -> Vec<knee::SimPoint> {
@@ -38,76 +53,7 @@ fn simulated(c: &knee::Config) -> Vec<knee::SimPoint> {
     })
 }
 
-fn controls() -> Vec<ControlSpec> {
-    let one = |x: f64| fixed(x, 1);
-    vec![
-        range(
-            "wait",
-            "Tolerable wait",
-            "mean time in queue you accept",
-            0.5,
-            20.0,
-            0.1,
-            "service times",
-            one,
-        ),
-        range(
-            "cv2",
-            "Your service-time CV²",
-            "squared coefficient of variation; measure yours",
-            0.0,
-            16.0,
-            0.1,
-            "",
-            one,
-        ),
-        range(
-            "ca2",
-            "Arrival CV² (Kingman)",
-            "1 is Poisson; bursty or thinned arrivals are higher",
-            0.0,
-            16.0,
-            0.1,
-            "",
-            one,
-        ),
-        ControlSpec {
-            key: "simulate",
-            label: "Simulate a single-server queue at five utilisations",
-            hint: "",
-            kind: ControlKind::Check,
-        },
-        range(
-            "mean",
-            "Mean service time (simulation)",
-            "Gamma-distributed service times with this mean and your CV²",
-            0.1,
-            30.0,
-            0.1,
-            "s",
-            one,
-        ),
-    ]
-    .into_iter()
-    .chain(seed_controls("Seed"))
-    .collect()
-}
-
-fn compute(p: &Params) -> Result<Page, String> {
-    let mut config = knee::Config {
-        wait: p.num("wait"),
-        cv2: p.num("cv2"),
-        ca2: p.num("ca2"),
-        service_mean: p.num("mean"),
-        seed: p.whole("seed"),
-        ..knee::Config::default()
-    };
-    let mut o = knee::run(&config).map_err(|e| e.to_string())?;
-    if p.on("simulate") {
-        config.simulate = true;
-        o.simulated = simulated(&config);
-        o.config = config;
-    }
+fn page_of(o: &knee::Outcome) -> Page {
     let c = &o.config;
     let usable: Vec<String> = o
         .curves
@@ -115,21 +61,27 @@ fn compute(p: &Params) -> Result<Page, String> {
         .map(|k| fixed(k.usable_utilization, 2))
         .collect();
     let wait = fixed(c.wait, 1);
-    let mut html = String::from(r#"<h2>Usable utilisation</h2><div class="cards">"#);
-    for (i, cv2) in ["0", "1", "4"].into_iter().enumerate() {
-        html += &card(
-            &fill("readoff-{}", &[cv2.into()]),
-            &fill("CV² {}", &[cv2.into()]),
-            &usable[i],
-            "ρ",
-            &fill(
-                "Utilisation where the mean wait reaches {} service times at service-time CV² {}.",
-                &[wait.clone(), cv2.into()],
-            ),
-        );
-    }
-    html += "</div>";
-    let head = std::mem::take(&mut html);
+    let cards: Html = ["0", "1", "4"]
+        .into_iter()
+        .enumerate()
+        .map(|(i, cv2)| {
+            card(
+                &format!("readoff-{cv2}"),
+                &format!("CV² {cv2}"),
+                &usable[i],
+                "ρ",
+                &format!(
+                    "Utilisation where the mean wait reaches {wait} service times at service-time CV² {cv2}."
+                ),
+            )
+        })
+        .collect();
+    let head = [
+        Html::from(el("h2").text("Usable utilisation")),
+        el("div").class("cards").child(cards).into(),
+    ]
+    .into_iter()
+    .collect();
     let deterministic = o.curves[0].usable_utilization;
     let rows = o
         .curves
@@ -146,15 +98,12 @@ fn compute(p: &Params) -> Result<Page, String> {
             ..Row::default()
         })
         .collect();
-    html += &Table {
+    let mut details = Table {
         id: "curves",
-        caption: fill(
-            "Every curve at a tolerable wait of {} service times ({} s at a {} s mean)",
-            &[
-                wait.clone(),
-                fixed(c.wait * c.service_mean, 1),
-                fixed(c.service_mean, 1),
-            ],
+        caption: format!(
+            "Every curve at a tolerable wait of {wait} service times ({} s at a {} s mean)",
+            fixed(c.wait * c.service_mean, 1),
+            fixed(c.service_mean, 1),
         ),
         head: heads(&[
             ("Curve", ""),
@@ -172,7 +121,7 @@ fn compute(p: &Params) -> Result<Page, String> {
         rows,
         ..Table::default()
     }
-    .render();
+    .html();
     if !o.simulated.is_empty() {
         let rows = o
             .simulated
@@ -180,82 +129,76 @@ fn compute(p: &Params) -> Result<Page, String> {
             .map(|s| Row {
                 cells: vec![
                     Cell::new(fixed(s.rho, 1)),
-                    Cell::new(fill("{} ± {}", &[fixed(s.mean_wait, 2), fixed(s.band, 2)])),
-                    Cell::new(fill("{} s", &[fixed(s.mean_wait * c.service_mean, 1)])),
+                    Cell::new(format!("{} ± {}", fixed(s.mean_wait, 2), fixed(s.band, 2))),
+                    Cell::new(format!("{} s", fixed(s.mean_wait * c.service_mean, 1))),
                     Cell::new(fixed(s.formula, 2)),
-                    Cell::new(fill(
+                    Cell::new(format!(
                         "{}%",
-                        &[signed((s.mean_wait / s.formula - 1.0) * 100.0, 1)],
+                        signed((s.mean_wait / s.formula - 1.0) * 100.0, 1)
                     )),
                 ],
                 ..Row::default()
             })
             .collect();
-        html += &Table {
-            id: "simulated",
-            caption: fill(
-                "Simulated: {} customers per point, seed {}",
-                &[thousands(c.customers.into()), c.seed.to_string()],
-            ),
-            head: heads(&[
-                ("ρ", ""),
-                (
-                    "Measured wait",
-                    "mean wait in service times, ± half-width of the 95% band (20 batch means)",
+        details.push(
+            Table {
+                id: "simulated",
+                caption: format!(
+                    "Simulated: {} customers per point, seed {}",
+                    thousands(c.customers.into()),
+                    c.seed
                 ),
-                ("In seconds", "the measured wait at your mean service time"),
-                (
-                    "Formula",
-                    "Kingman with your Ca² and CV² (Pollaczek–Khinchine when Ca² = 1)",
-                ),
-                ("Difference", "measured against formula"),
-            ]),
-            rows,
-            ..Table::default()
-        }
-        .render();
+                head: heads(&[
+                    ("ρ", ""),
+                    (
+                        "Measured wait",
+                        "mean wait in service times, ± half-width of the 95% band (20 batch means)",
+                    ),
+                    ("In seconds", "the measured wait at your mean service time"),
+                    (
+                        "Formula",
+                        "Kingman with your Ca² and CV² (Pollaczek–Khinchine when Ca² = 1)",
+                    ),
+                    ("Difference", "measured against formula"),
+                ]),
+                rows,
+                ..Table::default()
+            }
+            .html(),
+        );
     }
-    let summary = fill(
-        "Mean wait over service time against utilisation. At a tolerable wait of {} service times the usable utilisation is {} for CV² 0, {} for CV² 1, {} for CV² 4 and {} for your CV² of {}.{}",
-        &[
-            wait,
-            usable[0].clone(),
-            usable[1].clone(),
-            usable[2].clone(),
-            usable[3].clone(),
-            fixed(c.cv2, 1),
-            if o.simulated.is_empty() {
-                String::new()
-            } else {
-                " Simulated points with their 95% band sit on the formula's curve.".into()
-            },
-        ],
+    let summary = format!(
+        "Mean wait over service time against utilisation. At a tolerable wait of {wait} service times the usable utilisation is {} for CV² 0, {} for CV² 1, {} for CV² 4 and {} for your CV² of {}.{}",
+        usable[0],
+        usable[1],
+        usable[2],
+        usable[3],
+        fixed(c.cv2, 1),
+        if o.simulated.is_empty() {
+            ""
+        } else {
+            " Simulated points with their 95% band sit on the formula's curve."
+        },
     );
-    Ok(Page {
+    Page {
         head,
-        html,
-        chart: spec(&o),
+        details,
+        chart: spec(o),
         summary,
-        outcome: Outcome::Knee(o),
-    })
+    }
 }
 
 /// The knee explorable.
-pub static EXPLORABLE: Explorable = Explorable {
-    id: "knee",
+pub static EXPLORABLE: Explorable<KneeLab> = Explorable {
     header: r#"<h1>The utilisation knee</h1><p class="lede">How busy can a server run before requests wait too long? Set the wait you tolerate and read across: the more service times vary, the earlier each curve crosses it. Simulate to check the formula.</p><p class="small muted">Pollaczek–Khinchine (Poisson arrivals) and Kingman (any arrivals); waits in mean service times. Follows §1.2 of the reference article.</p>"#,
-    controls,
-    defaults: &[
-        ("wait", "3"),
-        ("cv2", "2"),
-        ("ca2", "1"),
-        ("simulate", "0"),
-        ("mean", "2"),
-        ("seed", "1"),
-    ],
-    text_ok: |_, _| false,
-    compute,
-    defer: |p, key| p.on("simulate") && matches!(key, "cv2" | "ca2" | "mean"),
+    run,
+    page: page_of,
+    defer: |c, key| c.simulate && matches!(key, "cv2" | "ca2" | "mean"),
     caption: "Mean wait against utilisation, one curve per service-time variability",
     help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns when you release a slider.",
 };
+
+/// The knee's page.
+pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
+    super::render(pairs, &EXPLORABLE)
+}

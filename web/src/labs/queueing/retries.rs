@@ -1,22 +1,12 @@
 //! Retry amplification (§9.1): attempts multiply down a stack of layers, and a
 //! seeded incident compares three places to put retries.
 
-use sim_core::labs::queueing::retries;
+use sim_core::labs::queueing::retries::{self, RetriesLab};
 
-use super::{card, heads, range, seed_controls, Explorable, Outcome, Page, Params};
+use super::{heads, Explorable, Page};
 use crate::charts::retries::{policies, spec, POLICIES};
-use crate::components::{ControlKind, ControlSpec};
-use crate::format::{fill, fixed};
-use crate::html::{Cell, Row, Table};
-
-/// Attempts per layer from text like `3,4,4,3` (1–8 layers, 1–10 each).
-fn parse_attempts(text: &str) -> Option<Vec<u32>> {
-    let a: Vec<u32> = text
-        .split(',')
-        .map(|x| x.trim().parse().ok())
-        .collect::<Option<_>>()?;
-    (!a.is_empty() && a.len() <= 8 && a.iter().all(|x| (1..=10).contains(x))).then_some(a)
-}
+use crate::format::fixed;
+use crate::html::{card, el, Cell, Html, Row, Table};
 
 /// A layer's name in a stack of `n`, top first (the article's four layers).
 fn layer_name(i: usize, n: usize) -> String {
@@ -25,130 +15,104 @@ fn layer_name(i: usize, n: usize) -> String {
         (_, 1) => "Gateway router".into(),
         (0, _) => "Client SDK".into(),
         (1, _) => "Agent tool loop".into(),
-        (i, _) => fill("Middleware {}", &[i.to_string()]),
+        (i, _) => format!("Middleware {i}"),
     }
 }
 
-fn controls() -> Vec<ControlSpec> {
-    let int = |x: f64| fixed(x, 0);
-    vec![
-        ControlSpec {
-            key: "attempts",
-            label: "Attempts per layer",
-            hint: "top layer first, comma-separated: 1–8 layers, 1–10 attempts each",
-            kind: ControlKind::Text,
-        },
-        range(
-            "budget",
-            "Retry budget",
-            "retries per step at most this share of the last step's successes",
-            0.0,
-            50.0,
-            1.0,
-            "%",
-            int,
-        ),
-        range(
-            "fail",
-            "Failure rate in the incident",
-            "chance each upstream call fails during steps 40–79",
-            0.0,
-            100.0,
-            1.0,
-            "%",
-            int,
-        ),
-    ]
-    .into_iter()
-    .chain(seed_controls("Seed"))
-    .collect()
-}
-
-fn compute(p: &Params) -> Result<Page, String> {
-    let attempts = parse_attempts(p.text("attempts")).ok_or(
-        "attempts must be 1–8 comma-separated whole numbers between 1 and 10, e.g. 3,4,4,3",
-    )?;
-    let cfg = retries::Config {
-        attempts,
-        budget: p.num("budget") / 100.0,
-        incident_failure: p.num("fail") / 100.0,
-        seed: p.whole("seed"),
-        ..retries::Config::default()
-    };
-    let o = retries::run(&cfg).map_err(|e| e.to_string())?;
+fn page_of(o: &retries::Outcome) -> Page {
+    let cfg = &o.config;
     let n = cfg.attempts.len();
-    let mut html = String::from(
-        r#"<h2>Worst case: attempts multiply</h2><p class="small muted">Calls leaving each layer per user action when every attempt fails, top layer first:</p><ol class="stack" id="stack">"#,
-    );
-    for (i, (&a, &product)) in cfg.attempts.iter().zip(&o.running_product).enumerate() {
-        html += &fill(
-            r#"<li><span class="stack-layer">{}</span><span class="stack-attempts">{} (+{} {})</span><span class="stack-product">×{}</span></li>"#,
-            &[
-                layer_name(i, n),
-                if a == 1 {
-                    "1 attempt".into()
-                } else {
-                    fill("{} attempts", &[a.to_string()])
-                },
-                (a - 1).to_string(),
-                if a == 2 { "retry" } else { "retries" }.into(),
-                product.to_string(),
-            ],
-        );
-    }
-    html += "</ol>";
-    let window = cfg.incident_start as usize..(cfg.incident_start + cfg.incident_length) as usize;
+    let stack =
+        cfg.attempts
+            .iter()
+            .zip(&o.running_product)
+            .enumerate()
+            .map(|(i, (&a, &product))| {
+                el("li")
+                    .child(el("span").class("stack-layer").text(layer_name(i, n)))
+                    .child(el("span").class("stack-attempts").text(format!(
+                        "{} (+{} {})",
+                        if a == 1 {
+                            "1 attempt".to_string()
+                        } else {
+                            format!("{a} attempts")
+                        },
+                        a - 1,
+                        if a == 2 { "retry" } else { "retries" }
+                    )))
+                    .child(
+                        el("span")
+                            .class("stack-product")
+                            .text(format!("×{product}")),
+                    )
+            });
+    let start = (cfg.incident_start as usize).min(o.every_layer.len());
+    let end = ((cfg.incident_start + cfg.incident_length) as usize).min(o.every_layer.len());
+    let window = start..end.max(start);
     let peak = |s: &[f64]| s[window.clone()].iter().copied().fold(0.0, f64::max);
-    let mean = |s: &[f64]| s[window.clone()].iter().sum::<f64>() / window.len() as f64;
-    html += r#"<div class="cards">"#;
-    html += &card(
+    let mean = |s: &[f64]| {
+        if window.is_empty() {
+            0.0
+        } else {
+            s[window.clone()].iter().sum::<f64>() / window.len() as f64
+        }
+    };
+    let series = policies(o);
+    let peaks: Vec<String> = series.iter().map(|s| fixed(peak(s), 2)).collect();
+    let mut cards = card(
         "card-upstream",
         "Upstream calls, worst case",
         &crate::format::thousands(o.upstream_calls),
         "per action",
         "The product of all layers' attempts: one action when every attempt fails.",
     );
-    let series = policies(&o);
-    let peaks: Vec<String> = series.iter().map(|s| fixed(peak(s), 2)).collect();
     for (i, id) in ["card-every", "card-one", "card-budget"]
         .into_iter()
         .enumerate()
     {
-        html += &card(
+        cards.push(card(
             id,
             POLICIES[i],
             &peaks[i],
             "calls/action",
             "The most upstream calls per user action in one step of the incident.",
-        );
+        ));
     }
-    html += "</div>";
-    let head = std::mem::take(&mut html);
+    let head = [
+        Html::from(el("h2").text("Worst case: attempts multiply")),
+        el("p")
+            .class("small muted")
+            .text("Calls leaving each layer per user action when every attempt fails, top layer first:")
+            .into(),
+        el("ol").class("stack").id("stack").children(stack).into(),
+        el("div").class("cards").child(cards).into(),
+    ]
+    .into_iter()
+    .collect();
+    let before = (cfg.incident_start as usize / 2).min(o.every_layer.len().saturating_sub(1));
     let rows = (0..3)
         .map(|i| Row {
             cells: vec![
                 Cell::new(POLICIES[i]),
-                Cell::new(fixed(series[i][5], 2)),
+                Cell::new(fixed(series[i].get(before).copied().unwrap_or(0.0), 2)),
                 Cell::new(fixed(mean(series[i]), 2)),
                 Cell::new(peaks[i].clone()),
             ],
             ..Row::default()
         })
         .collect();
-    html += &Table {
+    let mut details = Table {
         id: "policies",
-        caption: fill(
+        caption: format!(
             "{} user actions per step; the single retrying layer is the {}",
-            &[
-                o.config.actions.to_string(),
-                layer_name(n.saturating_sub(2), n),
-            ],
+            cfg.actions,
+            layer_name(n.saturating_sub(2), n),
         ),
         head: heads(&[
             ("Policy", ""),
             (
                 "Before",
-                "upstream calls per action at step 5, before the incident",
+                "upstream calls per action halfway to the incident",
             ),
             ("Incident mean", "mean calls per action over the incident"),
             (
@@ -159,55 +123,48 @@ fn compute(p: &Params) -> Result<Page, String> {
         rows,
         ..Table::default()
     }
-    .render();
-    html += r#"<p class="small muted">Budgeted retries back off 1, 2, 4 … steps (times a random 0.5–1.5) and are dropped once the step's budget is spent.</p>"#;
-    let summary = fill(
+    .html();
+    details.push(el("p").class("small muted").text(format!(
+        "The incident runs from step {} for {} steps. Budgeted retries back off 1, 2, 4 … steps (times a random 0.5–1.5) and are dropped once the step's budget is spent.",
+        cfg.incident_start, cfg.incident_length
+    )));
+    let summary = format!(
         "Upstream calls per user action over {} steps. During the incident every layer retrying peaks at {}, one retrying layer at {}, and one layer under a {}% budget at {}.",
-        &[
-            cfg.steps.to_string(),
-            peaks[0].clone(),
-            peaks[1].clone(),
-            fixed(cfg.budget * 100.0, 0),
-            peaks[2].clone(),
-        ],
+        cfg.steps,
+        peaks[0],
+        peaks[1],
+        fixed(cfg.budget * 100.0, 0),
+        peaks[2],
     );
-    Ok(Page {
+    Page {
         head,
-        html,
-        chart: spec(&o),
+        details,
+        chart: spec(o),
         summary,
-        outcome: Outcome::Retries(o),
-    })
+    }
 }
 
 /// The retries explorable.
-pub static EXPLORABLE: Explorable = Explorable {
-    id: "retries",
+pub static EXPLORABLE: Explorable<RetriesLab> = Explorable {
     header: r#"<h1>Retry amplification</h1><p class="lede">Every layer of an agent stack retries a little, and the counts multiply. Edit the attempts per layer, then watch an outage: retrying everywhere floods the provider, one retrying layer is bounded, and a retry budget keeps calls near one per action.</p><p class="small muted">A step is one time unit of the simulated incident. Follows §9.1 of the reference article.</p>"#,
-    controls,
-    defaults: &[
-        ("attempts", "3,4,4,3"),
-        ("budget", "10"),
-        ("fail", "99"),
-        ("seed", "1"),
-    ],
-    text_ok: |_, v| parse_attempts(v).is_some(),
-    compute,
+    run: retries::run,
+    page: page_of,
     defer: |_, _| false,
     caption: "Upstream calls per user action through an incident",
     help: "Calls reaching the provider per user action, step by step, on a log axis. In the shaded outage, retries at every layer multiply towards the worst case; one retrying layer sends at most its attempts; a budget tied to recent successes, which vanish in an outage, stays near one.",
 };
+
+/// The retries page.
+pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
+    super::render(pairs, &EXPLORABLE)
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn attempts_text_is_checked_and_layers_named() {
-        assert_eq!(parse_attempts(" 3, 4,4 ,3"), Some(vec![3, 4, 4, 3]));
-        for bad in ["", "3,,4", "0,2", "11", "1,2,3,4,5,6,7,8,9", "x"] {
-            assert_eq!(parse_attempts(bad), None, "{bad}");
-        }
+    fn layers_are_named_top_first() {
         let names: Vec<String> = (0..4).map(|i| layer_name(i, 4)).collect();
         assert_eq!(
             names,

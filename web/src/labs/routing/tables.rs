@@ -4,7 +4,7 @@ use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
 use crate::format::{one_decimal, percent, thousands, ticks};
-use crate::html::{Cell, Column, Compare, Row, Table};
+use crate::html::{Cell, Column, Compare, Html, Row, Table};
 use crate::theme::replica_hex;
 
 const COLUMNS: &[Column<RuleOutcome>] = &[
@@ -61,7 +61,7 @@ const COLUMNS: &[Column<RuleOutcome>] = &[
 
 /// Every rule on the same trace, best per column marked; each rule's name is a
 /// button (`data-key` = rule name) that selects it.
-pub fn compare_table(o: &Outcome, selected: RuleKind) -> String {
+pub fn compare_table(o: &Outcome, selected: RuleKind) -> Html {
     Compare {
         id: "compare-table",
         caption: "All rules on the same trace and settings",
@@ -72,11 +72,11 @@ pub fn compare_table(o: &Outcome, selected: RuleKind) -> String {
         selected: &|r| r.rule == selected,
         columns: COLUMNS,
     }
-    .render()
+    .html()
 }
 
 /// One rule's replicas: assigned, completed, utilisation and its prefill part.
-pub fn replica_table(r: &RuleOutcome) -> String {
+pub fn replica_table(r: &RuleOutcome) -> Html {
     Table {
         id: "replica-table",
         class: "replicas",
@@ -110,5 +110,5 @@ pub fn replica_table(r: &RuleOutcome) -> String {
             })
             .collect(),
     }
-    .render()
+    .html()
 }

@@ -1,0 +1,190 @@
+//! `lblab <lab>`: any registered lab from the command line.
+//!
+//! Everything here is driven by the lab registry (`sim_core::labs::LABS`): the
+//! flags are the lab's parameter table (`--key value`, with the default and
+//! range in `--help` and in every error), the focus flag (`--rule`, `--mode`)
+//! runs one compared item, and `--detail`, `--json` and `--csv` pick the output.
+//! Labs that replay traces also take `--trace FILE` and its import flags.
+
+use sim_core::labs::{Format, LabEntry, RunError, RunRequest};
+use sim_core::params::{self, Configurable, Shape};
+use sim_core::workload::trace::ImportOptions;
+
+use crate::args::{self, Flag, Takes};
+
+/// The flags of one parameter table.
+fn param_flags(specs: &[params::Spec]) -> Vec<Flag> {
+    specs
+        .iter()
+        .map(|s| {
+            let takes = if s.shape == Shape::Switch {
+                Takes::OptionalValue
+            } else {
+                Takes::Value
+            };
+            Flag::new(s.key, takes, s.help_line())
+        })
+        .collect()
+}
+
+/// Flags that choose what is printed.
+fn output_flags(lab: &LabEntry) -> Vec<Flag> {
+    let mut out = Vec::new();
+    if let Some(focus) = lab.focus {
+        let names: Vec<&str> = (focus.options)().iter().map(|o| o.name).collect();
+        out.push(Flag::new(
+            focus.key,
+            Takes::Value,
+            format!(
+                "Run only this one (default all; one of {}, all)",
+                names.join(", ")
+            ),
+        ));
+    }
+    out.push(Flag::new(
+        "detail",
+        Takes::Nothing,
+        "Also print the detailed tables (per replica, per step or per iteration)",
+    ));
+    out.push(Flag::new(
+        "json",
+        Takes::Nothing,
+        "Print the outcome as JSON (what the web page computes) instead of a table",
+    ));
+    out.push(Flag::new(
+        "csv",
+        Takes::Nothing,
+        "Print the main comparison as CSV",
+    ));
+    out.push(Flag::new(
+        "config",
+        Takes::Nothing,
+        "Print the configuration these flags give, as JSON, without running",
+    ));
+    out
+}
+
+/// Flags of trace replay, for labs that replay traces.
+fn trace_flags() -> Vec<Flag> {
+    let mut out = vec![Flag::new(
+        "trace",
+        Takes::Value,
+        "Replay a Mooncake JSONL trace instead of generating requests",
+    )];
+    out.extend(param_flags(&ImportOptions::specs()));
+    out
+}
+
+/// `--key` for messages.
+fn error_line(e: &params::ParamError) -> String {
+    format!("--{e}")
+}
+
+/// Entry point of `lblab <lab>`.
+pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
+    let specs = (lab.params)();
+    let params = param_flags(&specs);
+    let outputs = output_flags(lab);
+    let traces = if lab.replays_traces {
+        trace_flags()
+    } else {
+        Vec::new()
+    };
+    let all: Vec<Flag> = params
+        .iter()
+        .chain(&outputs)
+        .chain(&traces)
+        .cloned()
+        .collect();
+    let Some(parsed) = args::parse(rest, &all)? else {
+        let usage = format!(
+            "Usage: lblab {} [flags]\n\n{} ({} of the reference article): {}",
+            lab.info.id, lab.info.title, lab.info.section, lab.info.summary
+        );
+        print!(
+            "{}",
+            args::help(
+                &usage,
+                &[
+                    ("Parameters", &params),
+                    ("Output", &outputs),
+                    ("Trace replay", &traces)
+                ]
+            )
+        );
+        return Ok(());
+    };
+    let pairs: Vec<(&str, &str)> = parsed
+        .pairs()
+        .filter(|(k, _)| specs.iter().any(|s| s.key == *k))
+        .collect();
+    let only = match lab.focus {
+        Some(focus) => match parsed.value(focus.key) {
+            None | Some("all") => None,
+            Some(name) => {
+                let options = (focus.options)();
+                if !options.iter().any(|o| o.name == name) {
+                    let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+                    return Err(format!(
+                        "--{} must be one of {}, all (got '{name}')",
+                        focus.key,
+                        names.join(", ")
+                    ));
+                }
+                Some(name)
+            }
+        },
+        None => None,
+    };
+    if parsed.has("config") {
+        let json = (lab.config_json)(&pairs).map_err(|e| match e {
+            RunError::Param(e) => error_line(&e),
+            other => other.to_string(),
+        })?;
+        println!("{json}");
+        return Ok(());
+    }
+    let format = if parsed.has("json") {
+        Format::Json
+    } else if parsed.has("csv") {
+        Format::Csv
+    } else if parsed.has("detail") {
+        Format::Detail
+    } else {
+        Format::Report
+    };
+    let workload = match parsed.value("trace").filter(|_| lab.replays_traces) {
+        None => None,
+        Some(path) => {
+            let import_pairs = parsed
+                .pairs()
+                .filter(|(k, _)| ImportOptions::param(k).is_some());
+            let (import, errors) = params::from_pairs::<ImportOptions>(import_pairs);
+            if let Some(e) = errors.first() {
+                return Err(error_line(e));
+            }
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--trace: cannot read {path}: {e}"))?;
+            Some(
+                import
+                    .mooncake(&text)
+                    .map_err(|e| format!("--trace: {e}"))?,
+            )
+        }
+    };
+    let out = (lab.run)(&RunRequest {
+        pairs: &pairs,
+        only,
+        trace: workload.as_ref(),
+        format,
+    })
+    .map_err(|e| match e {
+        RunError::Param(e) => error_line(&e),
+        other => other.to_string(),
+    })?;
+    print!("{out}");
+    if format == Format::Json {
+        println!();
+    }
+    Ok(())
+}

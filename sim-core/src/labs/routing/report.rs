@@ -1,0 +1,134 @@
+//! The Routing Lab as plain text (the CLI's output, the golden file) and CSV.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::{Outcome, TraceSource};
+use crate::params::number_text;
+
+/// The comparison table, preceded by what was run; with `detail`, each rule's
+/// replicas and decision reasons follow.
+pub fn text(o: &Outcome, detail: bool) -> String {
+    let c = &o.config;
+    let t = &o.trace;
+    let mut s = match o.source {
+        TraceSource::Generated => format!(
+            "Routing Lab: {} replicas, {} requests, λ = {} per tick, mean prompt {} tokens (CV {}), {}% long, seed {}\n\
+             Generated prompts: min {} / max {} tokens. Times in ticks; SLO is TTFT ≤ {} ticks.\n",
+            c.replicas,
+            c.requests,
+            c.rate,
+            c.mean_prompt,
+            c.prompt_cv,
+            number_text(c.long_share * 100.0),
+            c.seed,
+            t.prompt.min,
+            t.prompt.max,
+            c.slo_ttft
+        ),
+        TraceSource::Replayed => format!(
+            "Routing Lab replaying a trace on {} replicas ({} slots, {} KV blocks, {} prompt tokens per prefill tick)\n\
+             Trace: {} requests over ticks {}–{}, {:.3} per tick, inter-arrival CV {:.2}\n\
+             Prompts: mean {:.0} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
+             Outputs: mean {:.1} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
+             Prompt blocks seen before (reuse bound, {}-token blocks): {:.1}%. Times in ticks; SLO is TTFT ≤ {} ticks.\n",
+            c.replicas,
+            c.slots,
+            c.kv_blocks,
+            c.prefill_budget,
+            t.requests,
+            t.first_arrival,
+            t.last_arrival,
+            t.rate,
+            t.interarrival_cv,
+            t.prompt.mean,
+            t.prompt.cv,
+            t.prompt.p50,
+            t.prompt.p99,
+            t.prompt.max,
+            t.output.mean,
+            t.output.cv,
+            t.output.p50,
+            t.output.p99,
+            t.output.max,
+            t.block_tokens,
+            t.reuse_bound * 100.0,
+            c.slo_ttft
+        ),
+    };
+    s.push('\n');
+    s.push_str(&format!(
+        "{:<22} {:>9} {:>9} {:>9} {:>6} {:>7} {:>5} {:>11}\n",
+        "rule", "TTFT p50", "TTFT p95", "E2E p95", "SLO", "cache", "gap", "tokens/tick"
+    ));
+    for r in &o.rules {
+        s.push_str(&format!(
+            "{:<22} {:>9.1} {:>9.1} {:>9.1} {:>5.0}% {:>6.0}% {:>5} {:>11.1}\n",
+            r.rule.name(),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.e2e_p95,
+            r.slo_attainment * 100.0,
+            r.cache_hit_share * 100.0,
+            r.assignment_gap,
+            r.output_throughput
+        ));
+    }
+    if detail {
+        for r in &o.rules {
+            s.push_str(&format!(
+                "\n{}: {} finished, {} outstanding, {} ticks, {} preemptions\n",
+                r.rule.name(),
+                r.completed,
+                r.outstanding,
+                r.ticks,
+                r.preemptions
+            ));
+            s.push_str(&format!(
+                "  {:<8} {:>8} {:>9} {:>11} {:>13}\n",
+                "replica", "assigned", "completed", "utilisation", "prefill share"
+            ));
+            for (i, rep) in r.replicas.iter().enumerate() {
+                s.push_str(&format!(
+                    "  {:<8} {:>8} {:>9} {:>10.0}% {:>12.0}%\n",
+                    i + 1,
+                    rep.assigned,
+                    rep.completed,
+                    rep.utilization * 100.0,
+                    rep.prefill_share * 100.0
+                ));
+            }
+            let reasons: alloc::vec::Vec<String> = r
+                .reasons
+                .iter()
+                .map(|x| format!("{} {}", x.reason, x.count))
+                .collect();
+            s.push_str(&format!("  decisions: {}\n", reasons.join(", ")));
+        }
+    }
+    s
+}
+
+/// One row per rule.
+pub fn csv(o: &Outcome) -> String {
+    let mut s = String::from(
+        "rule,ttft_p50,ttft_p95,e2e_p95,slo_attainment,cache_hit_share,assignment_gap,output_throughput,completed,outstanding,preemptions\n",
+    );
+    for r in &o.rules {
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
+            r.rule.name(),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.e2e_p95,
+            r.slo_attainment,
+            r.cache_hit_share,
+            r.assignment_gap,
+            r.output_throughput,
+            r.completed,
+            r.outstanding,
+            r.preemptions
+        ));
+    }
+    s
+}

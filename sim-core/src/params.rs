@@ -1,0 +1,810 @@
+//! Parameter tables: every lab declares its configuration once.
+//!
+//! A lab's [`Config`](crate::labs) lists each field as one [`Param`]: its key
+//! (the URL query key and the CLI flag, kebab-case), a label and unit for the UI,
+//! a one-line doc, its range and step, and a getter/setter pair. Everything that
+//! reads or writes a configuration goes through the table:
+//!
+//! - [`Configurable::validate`] checks every value against its range, then the
+//!   constraints between fields ([`Configurable::cross_check`]);
+//! - the CLI builds its flags, `--help` lines and range errors from it;
+//! - the web page builds its controls and reads/writes its URL with it
+//!   ([`from_pairs`], [`to_pairs`]).
+//!
+//! Defaults are not repeated here: they are whatever the config's `Default`
+//! gives, read through the getter. Values travel as text at the edges (URL, CLI,
+//! form inputs) and [`Param::set_text`] is the one parser, so a value the CLI
+//! accepts is a value the URL accepts and vice versa.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Where a parameter appears in the UI: with the main controls, or under a
+/// disclosure of further settings (every parameter is reachable either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// Shown with the lab's main controls.
+    Main,
+    /// Shown under "More settings".
+    Advanced,
+}
+
+/// How a value is written for people (the UI's live value, the CLI's help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// Fixed number of decimals.
+    Fixed(u8),
+    /// Whole number with thousands separators.
+    Thousands,
+    /// A share (0–1) shown as a percentage with this many decimals.
+    Percent(u8),
+}
+
+/// One option of a [`Kind::Choice`] parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opt {
+    /// The value as written in URLs, the CLI and JSON.
+    pub name: &'static str,
+    /// A human title.
+    pub title: &'static str,
+    /// One line on what it means (may be empty).
+    pub doc: &'static str,
+}
+
+/// The value type and range of a parameter, with typed access to its field.
+pub enum Kind<C> {
+    /// A real number in `[min, max]`; `step` is the finest step the UI offers.
+    Real {
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
+        /// Slider step (values in between are still accepted from URL and CLI).
+        step: f64,
+        /// Reads the field.
+        get: fn(&C) -> f64,
+        /// Writes the field (the value is already range-checked).
+        set: fn(&mut C, f64),
+    },
+    /// A whole number in `[min, max]`.
+    Whole {
+        /// Smallest accepted value.
+        min: u64,
+        /// Largest accepted value.
+        max: u64,
+        /// Slider step.
+        step: u64,
+        /// Reads the field.
+        get: fn(&C) -> u64,
+        /// Writes the field (the value is already range-checked).
+        set: fn(&mut C, u64),
+    },
+    /// A whole number in `[min, max]`, or unbounded (written `inf`).
+    WholeOrInf {
+        /// Smallest accepted value.
+        min: u64,
+        /// Largest finite value.
+        max: u64,
+        /// Reads the field (`None` is unbounded).
+        get: fn(&C) -> Option<u64>,
+        /// Writes the field.
+        set: fn(&mut C, Option<u64>),
+    },
+    /// On or off, written `1` / `0`.
+    Switch {
+        /// Reads the field.
+        get: fn(&C) -> bool,
+        /// Writes the field.
+        set: fn(&mut C, bool),
+    },
+    /// One of a list of named options.
+    Choice {
+        /// The options, in display order.
+        options: fn() -> Vec<Opt>,
+        /// Reads the field as an option name.
+        get: fn(&C) -> &'static str,
+        /// Writes the field from an option name (already checked to be one).
+        set: fn(&mut C, &str),
+    },
+    /// A seed: any 64-bit whole number.
+    Seed {
+        /// Reads the field.
+        get: fn(&C) -> u64,
+        /// Writes the field.
+        set: fn(&mut C, u64),
+    },
+    /// Free text that the lab parses (a list, a small trace).
+    Text {
+        /// What the text may be, for help lines and hints.
+        hint: &'static str,
+        /// Valid values other than the default (for help and tests).
+        examples: &'static [&'static str],
+        /// Reads the field in its canonical text form.
+        get: fn(&C) -> String,
+        /// Parses and writes the field, or says what is wrong with the text.
+        set: fn(&mut C, &str) -> Result<(), String>,
+    },
+}
+
+/// The value type and range of a parameter without its accessors: what a UI or
+/// a help text needs to present it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// See [`Kind::Real`].
+    Real {
+        /// Smallest value.
+        min: f64,
+        /// Largest value.
+        max: f64,
+        /// Slider step.
+        step: f64,
+    },
+    /// See [`Kind::Whole`].
+    Whole {
+        /// Smallest value.
+        min: u64,
+        /// Largest value.
+        max: u64,
+        /// Slider step.
+        step: u64,
+    },
+    /// See [`Kind::WholeOrInf`].
+    WholeOrInf {
+        /// Smallest value.
+        min: u64,
+        /// Largest finite value.
+        max: u64,
+    },
+    /// See [`Kind::Switch`].
+    Switch,
+    /// See [`Kind::Choice`].
+    Choice(Vec<Opt>),
+    /// See [`Kind::Seed`].
+    Seed,
+    /// See [`Kind::Text`].
+    Text {
+        /// What the text may be.
+        hint: &'static str,
+        /// Valid values other than the default.
+        examples: &'static [&'static str],
+    },
+}
+
+/// One configuration parameter of a lab: declared once, used by validation, the
+/// CLI, the URL codec and the UI.
+pub struct Param<C> {
+    /// URL key and CLI flag (kebab-case, unique within the lab).
+    pub key: &'static str,
+    /// Label for the UI.
+    pub label: &'static str,
+    /// Unit shown after values ("tokens", "req/tick"; may be empty).
+    pub unit: &'static str,
+    /// One line on what the parameter means.
+    pub doc: &'static str,
+    /// Main control or further setting.
+    pub tier: Tier,
+    /// How values are written for people.
+    pub show: Show,
+    /// Type, range and access.
+    pub kind: Kind<C>,
+}
+
+/// A parameter's description without accessors (see [`Param::spec`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// URL key and CLI flag.
+    pub key: &'static str,
+    /// Label for the UI.
+    pub label: &'static str,
+    /// Unit shown after values.
+    pub unit: &'static str,
+    /// One line on what it means.
+    pub doc: &'static str,
+    /// Main control or further setting.
+    pub tier: Tier,
+    /// How values are written for people.
+    pub show: Show,
+    /// Type and range.
+    pub shape: Shape,
+    /// The default value, as text.
+    pub default: String,
+}
+
+impl<C> Param<C> {
+    const fn new(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        kind: Kind<C>,
+    ) -> Self {
+        Param {
+            key,
+            label,
+            unit,
+            doc: "",
+            tier: Tier::Main,
+            show: Show::Fixed(0),
+            kind,
+        }
+    }
+
+    /// A real number in `[min, max]` with slider step `step`, shown with as many
+    /// decimals as the step needs.
+    pub const fn real(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        (min, max, step): (f64, f64, f64),
+        get: fn(&C) -> f64,
+        set: fn(&mut C, f64),
+    ) -> Self {
+        let mut p = Param::new(
+            key,
+            label,
+            unit,
+            Kind::Real {
+                min,
+                max,
+                step,
+                get,
+                set,
+            },
+        );
+        p.show = Show::Fixed(decimals_of(step));
+        p
+    }
+
+    /// A whole number in `[min, max]` with slider step `step`.
+    pub const fn whole(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        (min, max, step): (u64, u64, u64),
+        get: fn(&C) -> u64,
+        set: fn(&mut C, u64),
+    ) -> Self {
+        let mut p = Param::new(
+            key,
+            label,
+            unit,
+            Kind::Whole {
+                min,
+                max,
+                step,
+                get,
+                set,
+            },
+        );
+        p.show = Show::Thousands;
+        p
+    }
+
+    /// A whole number in `[min, max]` or unbounded (`inf`).
+    pub const fn whole_or_inf(
+        key: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        (min, max): (u64, u64),
+        get: fn(&C) -> Option<u64>,
+        set: fn(&mut C, Option<u64>),
+    ) -> Self {
+        Param::new(key, label, unit, Kind::WholeOrInf { min, max, get, set })
+    }
+
+    /// An on/off switch.
+    pub const fn switch(
+        key: &'static str,
+        label: &'static str,
+        get: fn(&C) -> bool,
+        set: fn(&mut C, bool),
+    ) -> Self {
+        Param::new(key, label, "", Kind::Switch { get, set })
+    }
+
+    /// One of named options.
+    pub const fn choice(
+        key: &'static str,
+        label: &'static str,
+        options: fn() -> Vec<Opt>,
+        get: fn(&C) -> &'static str,
+        set: fn(&mut C, &str),
+    ) -> Self {
+        Param::new(key, label, "", Kind::Choice { options, get, set })
+    }
+
+    /// The seed of a run's random streams.
+    pub const fn seed(get: fn(&C) -> u64, set: fn(&mut C, u64)) -> Self {
+        let mut p = Param::new("seed", "Seed", "", Kind::Seed { get, set });
+        p.doc = "Seed of every random stream: the same seed replays the same run.";
+        p
+    }
+
+    /// Free text the lab parses; `hint` says what it may be and `examples`
+    /// are valid values other than the default.
+    pub const fn text(
+        key: &'static str,
+        label: &'static str,
+        (hint, examples): (&'static str, &'static [&'static str]),
+        get: fn(&C) -> String,
+        set: fn(&mut C, &str) -> Result<(), String>,
+    ) -> Self {
+        Param::new(
+            key,
+            label,
+            "",
+            Kind::Text {
+                hint,
+                examples,
+                get,
+                set,
+            },
+        )
+    }
+
+    /// With a one-line doc.
+    pub const fn doc(mut self, doc: &'static str) -> Self {
+        self.doc = doc;
+        self
+    }
+
+    /// Under "More settings" rather than with the main controls.
+    pub const fn advanced(mut self) -> Self {
+        self.tier = Tier::Advanced;
+        self
+    }
+
+    /// Written for people as `show`.
+    pub const fn show(mut self, show: Show) -> Self {
+        self.show = show;
+        self
+    }
+
+    /// Type and range, without accessors.
+    pub fn shape(&self) -> Shape {
+        match self.kind {
+            Kind::Real { min, max, step, .. } => Shape::Real { min, max, step },
+            Kind::Whole { min, max, step, .. } => Shape::Whole { min, max, step },
+            Kind::WholeOrInf { min, max, .. } => Shape::WholeOrInf { min, max },
+            Kind::Switch { .. } => Shape::Switch,
+            Kind::Choice { options, .. } => Shape::Choice(options()),
+            Kind::Seed { .. } => Shape::Seed,
+            Kind::Text { hint, examples, .. } => Shape::Text { hint, examples },
+        }
+    }
+
+    /// The whole description, with the default read from `C::default()`.
+    pub fn spec(&self) -> Spec
+    where
+        C: Default,
+    {
+        Spec {
+            key: self.key,
+            label: self.label,
+            unit: self.unit,
+            doc: self.doc,
+            tier: self.tier,
+            show: self.show,
+            shape: self.shape(),
+            default: self.get_text(&C::default()),
+        }
+    }
+
+    /// The value in `config`, as canonical text (what URLs and the CLI write).
+    pub fn get_text(&self, config: &C) -> String {
+        match self.kind {
+            Kind::Real { get, .. } => real_text(get(config)),
+            Kind::Whole { get, .. } | Kind::Seed { get, .. } => get(config).to_string(),
+            Kind::WholeOrInf { get, .. } => match get(config) {
+                Some(x) => x.to_string(),
+                None => String::from("inf"),
+            },
+            Kind::Switch { get, .. } => String::from(if get(config) { "1" } else { "0" }),
+            Kind::Choice { get, .. } => String::from(get(config)),
+            Kind::Text { get, .. } => get(config),
+        }
+    }
+
+    /// The value in `config` as a number, for sliders and charts (`None` for
+    /// switches, choices and text; `f64::INFINITY` for unbounded).
+    pub fn get_number(&self, config: &C) -> Option<f64> {
+        match self.kind {
+            Kind::Real { get, .. } => Some(get(config)),
+            Kind::Whole { get, .. } | Kind::Seed { get, .. } => Some(get(config) as f64),
+            Kind::WholeOrInf { get, .. } => Some(get(config).map_or(f64::INFINITY, |x| x as f64)),
+            _ => None,
+        }
+    }
+
+    /// The error for `given` (text) against this parameter's requirement.
+    fn error(&self, given: &str, problem: Problem) -> ParamError {
+        ParamError {
+            key: self.key,
+            given: String::from(given),
+            problem,
+        }
+    }
+
+    fn range_problem(&self) -> Problem {
+        match self.kind {
+            Kind::Real { min, max, .. } => Problem::Number {
+                min: number_text(min),
+                max: number_text(max),
+            },
+            Kind::Whole { min, max, .. } => Problem::Whole {
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+            Kind::WholeOrInf { min, max, .. } => Problem::WholeOrInf {
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+            Kind::Seed { .. } => Problem::Whole {
+                min: String::from("0"),
+                max: u64::MAX.to_string(),
+            },
+            Kind::Switch { .. } => Problem::Switch,
+            Kind::Choice { options, .. } => {
+                Problem::Option(options().iter().map(|o| o.name).collect())
+            }
+            Kind::Text { hint, .. } => Problem::Invalid(String::from(hint)),
+        }
+    }
+
+    /// Parse `text`, check it against the range, and write it into `config`. On
+    /// error `config` is unchanged.
+    pub fn set_text(&self, config: &mut C, text: &str) -> Result<(), ParamError> {
+        let t = text.trim();
+        let bad = || self.error(text, self.range_problem());
+        match self.kind {
+            Kind::Real { min, max, set, .. } => {
+                let x: f64 = t.parse().map_err(|_| bad())?;
+                if !(x.is_finite() && x >= min && x <= max) {
+                    return Err(bad());
+                }
+                set(config, x);
+            }
+            Kind::Whole { min, max, set, .. } => {
+                let x: u64 = t.parse().map_err(|_| bad())?;
+                if x < min || x > max {
+                    return Err(bad());
+                }
+                set(config, x);
+            }
+            Kind::WholeOrInf { min, max, set, .. } => {
+                if matches!(t, "inf" | "∞" | "infinity") {
+                    set(config, None);
+                } else {
+                    let x: u64 = t.parse().map_err(|_| bad())?;
+                    if x < min || x > max {
+                        return Err(bad());
+                    }
+                    set(config, Some(x));
+                }
+            }
+            Kind::Seed { set, .. } => set(config, t.parse().map_err(|_| bad())?),
+            Kind::Switch { set, .. } => match t {
+                "1" | "true" | "on" | "yes" => set(config, true),
+                "0" | "false" | "off" | "no" => set(config, false),
+                _ => return Err(bad()),
+            },
+            Kind::Choice { options, set, .. } => {
+                if !options().iter().any(|o| o.name == t) {
+                    return Err(bad());
+                }
+                set(config, t);
+            }
+            Kind::Text { set, .. } => {
+                set(config, t).map_err(|why| self.error(text, Problem::Invalid(why)))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Check the value in `config` against the range (a config built in code,
+    /// or deserialised, may hold anything). Text must parse back through its
+    /// own setter.
+    pub fn check(&self, config: &C) -> Result<(), ParamError>
+    where
+        C: Clone,
+    {
+        let ok = match self.kind {
+            Kind::Real { min, max, get, .. } => {
+                let x = get(config);
+                x.is_finite() && x >= min && x <= max
+            }
+            Kind::Whole { min, max, get, .. } => (min..=max).contains(&get(config)),
+            Kind::WholeOrInf { min, max, get, .. } => {
+                get(config).is_none_or(|x| (min..=max).contains(&x))
+            }
+            Kind::Choice { options, get, .. } => options().iter().any(|o| o.name == get(config)),
+            Kind::Text { get, set, .. } => {
+                let text = get(config);
+                let mut scratch = config.clone();
+                return set(&mut scratch, &text)
+                    .map_err(|why| self.error(&text, Problem::Invalid(why)));
+            }
+            Kind::Switch { .. } | Kind::Seed { .. } => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error(&self.get_text(config), self.range_problem()))
+        }
+    }
+}
+
+/// Decimal places a step needs (0.05 → 2, 1 → 0), for [`Show::Fixed`].
+const fn decimals_of(step: f64) -> u8 {
+    let mut d = 0u8;
+    let mut scaled = step;
+    while d < 6 {
+        let whole = scaled as u64 as f64;
+        let diff = scaled - whole;
+        if diff < 1e-9 && diff > -1e-9 {
+            break;
+        }
+        scaled *= 10.0;
+        d += 1;
+    }
+    d
+}
+
+/// A real value in canonical text: the shortest decimal that reads back to the
+/// same `f64` (Rust's `Display`), so text round-trips exactly.
+pub fn real_text(x: f64) -> String {
+    format!("{x}")
+}
+
+/// A range bound as people type it: no trailing `.0`.
+pub fn number_text(x: f64) -> String {
+    if x == libm::trunc(x) && libm::fabs(x) < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+/// What is wrong with a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Not a number in the range.
+    Number {
+        /// Smallest accepted value, as text.
+        min: String,
+        /// Largest accepted value, as text.
+        max: String,
+    },
+    /// Not a whole number in the range.
+    Whole {
+        /// Smallest accepted value.
+        min: String,
+        /// Largest accepted value.
+        max: String,
+    },
+    /// Not a whole number in the range, nor `inf`.
+    WholeOrInf {
+        /// Smallest accepted value.
+        min: String,
+        /// Largest finite value.
+        max: String,
+    },
+    /// Not 0 or 1.
+    Switch,
+    /// Not one of the options.
+    Option(Vec<&'static str>),
+    /// Not acceptable text; says why.
+    Invalid(String),
+    /// Smaller than another parameter it must not be below.
+    Below(&'static str),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Number { min, max } => write!(f, "must be a number between {min} and {max}"),
+            Problem::Whole { min, max } => {
+                write!(f, "must be a whole number between {min} and {max}")
+            }
+            Problem::WholeOrInf { min, max } => {
+                write!(f, "must be a whole number between {min} and {max}, or inf")
+            }
+            Problem::Switch => write!(f, "must be 0 or 1"),
+            Problem::Option(names) => write!(f, "must be one of {}", names.join(", ")),
+            Problem::Invalid(why) => write!(f, "must be {why}"),
+            Problem::Below(other) => write!(f, "must be at least {other}"),
+        }
+    }
+}
+
+/// A parameter value that cannot be used: which key, what was given, and what
+/// is required. Displays as one line, e.g. `rate must be a number between 0.01
+/// and 2 (got 'abc')`; the CLI prefixes the key with `--`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    /// The parameter's key.
+    pub key: &'static str,
+    /// What was given, as text.
+    pub given: String,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} (got '{}')", self.key, self.problem, self.given)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ParamError {}
+
+/// A configuration described by a parameter table.
+pub trait Configurable: Default + Clone + PartialEq + 'static {
+    /// Every parameter, in display order.
+    const PARAMS: &'static [Param<Self>];
+
+    /// Constraints between parameters, checked once each value is in range
+    /// (e.g. the longest prompt is at least the shortest).
+    fn cross_check(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    /// Check every value against its range, then the cross-constraints.
+    fn validate(&self) -> Result<(), ParamError> {
+        Self::PARAMS.iter().try_for_each(|p| p.check(self))?;
+        self.cross_check()
+    }
+
+    /// The parameter with `key`.
+    fn param(key: &str) -> Option<&'static Param<Self>> {
+        Self::PARAMS.iter().find(|p| p.key == key)
+    }
+
+    /// Every parameter's description, defaults included.
+    fn specs() -> Vec<Spec> {
+        Self::PARAMS.iter().map(Param::spec).collect()
+    }
+}
+
+/// Build a config from `(key, text)` pairs (a URL query, CLI flags): every known
+/// key is parsed and range-checked; a value that cannot be used leaves the
+/// default in place and is reported. Unknown keys are ignored (the caller owns
+/// them). A cross-constraint that fails resets the offending key to its default.
+pub fn from_pairs<'a, C: Configurable>(
+    pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> (C, Vec<ParamError>) {
+    let mut config = C::default();
+    let mut errors = Vec::new();
+    for (key, text) in pairs {
+        if let Some(p) = C::param(key) {
+            if let Err(e) = p.set_text(&mut config, text) {
+                errors.push(e);
+            }
+        }
+    }
+    let default = C::default();
+    for _ in 0..C::PARAMS.len() {
+        match config.cross_check() {
+            Ok(()) => break,
+            Err(e) => {
+                if let Some(p) = C::param(e.key) {
+                    let _ = p.set_text(&mut config, &p.get_text(&default));
+                }
+                errors.push(e);
+            }
+        }
+    }
+    (config, errors)
+}
+
+/// The `(key, text)` pairs that rebuild `config` through [`from_pairs`]: only
+/// values that differ from the default, so links stay short.
+pub fn to_pairs<C: Configurable>(config: &C) -> Vec<(&'static str, String)> {
+    let default = C::default();
+    C::PARAMS
+        .iter()
+        .filter_map(|p| {
+            let v = p.get_text(config);
+            (v != p.get_text(&default)).then_some((p.key, v))
+        })
+        .collect()
+}
+
+/// Every parameter's key and current value, in table order.
+pub fn all_pairs<C: Configurable>(config: &C) -> Vec<(&'static str, String)> {
+    C::PARAMS
+        .iter()
+        .map(|p| (p.key, p.get_text(config)))
+        .collect()
+}
+
+/// `key` as a CLI flag (`rate` → `--rate`), for messages.
+pub fn flag(key: &str) -> String {
+    let mut s = String::from("--");
+    s.push_str(key);
+    s
+}
+
+/// The default value of `key`, as text (empty for an unknown key).
+pub fn default_text<C: Configurable>(key: &str) -> String {
+    C::param(key)
+        .map(|p| p.get_text(&C::default()))
+        .unwrap_or_default()
+}
+
+impl Shape {
+    /// Whether a UI should offer a slider (at most 10,000 positions) rather
+    /// than a number field.
+    pub fn is_slider(&self) -> bool {
+        match *self {
+            Shape::Real { min, max, step } => (max - min) / step <= 10_000.0,
+            Shape::Whole { min, max, step } => (max - min) / step.max(1) <= 10_000,
+            Shape::WholeOrInf { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+impl Spec {
+    /// Valid values to try, as text: the range ends and a middle value, every
+    /// option, both switch positions, examples of text. Tests walk these through
+    /// every codec (URL, CLI) and expect each to come back unchanged.
+    pub fn samples(&self) -> Vec<String> {
+        let mut out: Vec<String> = match &self.shape {
+            Shape::Real { min, max, step } => {
+                let steps = libm::floor((max - min) / step / 2.0);
+                let mid = min + steps * step;
+                alloc::vec![real_text(*min), real_text(*max), real_text(mid)]
+            }
+            Shape::Whole { min, max, .. } => {
+                alloc::vec![
+                    min.to_string(),
+                    max.to_string(),
+                    (min + (max - min) / 2).to_string()
+                ]
+            }
+            Shape::WholeOrInf { min, max } => {
+                alloc::vec![min.to_string(), max.to_string(), String::from("inf")]
+            }
+            Shape::Switch => alloc::vec![String::from("0"), String::from("1")],
+            Shape::Choice(opts) => opts.iter().map(|o| String::from(o.name)).collect(),
+            Shape::Seed => alloc::vec![String::from("0"), u64::MAX.to_string(), String::from("77")],
+            Shape::Text { examples, .. } => examples.iter().map(|e| String::from(*e)).collect(),
+        };
+        out.push(self.default.clone());
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// One line for `--help`: the doc, then default and range.
+    pub fn help_line(&self) -> String {
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        let range = match &self.shape {
+            Shape::Real { min, max, .. } => {
+                format!("range {}–{}{unit}", number_text(*min), number_text(*max))
+            }
+            Shape::Whole { min, max, .. } => format!("range {min}–{max}{unit}"),
+            Shape::WholeOrInf { min, max } => format!("range {min}–{max}{unit} or inf"),
+            Shape::Switch => String::from("0 or 1; the bare flag means 1"),
+            Shape::Choice(opts) => {
+                let names: Vec<&str> = opts.iter().map(|o| o.name).collect();
+                format!("one of {}", names.join(", "))
+            }
+            Shape::Seed => format!("range 0–{}", u64::MAX),
+            Shape::Text { hint, .. } => String::from(*hint),
+        };
+        let what = if self.doc.is_empty() {
+            self.label
+        } else {
+            self.doc
+        };
+        format!("{what} (default {}; {range})", self.default)
+    }
+}

@@ -1,0 +1,305 @@
+//! What every lab page has in common, derived from the lab's sim-core
+//! registration: its configuration read from the URL and written back through
+//! the parameter table, the compared item in focus (`rule=`, `mode=`), the
+//! player step, the run, and the controls panel's getter and setter.
+//!
+//! A page calls [`LabPage::new`] and then only renders results: no page parses
+//! a URL value, names a parameter's range or re-implements validation.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use sim_core::labs::{Focus, Lab};
+use sim_core::params::{self, Configurable, ParamError};
+
+use super::LabOutcome;
+use crate::components::{ControlKind, ControlSpec, Getter, Setter};
+
+/// How a player counts its steps in the URL and on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steps {
+    /// Not a player: no `step` key.
+    None,
+    /// Steps numbered from 0 (ticks).
+    FromZero,
+    /// Steps numbered from 1 (requests, iterations).
+    FromOne,
+}
+
+/// One lab's page state and its run.
+pub struct LabPage<L: Lab> {
+    /// The configuration the controls edit.
+    pub config: RwSignal<L::Config>,
+    /// The compared item shown in detail (empty when the lab has no focus).
+    pub focus: RwSignal<&'static str>,
+    /// The player's step, 0-based.
+    pub step: RwSignal<usize>,
+    /// The run of the current configuration.
+    pub outcome: LabOutcome<L::Outcome>,
+    /// One sentence per URL value that fell back to its default.
+    pub notices: Vec<String>,
+}
+
+impl<L: Lab> Clone for LabPage<L> {
+    fn clone(&self) -> Self {
+        LabPage {
+            config: self.config,
+            focus: self.focus,
+            step: self.step,
+            outcome: self.outcome,
+            notices: self.notices.clone(),
+        }
+    }
+}
+
+/// The sentence for a URL value that could not be used.
+pub fn notice(e: &ParamError, default: &str) -> String {
+    format!(
+        "“{}={}” cannot be used: {} {}; using the default {}.",
+        e.key, e.given, e.key, e.problem, default
+    )
+}
+
+/// The focus in `pairs`, or the default with a notice.
+fn read_focus(
+    focus: &Focus,
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> &'static str {
+    let options = (focus.options)();
+    match pairs.iter().find(|(k, _)| k == focus.key) {
+        None => focus.default,
+        Some((_, v)) => match options.iter().find(|o| o.name == v) {
+            Some(o) => o.name,
+            None => {
+                let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+                notices.push(format!(
+                    "“{}={v}” is not one of {}; using the default {}.",
+                    focus.key,
+                    names.join(", "),
+                    focus.default
+                ));
+                focus.default
+            }
+        },
+    }
+}
+
+/// The step in `pairs` (0-based), or 0 with a notice.
+fn read_step(steps: Steps, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
+    let base = match steps {
+        Steps::None => return 0,
+        Steps::FromZero => 0,
+        Steps::FromOne => 1,
+    };
+    match pairs.iter().find(|(k, _)| k == "step") {
+        None => 0,
+        Some((_, v)) => match v.trim().parse::<usize>() {
+            Ok(s) if s >= base => s - base,
+            _ => {
+                notices.push(format!(
+                    "“step={v}” is not a whole number from {base}; starting at the first step."
+                ));
+                0
+            }
+        },
+    }
+}
+
+/// The configuration `pairs` describe, with a notice per unusable value.
+pub fn read_config<C: Configurable>(pairs: &[(String, String)], notices: &mut Vec<String>) -> C {
+    let (config, errors) =
+        params::from_pairs::<C>(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    for e in &errors {
+        notices.push(notice(e, &params::default_text::<C>(e.key)));
+    }
+    config
+}
+
+impl<L: Lab + 'static> LabPage<L>
+where
+    L::Config: Send + Sync,
+    L::Outcome: Send + Sync + 'static,
+{
+    /// Read the page's state from `pairs`, run the lab with `run` whenever the
+    /// configuration changes, and keep the URL in step.
+    pub fn new(
+        pairs: &[(String, String)],
+        steps: Steps,
+        run: fn(&L::Config) -> Result<L::Outcome, ParamError>,
+    ) -> LabPage<L> {
+        let mut notices = Vec::new();
+        let config = RwSignal::new(read_config::<L::Config>(pairs, &mut notices));
+        let focus = RwSignal::new(
+            L::FOCUS
+                .map(|f| read_focus(&f, pairs, &mut notices))
+                .unwrap_or(""),
+        );
+        let step = RwSignal::new(read_step(steps, pairs, &mut notices));
+        let outcome = super::use_lab_run(
+            move || config.with(|c| run(c).map_err(|e| e.to_string())),
+            L::csv,
+        );
+        super::sync_url(Arc::new(move || {
+            let mut q = vec![("lab", L::INFO.id.to_string())];
+            config.with(|c| q.extend(params::to_pairs(c)));
+            // The focus is always written: a shared link names what it shows.
+            if let Some(f) = L::FOCUS {
+                q.push((f.key, focus.get().to_string()));
+            }
+            match steps {
+                Steps::None => {}
+                Steps::FromZero => q.push(("step", step.get().to_string())),
+                Steps::FromOne => q.push(("step", (step.get() + 1).to_string())),
+            }
+            q
+        }));
+        LabPage {
+            config,
+            focus,
+            step,
+            outcome,
+            notices,
+        }
+    }
+
+    /// The lab's controls: every parameter (main ones first, the rest under
+    /// "More settings"), a "New seed" button, and the focus picker last.
+    pub fn control_specs(&self) -> Vec<ControlSpec> {
+        let mut specs = ControlSpec::for_table(&L::Config::specs());
+        if let Some(f) = L::FOCUS {
+            specs.push(ControlSpec {
+                key: f.key,
+                label: f.label,
+                hint: "",
+                kind: ControlKind::Radio((f.options)()),
+                advanced: false,
+            });
+        }
+        specs
+    }
+
+    /// Reads a control's value: a parameter's canonical text, or the focus.
+    pub fn getter(&self) -> Getter {
+        let (config, focus) = (self.config, self.focus);
+        Arc::new(move |key: &str| match L::Config::param(key) {
+            Some(p) => config.with(|c| p.get_text(c)),
+            None if L::FOCUS.is_some_and(|f| f.key == key) => focus.get().to_string(),
+            None => String::new(),
+        })
+    }
+
+    /// Applies a control's value through the parameter table; "new-seed" draws
+    /// a fresh seed. A value the table refuses leaves the state unchanged and
+    /// the reason is returned for the panel to show.
+    pub fn setter(&self) -> Setter {
+        let (config, focus) = (self.config, self.focus);
+        Arc::new(move |key: &str, value: &str| {
+            if let Some(p) = L::Config::param(key) {
+                let mut next = config.get_untracked();
+                p.set_text(&mut next, value)
+                    .map_err(|e| format!("{} {}", e.key, e.problem))?;
+                if next.cross_check().is_err() {
+                    // Keep the pair consistent: the other bound follows.
+                    return Err(next
+                        .cross_check()
+                        .err()
+                        .map(|e| format!("{} {}", e.key, e.problem))
+                        .unwrap_or_default());
+                }
+                config.set(next);
+                return Ok(());
+            }
+            if key == "new-seed" {
+                if let Some(p) = L::Config::param("seed") {
+                    let seed = ((js_sys::Math::random() * 1e9) as u64).to_string();
+                    config.update(|c| {
+                        let _ = p.set_text(c, &seed);
+                    });
+                }
+                return Ok(());
+            }
+            if let Some(f) = L::FOCUS.filter(|f| f.key == key) {
+                if let Some(o) = (f.options)().iter().find(|o| o.name == value) {
+                    focus.set(o.name);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::url::{build_query, parse_query};
+    use sim_core::labs::routing::Config as RoutingConfig;
+    use sim_core::labs::LABS;
+
+    /// Every parameter of every lab, at every sample value, goes through the
+    /// page's URL codec (query text out, query text in) and comes back as the
+    /// same canonical value.
+    #[test]
+    fn every_parameter_round_trips_through_the_url() {
+        let mut checked = 0;
+        for lab in LABS {
+            for spec in (lab.params)() {
+                for value in spec.samples() {
+                    let pairs = [(spec.key, value.as_str())];
+                    let Ok(canonical) = (lab.canonical)(&pairs) else {
+                        continue; // against another parameter's default; the CLI test covers it
+                    };
+                    // Out to the URL the way the page writes it…
+                    let query: Vec<(&str, String)> =
+                        canonical.iter().map(|(k, v)| (*k, v.clone())).collect();
+                    let url = build_query(&query);
+                    // …and back in the way the page reads it.
+                    let read = parse_query(&url);
+                    let pairs: Vec<(&str, &str)> =
+                        read.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                    let back = (lab.canonical)(&pairs).expect("what the page writes it reads");
+                    assert_eq!(back, canonical, "{} {}={value}", lab.info.id, spec.key);
+                    let got = back.iter().find(|(k, _)| *k == spec.key).map(|(_, v)| v);
+                    assert_eq!(got, Some(&value), "{} {}", lab.info.id, spec.key);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} values checked");
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_one_notice_each() {
+        let pairs = parse_query("?replicas=0&rate=abc&prompt-cv=9&mean-prompt=2000&seed=-1");
+        let mut notices = Vec::new();
+        let c: RoutingConfig = read_config(&pairs, &mut notices);
+        let d = RoutingConfig::default();
+        assert_eq!(c.replicas, d.replicas);
+        assert_eq!(c.rate, d.rate);
+        assert_eq!(c.prompt_cv, d.prompt_cv);
+        assert_eq!(c.seed, d.seed);
+        assert_eq!(c.mean_prompt, 2000);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(
+            notices[1].starts_with("“rate=abc” cannot be used: rate must be a number"),
+            "{}",
+            notices[1]
+        );
+        let focus = sim_core::labs::routing::RoutingLab::FOCUS.expect("routing has a focus");
+        let mut notices = Vec::new();
+        assert_eq!(
+            read_focus(&focus, &parse_query("?rule=magic"), &mut notices),
+            "least-outstanding"
+        );
+        assert_eq!(notices.len(), 1);
+        assert_eq!(
+            read_step(Steps::FromOne, &parse_query("?step=0"), &mut notices),
+            0
+        );
+        assert_eq!(
+            read_step(Steps::FromOne, &parse_query("?step=7"), &mut notices),
+            6
+        );
+        assert_eq!(notices.len(), 2);
+    }
+}
