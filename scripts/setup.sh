@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install whatever this project needs and is missing; safe to run again.
 # Everything comes from crates.io, the npm registry or Debian's packages: nothing
-# is downloaded from anywhere else (see ../shared/TOOLCHAIN.md for why each pin).
+# is downloaded from anywhere else (the comments below say why each pin).
 #   scripts/setup.sh         native tools only (Rust targets)
 #   scripts/setup.sh web     also Trunk, wasm-bindgen-cli, wasm-opt, playwright-core, Chromium
 # Source it (`. scripts/setup.sh web`) to get the PATH it sets up.

@@ -529,3 +529,45 @@ fn queueing_commands_print_the_documented_json() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+#[test]
+fn bench_check_fails_when_a_target_is_missed() {
+    // With targets shrunk a millionfold every median misses: status 1.
+    let (code, out, err) = lblab(&["bench", "--quick", "--check", "--scale", "0.000001"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("MISSED") && err.contains("target(s) missed"),
+        "{out}{err}"
+    );
+    assert!(
+        out.starts_with("build: "),
+        "the profile is printed first: {out}"
+    );
+    let (code, _, err) = lblab(&["bench", "--scale", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scale must be a positive number"), "{err}");
+}
+
+/// EMBEDDING.md documents every lab's URL keys: each parameter and focus key of
+/// the registry appears in that lab's row of the control-keys table.
+#[test]
+fn the_embedding_guide_lists_every_url_key() {
+    let guide =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../EMBEDDING.md"))
+            .expect("EMBEDDING.md");
+    for lab in LABS {
+        let row = guide
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", lab.info.id)))
+            .unwrap_or_else(|| panic!("no row for {}", lab.info.id));
+        let mut keys: Vec<&str> = (lab.params)().iter().map(|p| p.key).collect();
+        keys.extend(lab.focus.map(|f| f.key));
+        for key in keys {
+            assert!(
+                row.contains(&format!("`{key}`")),
+                "{}: `{key}` missing from EMBEDDING.md",
+                lab.info.id
+            );
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! One replica's engine: an iteration-level scheduler, as the Routing Lab models it.
 //!
-//! The model follows the lab described in the article (§4.2) and the choices that
-//! `shared/notes/routing-model.md` found its claims to depend on:
+//! The model follows the lab described in the article (§4.2) and the choices its
+//! claims depend on (`docs/model.md` gives the sensitivity behind each):
 //!
 //! - **One tick, one iteration.** In a tick a replica runs either one *prefill
 //!   step* or one *decode step*, never both (no chunked prefill).
@@ -15,8 +15,8 @@
 //!   a FIFO waiting queue, bounded by batch slots ([`EngineSpec::slots`]) and KV
 //!   capacity ([`EngineSpec::kv_blocks`]). If the head does not fit, nothing behind
 //!   it is admitted (head-of-line blocking). The slot cap is the binding limit at
-//!   the defaults, which is what makes a KV gauge blind to queued work (the note
-//!   measured claim (d) holding in 85% of seeds with 8 slots and 0–6% with KV only).
+//!   the defaults, which is what makes a KV gauge blind to queued work (claim (d)
+//!   held in about 85% of seeds with 8 slots and 0–6% with KV as the only limit).
 //! - **KV accounting.** A sequence holds `ceil((uncached prompt + generated) /
 //!   kv_block_tokens)` blocks; it grows during decode. Blocks in the prefix cache
 //!   are not counted. A request larger than the whole capacity is still admitted

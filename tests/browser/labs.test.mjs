@@ -1,0 +1,95 @@
+// Every lab of the registry (`lblab labs --json`), loaded in headless Chromium:
+// a smoke test per lab, and the injection test (a script/HTML payload in every
+// query key and in every text field must stay text).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
+
+const env = await useAppAndBrowser();
+const LABS = JSON.parse(lblab(['labs', '--json']));
+
+// Runs if it is ever parsed as HTML or script: as an attribute break-out, an
+// element, a script, and a javascript: URL.
+const PAYLOAD = `"'><img src=x onerror="window.__pwned=(window.__pwned||0)+1"><script>window.__pwned=(window.__pwned||0)+1</script><svg onload="window.__pwned=1">javascript:window.__pwned=1`;
+
+/** Fail if the payload ran or left an element behind. */
+async function assertInert(page, where) {
+  // Give error handlers of broken images and any script a moment to fire.
+  await page.waitForTimeout(50);
+  const state = await page.evaluate(() => ({
+    pwned: window.__pwned,
+    imgs: document.querySelectorAll('img[src="x"]').length,
+    svgs: document.querySelectorAll('svg[onload]').length,
+    scripts: [...document.scripts].filter((s) => s.textContent.includes('__pwned')).length,
+  }));
+  assert.deepEqual(state, { pwned: undefined, imgs: 0, svgs: 0, scripts: 0 }, where);
+}
+
+for (const lab of LABS) {
+  test(`${lab.id}: loads with its parameters as controls, and exports what the CLI prints`, async () => {
+    const { page, problems } = await watchedPage(env.browser.context);
+    await page.goto(`${env.srv.base}?lab=${lab.id}`);
+    await page.locator('.lab-header h1').waitFor();
+    assert.equal(await page.title(), 'LLM Load-Balancing Lab');
+    await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.lblab_outcome_json().length > 0);
+    // One control per parameter (and the focus picker), found by its key.
+    for (const p of lab.params) {
+      assert.equal(await page.locator(`[data-control="${p.key}"]`).count() >= 1, true, `${lab.id}: ${p.key}`);
+    }
+    if (lab.focus) {
+      const checked = await page.locator(`input[name="${lab.focus.key}"]:checked`).getAttribute('value');
+      assert.equal(checked, lab.focus.default, `${lab.id}: the focus opens on its default`);
+    }
+    const json = JSON.parse(await page.evaluate(() => window.wasmBindings.lblab_outcome_json()));
+    assert.deepStrictEqual(json, JSON.parse(lblab([lab.id, '--json'])), `${lab.id}: JSON`);
+    assert.ok((await page.locator('canvas').count()) >= 1, `${lab.id}: a chart`);
+    assert.equal(await page.locator('.notice[role="status"], .notice.error').count(), 0, `${lab.id}: no warning at the defaults`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('a payload in every query key of every lab stays text', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view'];
+  for (const lab of LABS) {
+    const keys = [...lab.params.map((p) => p.key), ...(lab.focus ? [lab.focus.key] : []), ...shell];
+    // Every key at once, then each key alone (so one bad value cannot mask another's path).
+    const all = new URLSearchParams([['lab', lab.id], ...keys.map((k) => [k, PAYLOAD])]);
+    await page.goto(`${env.srv.base}?${all}`);
+    await page.locator('.lab-header h1').waitFor();
+    assert.ok((await page.locator('.notice').count()) >= 1, `${lab.id}: the refused values are reported`);
+    await assertInert(page, `${lab.id}: all keys`);
+    for (const k of keys) {
+      const one = new URLSearchParams([['lab', lab.id], [k, PAYLOAD]]);
+      await page.goto(`${env.srv.base}?${one}`);
+      await page.locator('.lab-header h1').waitFor();
+      await assertInert(page, `${lab.id}: ${k}`);
+    }
+  }
+  // An unknown lab id is echoed in a notice, as text.
+  await page.goto(`${env.srv.base}?${new URLSearchParams([['lab', PAYLOAD]])}`);
+  await page.locator('.notice').first().waitFor();
+  assert.match(await page.locator('.notice').first().textContent(), /There is no lab called/);
+  await assertInert(page, 'unknown lab');
+  assert.deepEqual(problems.filter((p) => !p.includes('/x')), []);
+  await page.close();
+});
+
+test('a payload typed into every text field (traces, retry stack) stays text', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  for (const lab of LABS) {
+    await page.goto(`${env.srv.base}?lab=${lab.id}`);
+    await page.locator('.lab-header h1').waitFor();
+    const fields = await page.locator('.controls-panel input[type="text"]').evaluateAll((els) => els.map((e) => e.id));
+    for (const id of fields) {
+      await page.locator(`#${id}`).fill(PAYLOAD);
+      await page.locator(`#${id}`).press('Enter');
+      // The refusal names the value, as text.
+      await page.locator('.controls-panel .notice.error').waitFor();
+      await assertInert(page, `${lab.id}: #${id}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
