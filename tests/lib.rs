@@ -35,6 +35,14 @@ pub fn excerpt(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// Say, in one line the test run shows, that a test skipped its work. Written
+/// straight to the stderr handle: libtest captures `println!`/`eprintln!` of
+/// passing tests, and a skip must not be silent.
+pub fn skipped(why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "skipped: {why}");
+}
+
 /// Path of a full public trace file, if one is at hand: in the directory named
 /// by `LBLAB_TRACES`, or in a `traces/` folder of any directory beside the
 /// repository. `None` (and the caller prints that it skipped) otherwise.

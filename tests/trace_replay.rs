@@ -2,7 +2,7 @@
 //! their long prompts: the committed excerpt (first 2,000 requests of the
 //! Mooncake conversation trace) always, and the full file when it is at hand.
 
-use lblab_tests::{excerpt, full_trace};
+use lblab_tests::{excerpt, full_trace, skipped};
 use sim_core::labs::routing::{run_rules_on, Config, Outcome};
 use sim_core::routing::RuleKind;
 use sim_core::workload::{mooncake, Workload};
@@ -99,7 +99,7 @@ fn the_trace_summary_describes_the_file_not_the_generator() {
 #[test]
 fn the_full_mooncake_conversation_trace_replays_when_present() {
     let Some(path) = full_trace("mooncake_conversation_trace.jsonl") else {
-        println!("skipped: mooncake_conversation_trace.jsonl not found (set LBLAB_TRACES to its directory)");
+        skipped("mooncake_conversation_trace.jsonl not found (set LBLAB_TRACES to its directory)");
         return;
     };
     let workload = read(&path, usize::MAX);

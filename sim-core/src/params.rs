@@ -551,6 +551,12 @@ const fn decimals_of(step: f64) -> u8 {
     d
 }
 
+/// `u64` → `u32` for a whole-number parameter whose range keeps it inside
+/// `u32` (the tables read and write whole numbers as `u64`).
+pub fn narrow(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
 /// A real value in canonical text: the shortest decimal that reads back to the
 /// same `f64` (Rust's `Display`), so text round-trips exactly.
 pub fn real_text(x: f64) -> String {

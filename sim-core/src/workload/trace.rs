@@ -37,7 +37,7 @@ impl Configurable for ImportOptions {
             "ms/tick",
             (1, 100_000, 1),
             |o| o.ms_per_tick.into(),
-            |o, x| o.ms_per_tick = u32::try_from(x).unwrap_or(u32::MAX),
+            |o, x| o.ms_per_tick = crate::params::narrow(x),
         )
         .doc("Trace milliseconds per simulated tick"),
         P::whole(
@@ -46,7 +46,7 @@ impl Configurable for ImportOptions {
             "",
             (1, 200_000, 1),
             |o| o.limit.into(),
-            |o, x| o.limit = u32::try_from(x).unwrap_or(u32::MAX),
+            |o, x| o.limit = crate::params::narrow(x),
         )
         .doc("Read at most this many requests of the trace"),
     ];

@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::params::{Configurable, Opt, Param};
+use crate::params::{narrow, Configurable, Opt, Param};
 use crate::rng::{stream, Rng};
 
 /// A batching mode.
@@ -239,11 +239,6 @@ fn orders() -> Vec<Opt> {
     ]
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -255,7 +250,7 @@ impl Configurable for Config {
             "",
             (1, 8, 1),
             |c| c.slots.into(),
-            |c, x| c.slots = small(x),
+            |c, x| c.slots = narrow(x),
         )
         .doc("Sequences the engine runs at once."),
         P::whole(
@@ -264,7 +259,7 @@ impl Configurable for Config {
             "units/iteration",
             (1, 16, 1),
             |c| c.chunk_budget.into(),
-            |c, x| c.chunk_budget = small(x),
+            |c, x| c.chunk_budget = narrow(x),
         )
         .doc(
             "Work units per chunked-prefill iteration: a decode step or a prefill chunk takes one.",

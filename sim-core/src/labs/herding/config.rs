@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::params::{Configurable, Param};
+use crate::params::{narrow, Configurable, Param};
 
 /// Everything one herding run depends on. Missing keys take their defaults;
 /// ranges are in [`Config::PARAMS`].
@@ -43,11 +43,6 @@ impl Default for Config {
     }
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -59,7 +54,7 @@ impl Configurable for Config {
             "",
             (2, 16, 1),
             |c| c.replicas.into(),
-            |c, x| c.replicas = small(x),
+            |c, x| c.replicas = narrow(x),
         )
         .doc("Replicas the routers spread work over."),
         P::whole(
@@ -68,7 +63,7 @@ impl Configurable for Config {
             "",
             (1, 16, 1),
             |c| c.routers.into(),
-            |c, x| c.routers = small(x),
+            |c, x| c.routers = narrow(x),
         )
         .doc("Independent routers, each dispatching on its own snapshot."),
         P::whole(
@@ -77,7 +72,7 @@ impl Configurable for Config {
             "ticks",
             (1, 50, 1),
             |c| c.scrape_interval.into(),
-            |c, x| c.scrape_interval = small(x),
+            |c, x| c.scrape_interval = narrow(x),
         )
         .doc("Ticks between a router's load scrapes: how stale a snapshot can get."),
         P::real(
@@ -95,7 +90,7 @@ impl Configurable for Config {
             "ticks",
             (1, 100, 1),
             |c| c.service_time.into(),
-            |c, x| c.service_time = small(x),
+            |c, x| c.service_time = narrow(x),
         )
         .doc("Ticks each request occupies its replica, however busy it is."),
         P::whole(
@@ -104,7 +99,7 @@ impl Configurable for Config {
             "ticks",
             (10, 1000, 10),
             |c| c.ticks.into(),
-            |c, x| c.ticks = small(x),
+            |c, x| c.ticks = narrow(x),
         )
         .doc("Ticks simulated."),
         P::switch(

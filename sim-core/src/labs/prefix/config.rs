@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};
-use crate::params::{Configurable, Param};
+use crate::params::{narrow, Configurable, Param};
 
 /// Which trace to route.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,11 +93,6 @@ impl Default for Config {
     }
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -109,15 +104,15 @@ impl Configurable for Config {
             "requests",
             (0, 10),
             |c| c.threshold.map(u64::from),
-            |c, x| c.threshold = x.map(small),
+            |c, x| c.threshold = x.map(narrow),
         )
         .doc("Affinity is dropped when the replica holding the prefix is more than this many assignments ahead of the least loaded."),
         P::whole("replicas", "Replicas", "", (2, 6, 1), |c| c.replicas.into(), |c, x| {
-            c.replicas = small(x)
+            c.replicas = narrow(x)
         })
         .doc("Replicas both routers choose among."),
         P::whole("slots", "Cache slots per replica", "", (1, 4, 1), |c| c.slots.into(), |c, x| {
-            c.slots = small(x)
+            c.slots = narrow(x)
         })
         .doc("Prefixes each replica's LRU cache holds."),
         P::text(

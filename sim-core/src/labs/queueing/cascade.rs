@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{Lab, LabInfo, Layer};
-use crate::params::{Configurable, Param, ParamError, Problem, Show};
+use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
 /// Draws of the seeded check by default.
@@ -60,7 +60,7 @@ impl Configurable for Config {
             "",
             (10_000, 2_000_000, 10_000),
             |c| c.samples.into(),
-            |c, x| c.samples = u32::try_from(x).unwrap_or(u32::MAX),
+            |c, x| c.samples = narrow(x),
         )
         .doc("Service times drawn for the sampled check.")
         .advanced(),

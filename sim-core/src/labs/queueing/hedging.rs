@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{Lab, LabInfo, Layer};
-use crate::params::{Configurable, Param, ParamError, Show};
+use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;
 
@@ -90,7 +90,7 @@ impl Configurable for Config {
             "",
             (1000, 1_000_000, 1000),
             |c| c.requests.into(),
-            |c, x| c.requests = u32::try_from(x).unwrap_or(u32::MAX),
+            |c, x| c.requests = narrow(x),
         )
         .doc("Requests drawn for every strategy.")
         .advanced(),

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{Lab, LabInfo, Layer};
-use crate::params::{Configurable, Param, ParamError};
+use crate::params::{narrow, Configurable, Param, ParamError};
 use crate::rng::{stream, Rng};
 
 /// Mean wait in queue over mean service time, for utilisation `rho` and a
@@ -163,7 +163,7 @@ impl Configurable for Config {
             .doc("Overlay a seeded single-server queue measured at five utilisations."),
         P::real("mean", "Mean service time (simulation)", "s", (0.1, 30.0, 0.1), |c| c.service_mean, |c, x| c.service_mean = x)
             .doc("Gamma-distributed service times with this mean and your CV²."),
-        P::whole("customers", "Customers per point", "", (1000, 5_000_000, 1000), |c| c.customers.into(), |c, x| c.customers = u32::try_from(x).unwrap_or(u32::MAX))
+        P::whole("customers", "Customers per point", "", (1000, 5_000_000, 1000), |c| c.customers.into(), |c, x| c.customers = narrow(x))
             .doc("Customers each simulated utilisation runs.")
             .advanced(),
         P::seed(|c| c.seed, |c, x| c.seed = x),

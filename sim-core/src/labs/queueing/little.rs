@@ -18,7 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{Lab, LabInfo, Layer};
-use crate::params::{Configurable, Param, ParamError, Show};
+use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 
 /// Ticks the seeded check runs for.
@@ -45,11 +45,6 @@ pub struct Config {
     pub seed: u64,
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -61,7 +56,7 @@ impl Configurable for Config {
             "blocks",
             (1000, 200_000, 1000),
             |c| c.kv_blocks.into(),
-            |c, x| c.kv_blocks = small(x),
+            |c, x| c.kv_blocks = narrow(x),
         )
         .doc("KV-cache blocks on one replica."),
         P::whole(
@@ -70,7 +65,7 @@ impl Configurable for Config {
             "tokens",
             (100, 64_000, 100),
             |c| c.prompt_tokens.into(),
-            |c, x| c.prompt_tokens = small(x),
+            |c, x| c.prompt_tokens = narrow(x),
         )
         .doc("Prompt tokens per request."),
         P::whole(
@@ -79,7 +74,7 @@ impl Configurable for Config {
             "tokens",
             (10, 4000, 10),
             |c| c.output_tokens.into(),
-            |c, x| c.output_tokens = small(x),
+            |c, x| c.output_tokens = narrow(x),
         )
         .doc("Output tokens per request, one decoded per tick."),
         P::whole(
@@ -88,7 +83,7 @@ impl Configurable for Config {
             "tokens/tick",
             (64, 8192, 64),
             |c| c.prefill_rate.into(),
-            |c, x| c.prefill_rate = small(x),
+            |c, x| c.prefill_rate = narrow(x),
         )
         .doc("Prompt tokens processed per tick."),
         P::real(
@@ -107,7 +102,7 @@ impl Configurable for Config {
             "tokens",
             (1, 1024, 1),
             |c| c.block_tokens.into(),
-            |c, x| c.block_tokens = small(x),
+            |c, x| c.block_tokens = narrow(x),
         )
         .doc("Tokens per KV block (vLLM's default is 16).")
         .advanced(),

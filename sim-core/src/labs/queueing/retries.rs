@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::labs::{Lab, LabInfo, Layer};
-use crate::params::{Configurable, Param, ParamError, Problem, Show};
+use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
 /// Running product of attempts, layer by layer (the last is the worst case).
@@ -84,11 +84,6 @@ pub fn parse_attempts(text: &str) -> Result<Vec<u32>, String> {
     Ok(a)
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -137,7 +132,7 @@ impl Configurable for Config {
             "",
             (20, 1000, 10),
             |c| c.steps.into(),
-            |c, x| c.steps = small(x),
+            |c, x| c.steps = narrow(x),
         )
         .doc("Steps simulated.")
         .advanced(),
@@ -147,7 +142,7 @@ impl Configurable for Config {
             "step",
             (0, 1000, 1),
             |c| c.incident_start.into(),
-            |c, x| c.incident_start = small(x),
+            |c, x| c.incident_start = narrow(x),
         )
         .doc("First step of the incident.")
         .advanced(),
@@ -157,7 +152,7 @@ impl Configurable for Config {
             "steps",
             (0, 1000, 1),
             |c| c.incident_length.into(),
-            |c, x| c.incident_length = small(x),
+            |c, x| c.incident_length = narrow(x),
         )
         .doc("Steps the incident lasts.")
         .advanced(),
@@ -178,7 +173,7 @@ impl Configurable for Config {
             "",
             (1, 10_000, 1),
             |c| c.actions.into(),
-            |c, x| c.actions = small(x),
+            |c, x| c.actions = narrow(x),
         )
         .doc("User actions started every step.")
         .advanced(),

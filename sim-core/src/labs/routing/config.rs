@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
-use crate::params::{Configurable, Param, ParamError, Problem, Show};
+use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::PrefixAwareParams;
 use crate::workload::generator::GeneratorSpec;
 
@@ -97,11 +97,6 @@ impl Default for Config {
     }
 }
 
-/// `u64` → `u32` for a field whose range keeps it inside `u32`.
-fn small(x: u64) -> u32 {
-    u32::try_from(x).unwrap_or(u32::MAX)
-}
-
 /// Shorthand for the table below.
 type P = Param<Config>;
 
@@ -113,7 +108,7 @@ impl Configurable for Config {
             "",
             (1, 16, 1),
             |c| c.replicas.into(),
-            |c, x| c.replicas = small(x),
+            |c, x| c.replicas = narrow(x),
         )
         .doc("Identical engines in the pool."),
         P::real(
@@ -131,7 +126,7 @@ impl Configurable for Config {
             "tokens",
             (64, 8192, 1),
             |c| c.mean_prompt.into(),
-            |c, x| c.mean_prompt = small(x),
+            |c, x| c.mean_prompt = narrow(x),
         )
         .doc("Mean prompt length before clipping."),
         P::real(
@@ -160,7 +155,7 @@ impl Configurable for Config {
             "",
             (1, 200_000, 1),
             |c| c.requests.into(),
-            |c, x| c.requests = small(x),
+            |c, x| c.requests = narrow(x),
         )
         .doc("Requests in the generated trace.")
         .advanced(),
@@ -180,7 +175,7 @@ impl Configurable for Config {
             "tokens",
             (1, 8192, 1),
             |c| c.prompt_min.into(),
-            |c, x| c.prompt_min = small(x),
+            |c, x| c.prompt_min = narrow(x),
         )
         .doc("Prompts are clipped to at least this length.")
         .advanced(),
@@ -190,7 +185,7 @@ impl Configurable for Config {
             "tokens",
             (1, 65_536, 1),
             |c| c.prompt_max.into(),
-            |c, x| c.prompt_max = small(x),
+            |c, x| c.prompt_max = narrow(x),
         )
         .doc("Prompts are clipped to at most this length.")
         .advanced(),
@@ -220,7 +215,7 @@ impl Configurable for Config {
             "",
             (0, 64, 1),
             |c| c.prefix_pool.into(),
-            |c, x| c.prefix_pool = small(x),
+            |c, x| c.prefix_pool = narrow(x),
         )
         .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
         .advanced(),
@@ -252,7 +247,7 @@ impl Configurable for Config {
             "ticks",
             (1, 10_000, 1),
             |c| c.slo_ttft.into(),
-            |c, x| c.slo_ttft = small(x),
+            |c, x| c.slo_ttft = narrow(x),
         )
         .doc("A request meets the SLO when its first token arrives within this many ticks.")
         .advanced(),
@@ -262,7 +257,7 @@ impl Configurable for Config {
             "",
             (1, 256, 1),
             |c| c.slots.into(),
-            |c, x| c.slots = small(x),
+            |c, x| c.slots = narrow(x),
         )
         .doc("Sequences one replica runs at once.")
         .advanced(),
@@ -272,7 +267,7 @@ impl Configurable for Config {
             "blocks",
             (1, 10_000_000, 1),
             |c| c.kv_blocks.into(),
-            |c, x| c.kv_blocks = small(x),
+            |c, x| c.kv_blocks = narrow(x),
         )
         .doc("KV-cache blocks per replica.")
         .advanced(),
@@ -282,7 +277,7 @@ impl Configurable for Config {
             "tokens",
             (1, 1024, 1),
             |c| c.kv_block_tokens.into(),
-            |c, x| c.kv_block_tokens = small(x),
+            |c, x| c.kv_block_tokens = narrow(x),
         )
         .doc("Tokens per KV block (vLLM's default is 16).")
         .advanced(),
@@ -292,7 +287,7 @@ impl Configurable for Config {
             "tokens/tick",
             (1, 1_000_000, 1),
             |c| c.prefill_budget.into(),
-            |c, x| c.prefill_budget = small(x),
+            |c, x| c.prefill_budget = narrow(x),
         )
         .doc("Prompt tokens one prefill step computes.")
         .advanced(),
@@ -302,7 +297,7 @@ impl Configurable for Config {
             "tokens",
             (0, 10_000_000, 1),
             |c| c.cache_tokens.into(),
-            |c, x| c.cache_tokens = small(x),
+            |c, x| c.cache_tokens = narrow(x),
         )
         .doc("Prefix-cache capacity per replica (LRU).")
         .advanced(),
@@ -312,7 +307,7 @@ impl Configurable for Config {
             "tokens",
             (1, 4096, 1),
             |c| c.hash_block_tokens.into(),
-            |c, x| c.hash_block_tokens = small(x),
+            |c, x| c.hash_block_tokens = narrow(x),
         )
         .doc("Tokens per prefix hash block of generated traces.")
         .advanced(),
@@ -322,7 +317,7 @@ impl Configurable for Config {
             "requests",
             (0, 1_000_000, 1),
             |c| c.prefix_aware.abs_threshold.into(),
-            |c, x| c.prefix_aware.abs_threshold = small(x),
+            |c, x| c.prefix_aware.abs_threshold = narrow(x),
         )
         .doc("Prefix-aware drops affinity when max − min load exceeds this…")
         .advanced(),

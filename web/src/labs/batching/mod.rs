@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::lab::{LabPage, Steps};
 use crate::charts::budget_tradeoff;
-use crate::components::{ChartError, Controls, ErrorLine, Notice, Player};
+use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player};
 use crate::html::{el, Column, Compare, Html, Markup};
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
@@ -297,9 +297,8 @@ pub fn BatchingLab(
         })
     });
     // Trace edits go through the parameter table like every other control.
-    let set = lab.setter();
-    let edit = move |f: &dyn Fn(&mut Vec<Tuple>)| {
-        let mut t: Vec<Tuple> = outcome
+    let rows = move || -> Vec<Tuple> {
+        outcome
             .get_untracked()
             .map(|o| {
                 o.trace
@@ -307,13 +306,15 @@ pub fn BatchingLab(
                     .map(|r| (r.arrival, r.prefill, r.output))
                     .collect()
             })
-            .unwrap_or_default();
-        f(&mut t);
+            .unwrap_or_default()
+    };
+    let set = lab.setter();
+    let write = move |t: &[Tuple]| {
         if !t.is_empty() && t.len() <= MAX_REQUESTS {
-            let _ = set("trace", &trace_text(&t));
+            let _ = set("trace", &trace_text(t));
         }
     };
-    let edit_change = edit.clone();
+    let write_change = write.clone();
     let on_trace_change = move |ev: web_sys::Event| {
         let Some(input) = ev
             .target()
@@ -330,47 +331,25 @@ pub fn BatchingLab(
         let (Ok(i), Ok(v)) = (i.parse::<usize>(), input.value().trim().parse::<u32>()) else {
             return;
         };
-        let v = match f.as_str() {
-            "a" => v.min(MAX_ARRIVAL),
-            "p" => v.clamp(1, MAX_PREFILL),
-            _ => v.clamp(1, MAX_OUTPUT),
-        };
-        edit_change(&move |t: &mut Vec<Tuple>| {
-            if let Some(r) = t.get_mut(i) {
-                match f.as_str() {
-                    "a" => r.0 = v,
-                    "p" => r.1 = v,
-                    _ => r.2 = v,
-                }
+        let mut t = rows();
+        if let Some(r) = t.get_mut(i) {
+            match f.as_str() {
+                "a" => r.0 = v.min(MAX_ARRIVAL),
+                "p" => r.1 = v.clamp(1, MAX_PREFILL),
+                _ => r.2 = v.clamp(1, MAX_OUTPUT),
             }
-        });
+            write_change(&t);
+        }
     };
     let set_click = lab.setter();
     let on_trace_click = move |ev: web_sys::MouseEvent| {
         let Some(key) = crate::html::clicked_key(&ev) else {
             return;
         };
-        match key.as_str() {
-            "add-request" => edit(&|t: &mut Vec<Tuple>| {
-                let a = t.last().map_or(0, |r| r.0);
-                t.push((a, 1, 4));
-            }),
-            "default-trace" => {
-                let _ = set_click("trace", "default");
-            }
-            "random-trace" => {
-                let _ = set_click("new-seed", "");
-                let _ = set_click("trace", "random");
-            }
-            k => {
-                if let Some(i) = k.strip_prefix("rm-").and_then(|i| i.parse::<usize>().ok()) {
-                    edit(&move |t: &mut Vec<Tuple>| {
-                        if i < t.len() && t.len() > 1 {
-                            t.remove(i);
-                        }
-                    });
-                }
-            }
+        let mut t = rows();
+        let new_row = |t: &[Tuple]| (t.last().map_or(0, |r| r.0), 1, 4);
+        if editor_click(&key, &mut t, new_row, &set_click) {
+            write(&t);
         }
     };
 

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 use super::lab::{LabPage, Steps};
 use crate::charts::threshold_sweep;
-use crate::components::{ChartError, Controls, ErrorLine, Notice, Player};
+use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player};
 use crate::format::thousands;
 use crate::html::{el, Cell, Html, Markup, Row, Table};
 
@@ -90,17 +90,18 @@ pub fn PrefixLab(
     });
 
     // Trace edits go through the parameter table like every other control.
-    let set = lab.setter();
-    let edit = move |f: &dyn Fn(&mut Vec<u8>)| {
-        let mut ids: Vec<u8> = outcome
+    let rows = move || -> Vec<u8> {
+        outcome
             .get_untracked()
             .map(|o| o.trace.iter().map(|r| r.prefix).collect())
-            .unwrap_or_default();
-        f(&mut ids);
+            .unwrap_or_default()
+    };
+    let set = lab.setter();
+    let write = move |ids: &[u8]| {
         let text: Vec<String> = ids.iter().map(u8::to_string).collect();
         let _ = set("trace", &text.join(","));
     };
-    let edit_change = edit.clone();
+    let write_change = write.clone();
     let on_trace_change = move |ev: web_sys::Event| {
         let Some(el) = ev
             .target()
@@ -113,11 +114,11 @@ pub fn PrefixLab(
                 .and_then(|i| i.parse::<usize>().ok()),
             el.value().parse::<u8>(),
         ) {
-            edit_change(&move |v: &mut Vec<u8>| {
-                if let Some(x) = v.get_mut(i) {
-                    *x = p;
-                }
-            });
+            let mut ids = rows();
+            if let Some(x) = ids.get_mut(i) {
+                *x = p;
+                write_change(&ids);
+            }
         }
     };
     let set_click = lab.setter();
@@ -125,24 +126,9 @@ pub fn PrefixLab(
         let Some(key) = crate::html::clicked_key(&ev) else {
             return;
         };
-        match key.as_str() {
-            "add-request" => edit(&|v: &mut Vec<u8>| v.push(1)),
-            "default-trace" => {
-                let _ = set_click("trace", "default");
-            }
-            "random-trace" => {
-                let _ = set_click("new-seed", "");
-                let _ = set_click("trace", "random");
-            }
-            k => {
-                if let Some(i) = k.strip_prefix("rm-").and_then(|i| i.parse::<usize>().ok()) {
-                    edit(&move |v: &mut Vec<u8>| {
-                        if i < v.len() && v.len() > 1 {
-                            v.remove(i);
-                        }
-                    });
-                }
-            }
+        let mut ids = rows();
+        if editor_click(&key, &mut ids, |_| 1, &set_click) {
+            write(&ids);
         }
     };
     let current = move || {
