@@ -1,0 +1,43 @@
+//! The repository stands alone: nothing in it points at material outside it.
+
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if path.is_dir() {
+            if !matches!(name.as_ref(), ".git" | "target" | "node_modules" | "dist") {
+                files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// No file names the folder of shared working material beside the checkout: a
+/// fresh clone has no such folder, so the repository must not depend on it.
+#[test]
+fn no_file_mentions_the_folder_beside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut all = Vec::new();
+    files(&root, &mut all);
+    assert!(all.len() > 50, "found only {} files", all.len());
+    // Built from parts so this file does not mention it either.
+    let needle = format!("{}{}", "shared", "/");
+    let offenders: Vec<String> = all
+        .iter()
+        .filter(|p| {
+            std::fs::read(p)
+                .map(|bytes| String::from_utf8_lossy(&bytes).contains(&needle))
+                .unwrap_or(false)
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(offenders.is_empty(), "files mentioning {needle}: {offenders:?}");
+}
