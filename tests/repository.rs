@@ -39,5 +39,8 @@ fn no_file_mentions_the_folder_beside_the_repository() {
         })
         .map(|p| p.display().to_string())
         .collect();
-    assert!(offenders.is_empty(), "files mentioning {needle}: {offenders:?}");
+    assert!(
+        offenders.is_empty(),
+        "files mentioning {needle}: {offenders:?}"
+    );
 }

@@ -191,6 +191,62 @@ pub struct Param<C> {
     pub kind: Kind<C>,
 }
 
+// Tables are plain data (names, numbers, function pointers), so parameters copy
+// freely: that is what lets a lab's table be assembled at compile time from the
+// rows each selection rule declares in its own file (see [`concat`]).
+impl<C> Clone for Kind<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Kind<C> {}
+
+impl<C> Clone for Param<C> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C> Copy for Param<C> {}
+
+/// Total rows of several tables (for the length of a [`concat`]enated table).
+pub const fn total_len<C>(tables: &[&[Param<C>]]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < tables.len() {
+        n += tables[i].len();
+        i += 1;
+    }
+    n
+}
+
+/// Several tables as one, in order, at compile time. `N` must be
+/// [`total_len`] of `tables`; a wrong length fails compilation (const panic).
+pub const fn concat<C, const N: usize>(tables: &[&[Param<C>]]) -> [Param<C>; N] {
+    assert!(
+        N == total_len(tables) && N > 0,
+        "concat: N must be the total length"
+    );
+    // Every slot is overwritten below; the first row is only a placeholder.
+    let mut first = 0;
+    while tables[first].is_empty() {
+        first += 1;
+    }
+    let mut out = [tables[first][0]; N];
+    let (mut t, mut k) = (0, 0);
+    while t < tables.len() {
+        let mut i = 0;
+        while i < tables[t].len() {
+            out[k] = tables[t][i];
+            k += 1;
+            i += 1;
+        }
+        t += 1;
+    }
+    out
+}
+
 /// A parameter's description without accessors (see [`Param::spec`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {

@@ -5,7 +5,7 @@
 //! admitted, so a replica whose slots are full of short or cache-hit sequences
 //! reads as light while its queue grows.
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Fewest KV blocks in use, then fewest waiting, then the chooser's tie-break.
 #[derive(Clone, Debug, Default)]
@@ -34,7 +34,8 @@ impl Rule for LeastKv {
     const NAME: &'static str = "least-kv";
     const TITLE: &'static str = "Least KV usage";
     const SIGNAL: &'static str = "Reads the KV blocks in use; queued requests hold none, so it cannot see queues.";
-    fn build(_settings: &RuleSettings) -> Self {
+    type Settings = ();
+    fn build(_settings: &()) -> Self {
         LeastKv
     }
 }

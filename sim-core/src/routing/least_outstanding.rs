@@ -1,7 +1,7 @@
 //! Least outstanding requests: a full scan for the fewest waiting + running (§4.1).
 //! Counting queued work is what makes it robust where a KV gauge is not (§4.2).
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Fewest outstanding requests; ties broken by the chooser.
 #[derive(Clone, Debug, Default)]
@@ -26,7 +26,8 @@ impl Rule for LeastOutstanding {
     const NAME: &'static str = "least-outstanding";
     const TITLE: &'static str = "Least outstanding";
     const SIGNAL: &'static str = "Scans every replica for the fewest requests waiting or running.";
-    fn build(_settings: &RuleSettings) -> Self {
+    type Settings = ();
+    fn build(_settings: &()) -> Self {
         LeastOutstanding
     }
 }

@@ -24,7 +24,7 @@ mod registry;
 pub use chooser::{Chooser, Ties};
 pub use prefix_aware::{GapRule, PrefixAwareParams};
 pub use reason::Reason;
-pub use registry::{Rule, RuleSettings};
+pub use registry::Rule;
 
 // The registry: one line per rule, in table order (a rule's position also picks
 // its tie-break stream, so new rules go at the end).
@@ -78,10 +78,20 @@ pub struct Decision {
 /// A selection rule.
 pub trait Router {
     /// Choose a replica for `ctx.request`, drawing any randomness from
-    /// `choose`; `None` only if there are no replicas.
+    /// `choose`; `None` only if there are no replicas. A rule that keeps
+    /// history (a rotation, a router-side tree) updates it here, as if the
+    /// request were sent where it chose.
     fn select<S: ReplicaState>(
         &mut self,
         ctx: &RouteContext<'_, S>,
         choose: &mut Chooser<'_>,
     ) -> Option<Decision>;
+
+    /// Learn that `ctx.request` went to replica `chosen` (picked by another
+    /// rule). Used by counterfactual "shadow" routers, which must keep their
+    /// history in step with what really happened without deciding anything.
+    /// Rules without history need not override it.
+    fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, chosen: u32) {
+        let _ = (ctx, chosen);
+    }
 }

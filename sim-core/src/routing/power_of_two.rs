@@ -1,7 +1,7 @@
 //! Power of two choices: sample two distinct replicas, keep the less loaded
 //! (Azar, Broder, Karlin & Upfal 1994; Mitzenmacher 1996; §4.1).
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Lighter of two distinct random replicas; on a tie, the first sampled (which
 /// is itself a uniform draw, so no extra coin is needed).
@@ -49,7 +49,8 @@ impl Rule for PowerOfTwo {
     const NAME: &'static str = "power-of-two";
     const TITLE: &'static str = "Power of two choices";
     const SIGNAL: &'static str = "Samples two replicas at random and keeps the one with fewer outstanding requests.";
-    fn build(_settings: &RuleSettings) -> Self {
+    type Settings = ();
+    fn build(_settings: &()) -> Self {
         PowerOfTwo
     }
 }

@@ -23,7 +23,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use crate::labs::routing::Config;
+use crate::params::{narrow, Param, Show};
+
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Which load gap decides that affinity is abandoned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +43,7 @@ pub enum GapRule {
 
 /// Thresholds of the prefix-aware rule.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PrefixAwareParams {
     /// Imbalance needs a load gap above this many requests.
     pub abs_threshold: u32,
@@ -69,6 +73,9 @@ impl PrefixAwareParams {
             && f64::from(high) > f64::from(low) * self.rel_threshold
     }
 }
+
+/// Shorthand for the parameter rows below.
+type P = Param<Config>;
 
 /// SGLang-style cache-aware router.
 #[derive(Clone, Debug, Default)]
@@ -151,7 +158,41 @@ impl Rule for PrefixAware {
     const NAME: &'static str = "prefix-aware";
     const TITLE: &'static str = "Prefix-aware";
     const SIGNAL: &'static str = "Follows the longest cached prefix unless load is imbalanced, then the least loaded.";
-    fn build(settings: &RuleSettings) -> Self {
-        PrefixAware::new(settings.prefix_aware)
+    type Settings = PrefixAwareParams;
+    const PARAMS: &'static [Param<Config>] = &[
+        P::whole(
+            "abs-threshold",
+            "Prefix-aware: absolute imbalance",
+            "requests",
+            (0, 1_000_000, 1),
+            |c| c.rules.prefix_aware.abs_threshold.into(),
+            |c, x| c.rules.prefix_aware.abs_threshold = narrow(x),
+        )
+        .doc("Prefix-aware drops affinity when max − min load exceeds this…")
+        .advanced(),
+        P::real(
+            "rel-threshold",
+            "Prefix-aware: relative imbalance",
+            "",
+            (1.0, 1000.0, 0.05),
+            |c| c.rules.prefix_aware.rel_threshold,
+            |c, x| c.rules.prefix_aware.rel_threshold = x,
+        )
+        .doc("…and max load exceeds min load times this.")
+        .advanced(),
+        P::real(
+            "cache-threshold",
+            "Prefix-aware: cache threshold",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.rules.prefix_aware.cache_threshold,
+            |c, x| c.rules.prefix_aware.cache_threshold = x,
+        )
+        .doc("Prefix-aware follows a cached match only above this share of the prompt.")
+        .show(Show::Percent(0))
+        .advanced(),
+    ];
+    fn build(settings: &PrefixAwareParams) -> Self {
+        PrefixAware::new(*settings)
     }
 }

@@ -1,6 +1,6 @@
 //! Random: a uniform draw, reading no signal. The baseline every rule must beat.
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Uniformly random replica.
 #[derive(Clone, Debug, Default)]
@@ -26,7 +26,8 @@ impl Rule for Random {
     const NAME: &'static str = "random";
     const TITLE: &'static str = "Random";
     const SIGNAL: &'static str = "Reads nothing: every replica is equally likely.";
-    fn build(_settings: &RuleSettings) -> Self {
+    type Settings = ();
+    fn build(_settings: &()) -> Self {
         Random
     }
 }

@@ -10,16 +10,9 @@
 
 use alloc::vec::Vec;
 
-use super::{PrefixAwareParams, Router};
-use crate::params::Opt;
-
-/// Settings that some rules read when they are built (one field per rule
-/// family that has any).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RuleSettings {
-    /// Thresholds of the prefix-aware rule.
-    pub prefix_aware: PrefixAwareParams,
-}
+use super::Router;
+use crate::labs::routing::Config;
+use crate::params::{Opt, Param};
 
 /// What the registry needs to know of a rule besides how it selects.
 pub trait Rule: Router + Clone + core::fmt::Debug {
@@ -29,8 +22,28 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
     const TITLE: &'static str;
     /// One line on the signal the rule reads.
     const SIGNAL: &'static str;
+    /// The rule's own settings (`()` when it has none). The generated
+    /// [`RuleSettings`](super::RuleSettings) holds one per rule, in the field
+    /// named after the rule's module.
+    type Settings: Clone
+        + Copy
+        + core::fmt::Debug
+        + Default
+        + PartialEq
+        + serde::Serialize
+        + serde::de::DeserializeOwned;
+    /// Rows of the Routing Lab's parameter table that edit the settings; the
+    /// lab's table appends every rule's rows, so a rule's knobs reach the CLI,
+    /// the URL and the page from its own file.
+    const PARAMS: &'static [Param<Config>] = &[];
     /// A fresh router for one run.
-    fn build(settings: &RuleSettings) -> Self;
+    fn build(settings: &Self::Settings) -> Self;
+}
+
+/// Whether a value has no data at all (a rule without settings): such entries
+/// are left out of the JSON of [`RuleSettings`](super::RuleSettings).
+pub fn zero_sized<T>(_: &T) -> bool {
+    core::mem::size_of::<T>() == 0
 }
 
 /// Declares the rule modules and generates [`RuleKind`] and [`AnyRouter`] from
@@ -42,6 +55,29 @@ macro_rules! rules {
             mod $module;
             pub use $module::$rule;
         )+
+
+        /// Every rule's settings, one field per rule named after its module
+        /// (rules without settings hold `()` and are left out of the JSON).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(default)]
+        pub struct RuleSettings {
+            $(
+                #[doc = concat!("Settings of [`", stringify!($rule), "`].")]
+                #[serde(skip_serializing_if = "registry::zero_sized")]
+                pub $module: <$rule as Rule>::Settings,
+            )+
+        }
+
+        /// How many rows the rules add to the Routing Lab's parameter table.
+        pub const RULE_PARAMS_LEN: usize = 0 $(+ <$rule as Rule>::PARAMS.len())+;
+
+        /// `base` followed by every rule's parameter rows, in registry order
+        /// (`N` is `base.len() + RULE_PARAMS_LEN`).
+        pub const fn with_rule_params<const N: usize>(
+            base: &'static [crate::params::Param<crate::labs::routing::Config>],
+        ) -> [crate::params::Param<crate::labs::routing::Config>; N] {
+            crate::params::concat(&[base, $(<$rule as Rule>::PARAMS),+])
+        }
 
         /// Every selection rule, generated from the list in `routing/mod.rs`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +110,7 @@ macro_rules! rules {
             /// A fresh router of this kind for one run.
             pub fn build(self, settings: &RuleSettings) -> AnyRouter {
                 match self {
-                    $(RuleKind::$rule => AnyRouter::$rule(<$rule as Rule>::build(settings)),)+
+                    $(RuleKind::$rule => AnyRouter::$rule(<$rule as Rule>::build(&settings.$module)),)+
                 }
             }
         }
@@ -95,6 +131,10 @@ macro_rules! rules {
                 choose: &mut Chooser<'_>,
             ) -> Option<Decision> {
                 match self { $(AnyRouter::$rule(r) => r.select(ctx, choose),)+ }
+            }
+
+            fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, chosen: u32) {
+                match self { $(AnyRouter::$rule(r) => r.observe(ctx, chosen),)+ }
             }
         }
     };

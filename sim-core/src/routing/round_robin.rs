@@ -1,6 +1,6 @@
 //! Round robin: replicas in a fixed rotation. Equal counts, blind to work (§4.1).
 
-use super::{Chooser, Rule, RuleSettings, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
 
 /// Rotation starting at replica 0.
 #[derive(Clone, Debug, Default)]
@@ -25,13 +25,20 @@ impl Router for RoundRobin {
             reason: Reason::RoundRobin,
         })
     }
+
+    fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, _chosen: u32) {
+        // The rotation moves on with every request, wherever it went.
+        let n = ctx.replicas.len().max(1);
+        self.next = (self.next % n + 1) % n;
+    }
 }
 
 impl Rule for RoundRobin {
     const NAME: &'static str = "round-robin";
     const TITLE: &'static str = "Round robin";
     const SIGNAL: &'static str = "Reads nothing but its own position: replicas take turns.";
-    fn build(_settings: &RuleSettings) -> Self {
+    type Settings = ();
+    fn build(_settings: &()) -> Self {
         RoundRobin::default()
     }
 }

@@ -94,6 +94,7 @@ fn router_for(kind: RouterKind, threshold: Option<u32>) -> AnyRouter {
                 cache_threshold: 0.0,
                 gap: GapRule::Holder,
             },
+            ..RuleSettings::default()
         }),
     }
 }

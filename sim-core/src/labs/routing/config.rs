@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
-use crate::routing::PrefixAwareParams;
+use crate::routing::{with_rule_params, RuleSettings, RULE_PARAMS_LEN};
 use crate::workload::generator::GeneratorSpec;
 
 /// Everything one Routing Lab run depends on. Missing keys take their defaults;
@@ -60,8 +60,8 @@ pub struct Config {
     pub cache_tokens: u32,
     /// Tokens per prefix hash block of generated traces (default 64).
     pub hash_block_tokens: u32,
-    /// Thresholds of the prefix-aware rule.
-    pub prefix_aware: PrefixAwareParams,
+    /// Every selection rule's settings (one field per rule; see each rule's file).
+    pub rules: RuleSettings,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
 }
@@ -91,7 +91,7 @@ impl Default for Config {
             prefill_budget: 320,
             cache_tokens: 8192,
             hash_block_tokens: 64,
-            prefix_aware: PrefixAwareParams::default(),
+            rules: RuleSettings::default(),
             max_ticks: 20_000_000,
         }
     }
@@ -100,259 +100,234 @@ impl Default for Config {
 /// Shorthand for the table below.
 type P = Param<Config>;
 
+/// The lab's own rows; every selection rule appends its rows after these.
+const BASE: &[Param<Config>] = &[
+    P::whole(
+        "replicas",
+        "Replicas",
+        "",
+        (1, 16, 1),
+        |c| c.replicas.into(),
+        |c, x| c.replicas = narrow(x),
+    )
+    .doc("Identical engines in the pool."),
+    P::real(
+        "rate",
+        "Arrival rate",
+        "req/tick",
+        (0.01, 2.0, 0.01),
+        |c| c.rate,
+        |c, x| c.rate = x,
+    )
+    .doc("Mean arrivals per tick (λ)."),
+    P::whole(
+        "mean-prompt",
+        "Mean prompt",
+        "tokens",
+        (64, 8192, 1),
+        |c| c.mean_prompt.into(),
+        |c, x| c.mean_prompt = narrow(x),
+    )
+    .doc("Mean prompt length before clipping."),
+    P::real(
+        "prompt-cv",
+        "Prompt-length CV",
+        "",
+        (0.0, 3.0, 0.05),
+        |c| c.prompt_cv,
+        |c, x| c.prompt_cv = x,
+    )
+    .doc("Spread of prompt lengths (log-normal)."),
+    P::real(
+        "long-share",
+        "Long requests",
+        "",
+        (0.0, 1.0, 0.05),
+        |c| c.long_share,
+        |c, x| c.long_share = x,
+    )
+    .doc("Share of requests from the long-output class.")
+    .show(Show::Percent(0)),
+    P::seed(|c| c.seed, |c, x| c.seed = x),
+    P::whole(
+        "requests",
+        "Requests",
+        "",
+        (1, 200_000, 1),
+        |c| c.requests.into(),
+        |c, x| c.requests = narrow(x),
+    )
+    .doc("Requests in the generated trace.")
+    .advanced(),
+    P::real(
+        "burstiness",
+        "Burstiness",
+        "",
+        (0.05, 20.0, 0.05),
+        |c| c.burstiness,
+        |c, x| c.burstiness = x,
+    )
+    .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
+    .advanced(),
+    P::whole(
+        "prompt-min",
+        "Shortest prompt",
+        "tokens",
+        (1, 8192, 1),
+        |c| c.prompt_min.into(),
+        |c, x| c.prompt_min = narrow(x),
+    )
+    .doc("Prompts are clipped to at least this length.")
+    .advanced(),
+    P::whole(
+        "prompt-max",
+        "Longest prompt",
+        "tokens",
+        (1, 65_536, 1),
+        |c| c.prompt_max.into(),
+        |c, x| c.prompt_max = narrow(x),
+    )
+    .doc("Prompts are clipped to at most this length.")
+    .advanced(),
+    P::real(
+        "short-output-mean",
+        "Short output",
+        "tokens",
+        (1.0, 10_000.0, 1.0),
+        |c| c.short_output_mean,
+        |c, x| c.short_output_mean = x,
+    )
+    .doc("Mean output of a short request (Gamma, CV 0.5).")
+    .advanced(),
+    P::real(
+        "long-output-mean",
+        "Long output",
+        "tokens",
+        (1.0, 10_000.0, 1.0),
+        |c| c.long_output_mean,
+        |c, x| c.long_output_mean = x,
+    )
+    .doc("Mean output of a long request (Gamma, CV 0.25).")
+    .advanced(),
+    P::whole(
+        "prefix-pool",
+        "Shared prefixes",
+        "",
+        (0, 64, 1),
+        |c| c.prefix_pool.into(),
+        |c, x| c.prefix_pool = narrow(x),
+    )
+    .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
+    .advanced(),
+    P::real(
+        "prefix-cover-min",
+        "Prefix covers at least",
+        "",
+        (0.0, 1.0, 0.05),
+        |c| c.prefix_cover_min,
+        |c, x| c.prefix_cover_min = x,
+    )
+    .doc("Smallest share of a prompt its shared prefix covers.")
+    .show(Show::Percent(0))
+    .advanced(),
+    P::real(
+        "prefix-cover-max",
+        "Prefix covers at most",
+        "",
+        (0.0, 1.0, 0.05),
+        |c| c.prefix_cover_max,
+        |c, x| c.prefix_cover_max = x,
+    )
+    .doc("Largest share of a prompt its shared prefix covers.")
+    .show(Show::Percent(0))
+    .advanced(),
+    P::whole(
+        "slo-ttft",
+        "TTFT objective",
+        "ticks",
+        (1, 10_000, 1),
+        |c| c.slo_ttft.into(),
+        |c, x| c.slo_ttft = narrow(x),
+    )
+    .doc("A request meets the SLO when its first token arrives within this many ticks.")
+    .advanced(),
+    P::whole(
+        "slots",
+        "Batch slots",
+        "",
+        (1, 256, 1),
+        |c| c.slots.into(),
+        |c, x| c.slots = narrow(x),
+    )
+    .doc("Sequences one replica runs at once.")
+    .advanced(),
+    P::whole(
+        "kv-blocks",
+        "KV capacity",
+        "blocks",
+        (1, 10_000_000, 1),
+        |c| c.kv_blocks.into(),
+        |c, x| c.kv_blocks = narrow(x),
+    )
+    .doc("KV-cache blocks per replica.")
+    .advanced(),
+    P::whole(
+        "kv-block-tokens",
+        "KV block size",
+        "tokens",
+        (1, 1024, 1),
+        |c| c.kv_block_tokens.into(),
+        |c, x| c.kv_block_tokens = narrow(x),
+    )
+    .doc("Tokens per KV block (vLLM's default is 16).")
+    .advanced(),
+    P::whole(
+        "prefill-budget",
+        "Prefill speed",
+        "tokens/tick",
+        (1, 1_000_000, 1),
+        |c| c.prefill_budget.into(),
+        |c, x| c.prefill_budget = narrow(x),
+    )
+    .doc("Prompt tokens one prefill step computes.")
+    .advanced(),
+    P::whole(
+        "cache-tokens",
+        "Prefix cache",
+        "tokens",
+        (0, 10_000_000, 1),
+        |c| c.cache_tokens.into(),
+        |c, x| c.cache_tokens = narrow(x),
+    )
+    .doc("Prefix-cache capacity per replica (LRU).")
+    .advanced(),
+    P::whole(
+        "hash-block-tokens",
+        "Hash block size",
+        "tokens",
+        (1, 4096, 1),
+        |c| c.hash_block_tokens.into(),
+        |c, x| c.hash_block_tokens = narrow(x),
+    )
+    .doc("Tokens per prefix hash block of generated traces.")
+    .advanced(),
+    P::whole(
+        "max-ticks",
+        "Tick cap",
+        "ticks",
+        (1, 100_000_000, 1),
+        |c| c.max_ticks,
+        |c, x| c.max_ticks = x,
+    )
+    .doc("A run stops here; unfinished requests are reported outstanding.")
+    .advanced(),
+];
+
+/// The whole table: the lab's rows, then each rule's, in registry order.
+const ALL: [Param<Config>; BASE.len() + RULE_PARAMS_LEN] = with_rule_params(BASE);
+
 impl Configurable for Config {
-    const PARAMS: &'static [Param<Config>] = &[
-        P::whole(
-            "replicas",
-            "Replicas",
-            "",
-            (1, 16, 1),
-            |c| c.replicas.into(),
-            |c, x| c.replicas = narrow(x),
-        )
-        .doc("Identical engines in the pool."),
-        P::real(
-            "rate",
-            "Arrival rate",
-            "req/tick",
-            (0.01, 2.0, 0.01),
-            |c| c.rate,
-            |c, x| c.rate = x,
-        )
-        .doc("Mean arrivals per tick (λ)."),
-        P::whole(
-            "mean-prompt",
-            "Mean prompt",
-            "tokens",
-            (64, 8192, 1),
-            |c| c.mean_prompt.into(),
-            |c, x| c.mean_prompt = narrow(x),
-        )
-        .doc("Mean prompt length before clipping."),
-        P::real(
-            "prompt-cv",
-            "Prompt-length CV",
-            "",
-            (0.0, 3.0, 0.05),
-            |c| c.prompt_cv,
-            |c, x| c.prompt_cv = x,
-        )
-        .doc("Spread of prompt lengths (log-normal)."),
-        P::real(
-            "long-share",
-            "Long requests",
-            "",
-            (0.0, 1.0, 0.05),
-            |c| c.long_share,
-            |c, x| c.long_share = x,
-        )
-        .doc("Share of requests from the long-output class.")
-        .show(Show::Percent(0)),
-        P::seed(|c| c.seed, |c, x| c.seed = x),
-        P::whole(
-            "requests",
-            "Requests",
-            "",
-            (1, 200_000, 1),
-            |c| c.requests.into(),
-            |c, x| c.requests = narrow(x),
-        )
-        .doc("Requests in the generated trace.")
-        .advanced(),
-        P::real(
-            "burstiness",
-            "Burstiness",
-            "",
-            (0.05, 20.0, 0.05),
-            |c| c.burstiness,
-            |c, x| c.burstiness = x,
-        )
-        .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
-        .advanced(),
-        P::whole(
-            "prompt-min",
-            "Shortest prompt",
-            "tokens",
-            (1, 8192, 1),
-            |c| c.prompt_min.into(),
-            |c, x| c.prompt_min = narrow(x),
-        )
-        .doc("Prompts are clipped to at least this length.")
-        .advanced(),
-        P::whole(
-            "prompt-max",
-            "Longest prompt",
-            "tokens",
-            (1, 65_536, 1),
-            |c| c.prompt_max.into(),
-            |c, x| c.prompt_max = narrow(x),
-        )
-        .doc("Prompts are clipped to at most this length.")
-        .advanced(),
-        P::real(
-            "short-output-mean",
-            "Short output",
-            "tokens",
-            (1.0, 10_000.0, 1.0),
-            |c| c.short_output_mean,
-            |c, x| c.short_output_mean = x,
-        )
-        .doc("Mean output of a short request (Gamma, CV 0.5).")
-        .advanced(),
-        P::real(
-            "long-output-mean",
-            "Long output",
-            "tokens",
-            (1.0, 10_000.0, 1.0),
-            |c| c.long_output_mean,
-            |c, x| c.long_output_mean = x,
-        )
-        .doc("Mean output of a long request (Gamma, CV 0.25).")
-        .advanced(),
-        P::whole(
-            "prefix-pool",
-            "Shared prefixes",
-            "",
-            (0, 64, 1),
-            |c| c.prefix_pool.into(),
-            |c, x| c.prefix_pool = narrow(x),
-        )
-        .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
-        .advanced(),
-        P::real(
-            "prefix-cover-min",
-            "Prefix covers at least",
-            "",
-            (0.0, 1.0, 0.05),
-            |c| c.prefix_cover_min,
-            |c, x| c.prefix_cover_min = x,
-        )
-        .doc("Smallest share of a prompt its shared prefix covers.")
-        .show(Show::Percent(0))
-        .advanced(),
-        P::real(
-            "prefix-cover-max",
-            "Prefix covers at most",
-            "",
-            (0.0, 1.0, 0.05),
-            |c| c.prefix_cover_max,
-            |c, x| c.prefix_cover_max = x,
-        )
-        .doc("Largest share of a prompt its shared prefix covers.")
-        .show(Show::Percent(0))
-        .advanced(),
-        P::whole(
-            "slo-ttft",
-            "TTFT objective",
-            "ticks",
-            (1, 10_000, 1),
-            |c| c.slo_ttft.into(),
-            |c, x| c.slo_ttft = narrow(x),
-        )
-        .doc("A request meets the SLO when its first token arrives within this many ticks.")
-        .advanced(),
-        P::whole(
-            "slots",
-            "Batch slots",
-            "",
-            (1, 256, 1),
-            |c| c.slots.into(),
-            |c, x| c.slots = narrow(x),
-        )
-        .doc("Sequences one replica runs at once.")
-        .advanced(),
-        P::whole(
-            "kv-blocks",
-            "KV capacity",
-            "blocks",
-            (1, 10_000_000, 1),
-            |c| c.kv_blocks.into(),
-            |c, x| c.kv_blocks = narrow(x),
-        )
-        .doc("KV-cache blocks per replica.")
-        .advanced(),
-        P::whole(
-            "kv-block-tokens",
-            "KV block size",
-            "tokens",
-            (1, 1024, 1),
-            |c| c.kv_block_tokens.into(),
-            |c, x| c.kv_block_tokens = narrow(x),
-        )
-        .doc("Tokens per KV block (vLLM's default is 16).")
-        .advanced(),
-        P::whole(
-            "prefill-budget",
-            "Prefill speed",
-            "tokens/tick",
-            (1, 1_000_000, 1),
-            |c| c.prefill_budget.into(),
-            |c, x| c.prefill_budget = narrow(x),
-        )
-        .doc("Prompt tokens one prefill step computes.")
-        .advanced(),
-        P::whole(
-            "cache-tokens",
-            "Prefix cache",
-            "tokens",
-            (0, 10_000_000, 1),
-            |c| c.cache_tokens.into(),
-            |c, x| c.cache_tokens = narrow(x),
-        )
-        .doc("Prefix-cache capacity per replica (LRU).")
-        .advanced(),
-        P::whole(
-            "hash-block-tokens",
-            "Hash block size",
-            "tokens",
-            (1, 4096, 1),
-            |c| c.hash_block_tokens.into(),
-            |c, x| c.hash_block_tokens = narrow(x),
-        )
-        .doc("Tokens per prefix hash block of generated traces.")
-        .advanced(),
-        P::whole(
-            "abs-threshold",
-            "Imbalance: absolute",
-            "requests",
-            (0, 1_000_000, 1),
-            |c| c.prefix_aware.abs_threshold.into(),
-            |c, x| c.prefix_aware.abs_threshold = narrow(x),
-        )
-        .doc("Prefix-aware drops affinity when max − min load exceeds this…")
-        .advanced(),
-        P::real(
-            "rel-threshold",
-            "Imbalance: relative",
-            "",
-            (1.0, 1000.0, 0.05),
-            |c| c.prefix_aware.rel_threshold,
-            |c, x| c.prefix_aware.rel_threshold = x,
-        )
-        .doc("…and max load exceeds min load times this.")
-        .advanced(),
-        P::real(
-            "cache-threshold",
-            "Cache threshold",
-            "",
-            (0.0, 1.0, 0.05),
-            |c| c.prefix_aware.cache_threshold,
-            |c, x| c.prefix_aware.cache_threshold = x,
-        )
-        .doc("Prefix-aware follows a cached match only above this share of the prompt.")
-        .show(Show::Percent(0))
-        .advanced(),
-        P::whole(
-            "max-ticks",
-            "Tick cap",
-            "ticks",
-            (1, 100_000_000, 1),
-            |c| c.max_ticks,
-            |c, x| c.max_ticks = x,
-        )
-        .doc("A run stops here; unfinished requests are reported outstanding.")
-        .advanced(),
-    ];
+    const PARAMS: &'static [Param<Config>] = &ALL;
 
     fn cross_check(&self) -> Result<(), ParamError> {
         if self.prompt_max < self.prompt_min {

@@ -9,7 +9,7 @@ use super::Config;
 use crate::engine::{EngineEvent, Replica};
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
-use crate::routing::{Chooser, RouteContext, Router, RuleKind, RuleSettings, Ties};
+use crate::routing::{Chooser, RouteContext, Router, RuleKind, Ties};
 use crate::stats::percentile_sorted;
 use crate::time::Tick;
 use crate::workload::{generator, Workload};
@@ -121,9 +121,7 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
     let mut replicas: Vec<Replica> = (0..n)
         .map(|_| Replica::new(config.engine(), workload.block_tokens))
         .collect();
-    let mut router = rule.build(&RuleSettings {
-        prefix_aware: config.prefix_aware,
-    });
+    let mut router = rule.build(&config.rules);
     // Each rule draws from its own stream, so every rule replays the same trace
     // and a rule's choices do not depend on which other rules ran.
     let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
