@@ -39,9 +39,23 @@ fn configs() -> Vec<Config> {
         Config {
             prefix_pool: 0,
             cache_tokens: 0,
-            ..d
+            ..d.clone()
         },
+        heterogeneous(),
     ]
+}
+
+/// Mixed speeds, a replica joining mid-run under slow start, counterfactuals on.
+fn heterogeneous() -> Config {
+    let mut c = Config {
+        replicas: 3,
+        speeds: vec![2.0, 0.5, 1.0],
+        scale_up_at: 200,
+        counterfactuals: true,
+        ..Config::default()
+    };
+    c.rules.envoy_least_request.slow_start_window = 100;
+    c
 }
 
 #[test]
@@ -119,6 +133,70 @@ fn same_config_and_seed_give_identical_json() {
 }
 
 #[test]
+fn the_newcomer_and_the_speeds_are_reported() {
+    let o = routing::run(&heterogeneous()).expect("valid");
+    for r in &o.rules {
+        let speeds: Vec<f64> = r.replicas.iter().map(|x| x.speed).collect();
+        let joined: Vec<u64> = r.replicas.iter().map(|x| x.joined_at).collect();
+        assert_eq!(speeds, [2.0, 0.5, 1.0, 1.0], "{:?}", r.rule);
+        assert_eq!(joined, [0, 0, 0, 200], "{:?}", r.rule);
+        // Nothing can be sent to a replica before it exists.
+        assert!(r.queue.series[3]
+            .iter()
+            .take(200 / r.queue.stride as usize)
+            .all(|&q| q == 0));
+    }
+}
+
+#[test]
+fn counterfactuals_explain_without_changing_the_run() {
+    let with = routing::run(&heterogeneous()).expect("valid");
+    let without = routing::run(&Config {
+        counterfactuals: false,
+        ..heterogeneous()
+    })
+    .expect("valid");
+    for (a, b) in with.rules.iter().zip(&without.rules) {
+        assert_eq!(
+            a.decisions, b.decisions,
+            "{:?}: asking others moved the run",
+            a.rule
+        );
+        assert_eq!(a.ttft_p95, b.ttft_p95);
+        assert!(b.counterfactuals.is_empty());
+        assert_eq!(a.counterfactuals.len(), a.decisions.len());
+        for (i, d) in a.counterfactuals.iter().enumerate() {
+            assert_eq!(d.request as usize, i);
+            assert_eq!(d.decision, a.decisions[i]);
+            let others: Vec<RuleKind> = d.others.iter().map(|x| x.rule).collect();
+            let expected: Vec<RuleKind> = RuleKind::ALL
+                .iter()
+                .copied()
+                .filter(|&k| k != a.rule)
+                .collect();
+            assert_eq!(
+                others, expected,
+                "every other rule answers, in registry order"
+            );
+        }
+    }
+    // Shadows answer with their own reasons: least outstanding's is always a
+    // least-loaded pick, whichever rule really ran.
+    let lo = with.rule(RuleKind::RoundRobin).expect("ran");
+    for d in &lo.counterfactuals {
+        let alt = d
+            .others
+            .iter()
+            .find(|x| x.rule == RuleKind::LeastOutstanding)
+            .unwrap();
+        assert!(matches!(
+            alt.decision.reason,
+            sim_core::routing::Reason::LeastLoaded { .. }
+        ));
+    }
+}
+
+#[test]
 fn each_rule_sees_the_same_trace_whatever_else_runs() {
     let cfg = Config::default();
     let all = routing::run(&cfg).expect("valid");
@@ -173,6 +251,13 @@ fn out_of_range_values_are_typed_errors_not_panics() {
                 ..Config::default()
             },
             "prompt-max",
+        ),
+        (
+            Config {
+                speeds: vec![8.0],
+                ..Config::default()
+            },
+            "speeds",
         ),
     ];
     for (cfg, field) in bad {

@@ -33,7 +33,7 @@ fn with_loads(loads: &[u32]) -> Vec<Replica> {
         .iter()
         .map(|&l| {
             let mut r = Replica::new(SPEC, 64);
-            (0..l).for_each(|i| r.enqueue(i));
+            (0..l).for_each(|i| r.enqueue(i, 64));
             r
         })
         .collect()
@@ -50,6 +50,7 @@ fn decide(
         now: Tick(0),
         request: req,
         block_tokens: 64,
+        kv_block_tokens: 16,
         replicas,
     };
     router
@@ -128,7 +129,7 @@ fn least_kv_cannot_see_queued_work() {
         requests: vec![request((0..10).collect())],
     };
     let mut busy = Replica::new(SPEC, 64);
-    busy.enqueue(0);
+    busy.enqueue(0, 640);
     let mut events = Vec::new();
     busy.step(Tick(0), &work, &mut events);
     assert!(busy.kv_used() > 0);
@@ -160,7 +161,7 @@ fn warm_pool() -> Vec<Replica> {
         requests: vec![request((100..110).collect())],
     };
     let mut replicas = with_loads(&[0, 0, 0, 0]);
-    replicas[2].enqueue(0);
+    replicas[2].enqueue(0, 640);
     let mut events = Vec::new();
     for t in 0..50 {
         replicas[2].step(Tick(t), &work, &mut events);
@@ -191,9 +192,9 @@ fn prefix_aware_follows_the_cache_when_balanced() {
 #[test]
 fn prefix_aware_falls_back_to_least_loaded_on_a_poor_match() {
     let mut replicas = warm_pool();
-    replicas[0].enqueue(0);
-    replicas[2].enqueue(0);
-    replicas[3].enqueue(0);
+    replicas[0].enqueue(0, 640);
+    replicas[2].enqueue(0, 640);
+    replicas[3].enqueue(0, 640);
     let mut pa = PrefixAware::new(PrefixAwareParams::default());
     let mut rng = Rng::new(2, 1);
     // 2 of 10 blocks cached on replica 2: 20%, under the 30% threshold.
@@ -213,9 +214,9 @@ fn prefix_aware_falls_back_to_least_loaded_on_a_poor_match() {
 fn prefix_aware_escapes_when_imbalanced() {
     let mut replicas = warm_pool();
     // Replica 2 holds the prefix but is 6 requests ahead of the rest: 6 − 1 > 4 and 6 > 1.5 × 1.
-    (0..6).for_each(|i| replicas[2].enqueue(i));
+    (0..6).for_each(|i| replicas[2].enqueue(i, 640));
     for r in [0, 1, 3] {
-        replicas[r].enqueue(0);
+        replicas[r].enqueue(0, 640);
     }
     let mut pa = PrefixAware::new(PrefixAwareParams::default());
     let mut rng = Rng::new(2, 1);
@@ -230,9 +231,9 @@ fn prefix_aware_escapes_when_imbalanced() {
     );
     // One request less and the gap (4) is no longer over the threshold: affinity wins.
     let mut replicas = warm_pool();
-    (0..5).for_each(|i| replicas[2].enqueue(i));
+    (0..5).for_each(|i| replicas[2].enqueue(i, 640));
     for r in [0, 1, 3] {
-        replicas[r].enqueue(0);
+        replicas[r].enqueue(0, 640);
     }
     let d = decide(&mut pa, &replicas, &request((100..110).collect()), &mut rng);
     assert_eq!(d.replica, 2);
@@ -250,8 +251,8 @@ fn prefix_aware_with_the_holder_gap_drops_affinity_only_for_a_holder_too_far_ahe
     // and is 2 ahead of the idlest: within the threshold, so affinity wins even
     // though the pool as a whole is imbalanced (the pool rule would escape).
     let mut replicas = warm_pool();
-    (0..9).for_each(|i| replicas[0].enqueue(i));
-    (0..2).for_each(|i| replicas[2].enqueue(i));
+    (0..9).for_each(|i| replicas[0].enqueue(i, 640));
+    (0..2).for_each(|i| replicas[2].enqueue(i, 640));
     let mut rng = Rng::new(3, 1);
     let req = request((100..110).collect());
     let mut pa = PrefixAware::new(holder_gap);
@@ -267,7 +268,7 @@ fn prefix_aware_with_the_holder_gap_drops_affinity_only_for_a_holder_too_far_ahe
     assert!(matches!(d.reason, Reason::ImbalanceEscape { .. }));
     // One more request on the holder puts it 3 ahead: affinity dropped, and the
     // reason names the holder and both loads.
-    replicas[2].enqueue(9);
+    replicas[2].enqueue(9, 640);
     let d = decide(&mut pa, &replicas, &req, &mut rng);
     assert_eq!(
         d.reason,
@@ -290,6 +291,7 @@ fn lowest_index_ties_are_deterministic() {
             now: Tick(0),
             request: &req,
             block_tokens: 64,
+            kv_block_tokens: 16,
             replicas: &replicas[..],
         };
         let d = LeastOutstanding

@@ -102,9 +102,9 @@ pub struct ReplicaStats {
     pub assigned: u32,
     /// Requests that finished here.
     pub completed: u32,
-    /// Ticks spent on a prefill or a decode step.
+    /// Iterations that ran a prefill or a decode step (one per tick at speed 1).
     pub busy_ticks: u64,
-    /// Ticks spent on a prefill step.
+    /// Iterations that ran a prefill step.
     pub prefill_ticks: u64,
     /// Sequences preempted for KV.
     pub preemptions: u32,
@@ -121,6 +121,15 @@ pub struct Replica {
     kv_used: u32,
     cache: PrefixCache,
     stats: ReplicaStats,
+    /// Iterations per tick (a 2× faster replica runs two).
+    speed: f64,
+    /// Iterations earned and not yet run (the fractional part of speed × ticks).
+    credit: f64,
+    /// When it joined the pool.
+    joined_at: Tick,
+    /// Prompt tokens accepted and not yet prefilled (queued prompts plus the
+    /// unfinished part of prompts being prefilled).
+    backlog: u64,
 }
 
 impl Replica {
@@ -136,7 +145,39 @@ impl Replica {
             kv_used: 0,
             cache: PrefixCache::new((spec.cache_tokens / block_tokens) as usize),
             stats: ReplicaStats::default(),
+            speed: 1.0,
+            credit: 0.0,
+            joined_at: Tick::ZERO,
+            backlog: 0,
         }
+    }
+
+    /// The same replica running `speed` iterations per tick (0.25–4: a 2×
+    /// faster accelerator runs two iterations in the time a standard one runs one).
+    pub fn with_speed(mut self, speed: f64) -> Replica {
+        self.speed = speed;
+        self
+    }
+
+    /// The same replica, marked as having joined the pool at `at`.
+    pub fn joined(mut self, at: Tick) -> Replica {
+        self.joined_at = at;
+        self
+    }
+
+    /// Iterations per tick.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// When it joined the pool.
+    pub fn joined_at(&self) -> Tick {
+        self.joined_at
+    }
+
+    /// Prompt tokens accepted and not yet prefilled.
+    pub fn prefill_backlog(&self) -> u64 {
+        self.backlog
     }
 
     /// Requests accepted and not finished: waiting plus running.
@@ -175,9 +216,11 @@ impl Replica {
         self.waiting.is_empty() && self.running.is_empty()
     }
 
-    /// Accept request `index` into the waiting queue.
-    pub fn enqueue(&mut self, index: u32) {
+    /// Accept request `index`, with a prompt of `prompt_tokens`, into the
+    /// waiting queue.
+    pub fn enqueue(&mut self, index: u32, prompt_tokens: u32) {
         self.stats.assigned += 1;
+        self.backlog += u64::from(prompt_tokens);
         self.waiting.push_back(index);
     }
 
@@ -200,6 +243,8 @@ impl Replica {
                 break; // head-of-line blocking
             }
             self.waiting.pop_front();
+            // Cached tokens need no prefill: the backlog keeps only the rest.
+            self.backlog = self.backlog + u64::from(uncached) - u64::from(req.prompt_tokens);
             self.cache.touch(&req.blocks[..matched]);
             self.kv_used += need;
             self.prefilling += 1;
@@ -229,6 +274,17 @@ impl Replica {
         seq.generated >= seq.output
     }
 
+    /// Run the iterations tick `now` gives this replica (its speed, carried
+    /// over fractionally: speed 0.5 runs every other tick); what happened is
+    /// appended to `events`, stamped `now`.
+    pub fn tick(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
+        self.credit += self.speed;
+        while self.credit >= 1.0 {
+            self.credit -= 1.0;
+            self.step(now, workload, events);
+        }
+    }
+
     /// Run one iteration at tick `now`; what happened is appended to `events`.
     pub fn step(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.admit(workload, events);
@@ -251,6 +307,7 @@ impl Replica {
                 let take = seq.prefill_left.min(budget);
                 seq.prefill_left -= take;
                 budget -= take;
+                self.backlog -= u64::from(take);
                 if seq.prefill_left == 0 {
                     self.prefilling -= 1;
                     let req = &workload.requests[seq.request as usize];
@@ -295,6 +352,9 @@ impl Replica {
                     self.prefilling -= 1;
                 }
                 self.stats.preemptions += 1;
+                // Recomputed from scratch later: the whole prompt is backlog again.
+                let prompt = workload.requests[seq.request as usize].prompt_tokens;
+                self.backlog = self.backlog - u64::from(seq.prefill_left) + u64::from(prompt);
                 self.waiting.push_front(seq.request);
                 events.push(EngineEvent::Preempted {
                     request: seq.request,
@@ -319,5 +379,17 @@ impl crate::routing::ReplicaState for Replica {
 
     fn cached_tokens(&self, request: &Request, block_tokens: u32) -> u32 {
         self.cache.match_len(&request.blocks) as u32 * block_tokens
+    }
+
+    fn prefill_backlog(&self) -> u64 {
+        self.backlog
+    }
+
+    fn weight(&self) -> f64 {
+        self.speed
+    }
+
+    fn joined_at(&self) -> Tick {
+        self.joined_at
     }
 }

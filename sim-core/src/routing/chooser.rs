@@ -29,6 +29,16 @@ impl<'a> Chooser<'a> {
         Chooser { rng, ties }
     }
 
+    /// A uniform draw in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        self.rng.unit()
+    }
+
+    /// How ties are broken.
+    pub fn ties(&self) -> Ties {
+        self.ties
+    }
+
     /// A uniform index below `n` (`n` > 0).
     pub fn index(&mut self, n: usize) -> usize {
         self.rng.index(n)
@@ -70,5 +80,30 @@ impl<'a> Chooser<'a> {
             }
         }
         best
+    }
+}
+
+/// An `f64` cost ordered totally (`f64::total_cmp`), so real-valued costs can go
+/// through [`Chooser::argmin`] and its tie-breaking.
+#[derive(Clone, Copy, Debug)]
+pub struct OrdF64(pub f64);
+
+impl PartialEq for OrdF64 {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.total_cmp(&other.0).is_eq()
+    }
+}
+
+impl Eq for OrdF64 {}
+
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrdF64 {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.0.total_cmp(&other.0)
     }
 }

@@ -21,10 +21,10 @@ mod reason;
 #[macro_use]
 mod registry;
 
-pub use chooser::{Chooser, Ties};
+pub use chooser::{Chooser, OrdF64, Ties};
 pub use prefix_aware::{GapRule, PrefixAwareParams};
 pub use reason::Reason;
-pub use registry::Rule;
+pub use registry::{Origin, Rule};
 
 // The registry: one line per rule, in table order (a rule's position also picks
 // its tie-break stream, so new rules go at the end).
@@ -35,12 +35,30 @@ rules! {
     power_of_two::PowerOfTwo,
     least_kv::LeastKv,
     prefix_aware::PrefixAware,
+    sglang_cache_aware::SglangCacheAware,
+    sglang_prefix_hash::SglangPrefixHash,
+    dynamo_kv::DynamoKv,
+    envoy_least_request::EnvoyLeastRequest,
 }
 
 use crate::time::Tick;
 use crate::workload::Request;
 
+/// Prompt tokens of a request cached on one replica, by storage tier.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tiers {
+    /// In accelerator memory (reusable as is).
+    pub device: u32,
+    /// In host memory (reusable after a transfer).
+    pub host: u32,
+    /// On disk or an external store.
+    pub disk: u32,
+}
+
 /// What a rule may read of one replica, as the router sees it (possibly stale).
+/// The first four are what every view provides; the rest have defaults for
+/// views that do not model them (a standard, always-present replica with no
+/// load monitor and no lower cache tiers).
 pub trait ReplicaState {
     /// Requests accepted and not finished: waiting plus running.
     fn outstanding(&self) -> u32;
@@ -51,6 +69,31 @@ pub trait ReplicaState {
     /// Prompt tokens of `request` this replica holds in its prefix cache (the
     /// longest cached leading run), given `block_tokens` tokens per hash block.
     fn cached_tokens(&self, request: &Request, block_tokens: u32) -> u32;
+    /// [`ReplicaState::cached_tokens`] split by tier (all on the device unless
+    /// the view models lower tiers).
+    fn cached_tiers(&self, request: &Request, block_tokens: u32) -> Tiers {
+        Tiers {
+            device: self.cached_tokens(request, block_tokens),
+            ..Tiers::default()
+        }
+    }
+    /// Prompt tokens accepted and not yet prefilled: queued prompts plus the
+    /// unfinished part of prompts being prefilled.
+    fn prefill_backlog(&self) -> u64 {
+        0
+    }
+    /// Tokens in flight as an external load monitor reports them, if one does.
+    fn token_load(&self) -> Option<u64> {
+        None
+    }
+    /// Capacity relative to a standard replica (a 2× faster one is 2).
+    fn weight(&self) -> f64 {
+        1.0
+    }
+    /// When the replica joined the pool.
+    fn joined_at(&self) -> Tick {
+        Tick::ZERO
+    }
 }
 
 /// Everything a rule may look at for one decision.
@@ -62,6 +105,8 @@ pub struct RouteContext<'a, S> {
     pub request: &'a Request,
     /// Tokens per hash block of the request's `blocks`.
     pub block_tokens: u32,
+    /// Tokens per KV block of the engines (the unit of KV-block costs).
+    pub kv_block_tokens: u32,
     /// Every replica, in index order, as the router sees it at this moment.
     pub replicas: &'a [S],
 }
@@ -93,5 +138,19 @@ pub trait Router {
     /// Rules without history need not override it.
     fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, chosen: u32) {
         let _ = (ctx, chosen);
+    }
+
+    /// Where this rule would send `ctx.request` right now, leaving its history
+    /// untouched (for counterfactuals). The default asks a copy; rules whose
+    /// history is large (a router-side tree) answer from a shared borrow.
+    fn peek<S: ReplicaState>(
+        &self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision>
+    where
+        Self: Clone,
+    {
+        self.clone().select(ctx, choose)
     }
 }

@@ -27,6 +27,16 @@ pub enum Reason {
         /// Outstanding requests on the other sampled replica.
         other_load: u32,
     },
+    /// The lighter of two distinct random replicas, compared on the tokens a
+    /// load monitor reports for both.
+    TwoChoicesTokens {
+        /// The replica sampled alongside the chosen one.
+        other: u32,
+        /// Tokens in flight on the chosen replica.
+        tokens: u64,
+        /// Tokens in flight on the other sampled replica.
+        other_tokens: u64,
+    },
     /// Fewest KV blocks held by running sequences; waiting count broke ties.
     LeastKv {
         /// KV blocks held on the chosen replica.
@@ -56,6 +66,34 @@ pub enum Reason {
         /// Outstanding requests on the least-loaded replica (the chosen one).
         least_load: u32,
     },
+    /// The owner of the prompt's head on a consistent-hash ring, within its
+    /// load bound.
+    RingOwner {
+        /// Outstanding requests on the owner.
+        load: u32,
+    },
+    /// The ring's owner was above its load bound: the least loaded within the
+    /// bound took the request instead.
+    RingOverloaded {
+        /// Replica (0-based) that owns the prompt's head.
+        owner: u32,
+        /// Its outstanding requests.
+        owner_load: u32,
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
+    /// The cheapest replica by a cost in KV blocks.
+    LowestCost {
+        /// Its cost, rounded to whole blocks.
+        cost_blocks: u32,
+    },
+    /// The earliest deadline of a weighted schedule.
+    EarliestDeadline {
+        /// Its weight when rescheduled, in thousandths.
+        weight_permille: u32,
+        /// Its active requests at the pick.
+        active: u32,
+    },
     /// No replica held enough of the prompt: fall back to the least loaded.
     LowMatch {
         /// Best match anywhere, in thousandths of the prompt.
@@ -73,10 +111,15 @@ impl Reason {
             Reason::RoundRobin => "round-robin",
             Reason::LeastLoaded { .. } => "least-loaded",
             Reason::TwoChoices { .. } => "two-choices",
+            Reason::TwoChoicesTokens { .. } => "two-choices-tokens",
             Reason::LeastKv { .. } => "least-kv",
             Reason::CacheAffinity { .. } => "cache-affinity",
             Reason::ImbalanceEscape { .. } => "imbalance-escape",
             Reason::AffinityDropped { .. } => "affinity-dropped",
+            Reason::RingOwner { .. } => "ring-owner",
+            Reason::RingOverloaded { .. } => "ring-overloaded",
+            Reason::LowestCost { .. } => "lowest-cost",
+            Reason::EarliestDeadline { .. } => "earliest-deadline",
             Reason::LowMatch { .. } => "low-match",
         }
     }
@@ -97,6 +140,14 @@ impl Reason {
                 "lighter of two random replicas: {load} outstanding against {other_load} on replica {}",
                 other + 1
             ),
+            Reason::TwoChoicesTokens {
+                other,
+                tokens,
+                other_tokens,
+            } => format!(
+                "lighter of two random replicas by reported tokens: {tokens} against {other_tokens} on replica {}",
+                other + 1
+            ),
             Reason::LeastKv { kv_blocks, waiting } => format!(
                 "fewest KV blocks in use ({kv_blocks}); its {waiting} queued requests hold none"
             ),
@@ -115,6 +166,28 @@ impl Reason {
             } => format!(
                 "affinity dropped: replica {} holds the prefix but has {holder_load} against {least_load} on the least loaded, past the threshold",
                 holder + 1
+            ),
+            Reason::RingOwner { load } => format!(
+                "owns the head of the prompt on the hash ring, and its {load} outstanding are within the load bound"
+            ),
+            Reason::RingOverloaded {
+                owner,
+                owner_load,
+                load,
+            } => format!(
+                "replica {} owns the prompt's head but has {owner_load} outstanding, over the load bound: sent to the least loaded ({load})",
+                owner + 1
+            ),
+            Reason::LowestCost { cost_blocks } => {
+                format!("lowest cost: about {cost_blocks} KV blocks of prefill and decode work")
+            }
+            Reason::EarliestDeadline {
+                weight_permille,
+                active,
+            } => format!(
+                "earliest deadline in the weighted schedule (weight {}.{:03} with {active} active)",
+                weight_permille / 1000,
+                weight_permille % 1000
             ),
             Reason::LowMatch {
                 match_permille,

@@ -14,6 +14,42 @@ use super::Router;
 use crate::labs::routing::Config;
 use crate::params::{Opt, Param};
 
+/// Where a rule's behaviour comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Origin {
+    /// A textbook rule, one of the article's Routing Lab (§4.2).
+    Textbook,
+    /// A real router's policy, pinned to one upstream version.
+    Upstream {
+        /// The project, e.g. "SGLang model gateway".
+        project: &'static str,
+        /// The pinned release or commit.
+        version: &'static str,
+        /// The upstream file the policy lives in.
+        file: &'static str,
+    },
+}
+
+impl Origin {
+    /// Whether this is one of the article's textbook rules.
+    pub fn is_textbook(self) -> bool {
+        matches!(self, Origin::Textbook)
+    }
+
+    /// A one-line credit for tooltips and reports.
+    pub fn credit(self) -> alloc::string::String {
+        match self {
+            Origin::Textbook => "textbook rule".into(),
+            Origin::Upstream {
+                project,
+                version,
+                file,
+            } => alloc::format!("{project} {version}, {file}"),
+        }
+    }
+}
+
 /// What the registry needs to know of a rule besides how it selects.
 pub trait Rule: Router + Clone + core::fmt::Debug {
     /// The name used everywhere: CLI, JSON, URLs (kebab-case).
@@ -22,6 +58,8 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
     const TITLE: &'static str;
     /// One line on the signal the rule reads.
     const SIGNAL: &'static str;
+    /// Where the behaviour comes from (textbook unless the rule says otherwise).
+    const ORIGIN: Origin = Origin::Textbook;
     /// The rule's own settings (`()` when it has none). The generated
     /// [`RuleSettings`](super::RuleSettings) holds one per rule, in the field
     /// named after the rule's module.
@@ -52,7 +90,7 @@ pub fn zero_sized<T>(_: &T) -> bool {
 macro_rules! rules {
     ($($module:ident :: $rule:ident),+ $(,)?) => {
         $(
-            mod $module;
+            pub mod $module;
             pub use $module::$rule;
         )+
 
@@ -107,6 +145,11 @@ macro_rules! rules {
                 match self { $(RuleKind::$rule => <$rule as Rule>::SIGNAL,)+ }
             }
 
+            /// Where the rule's behaviour comes from.
+            pub fn origin(self) -> Origin {
+                match self { $(RuleKind::$rule => <$rule as Rule>::ORIGIN,)+ }
+            }
+
             /// A fresh router of this kind for one run.
             pub fn build(self, settings: &RuleSettings) -> AnyRouter {
                 match self {
@@ -135,6 +178,14 @@ macro_rules! rules {
 
             fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, chosen: u32) {
                 match self { $(AnyRouter::$rule(r) => r.observe(ctx, chosen),)+ }
+            }
+
+            fn peek<S: ReplicaState>(
+                &self,
+                ctx: &RouteContext<'_, S>,
+                choose: &mut Chooser<'_>,
+            ) -> Option<Decision> {
+                match self { $(AnyRouter::$rule(r) => r.peek(ctx, choose),)+ }
             }
         }
     };

@@ -115,6 +115,7 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
                 now: Tick(u64::from(t)),
                 request: &request,
                 block_tokens: 1,
+                kv_block_tokens: 1,
                 replicas: &views,
             };
             let Some(decision) = selector.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))

@@ -142,6 +142,7 @@ pub fn simulate(
             now: request.arrival,
             request: &request,
             block_tokens: 1,
+            kv_block_tokens: 1,
             replicas: &views,
         };
         let Some(decision) = selector.select(&ctx, &mut Chooser::new(&mut rng, Ties::First)) else {

@@ -1,6 +1,8 @@
 //! Routing Lab configuration and its parameter table. Defaults are the
 //! article's lab (§4.2) and the engine constants documented in `docs/model.md`.
 
+use alloc::string::String;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
@@ -62,6 +64,15 @@ pub struct Config {
     pub hash_block_tokens: u32,
     /// Every selection rule's settings (one field per rule; see each rule's file).
     pub rules: RuleSettings,
+    /// Speed of each replica, in iterations per tick (missing entries are 1;
+    /// default: all 1). A 2× faster replica runs two iterations per tick.
+    pub speeds: Vec<f64>,
+    /// Tick at which one more replica (speed 1, empty cache) joins the pool;
+    /// 0 means none (default).
+    pub scale_up_at: u64,
+    /// Record, for every decision, what each other rule would have picked at
+    /// that moment (default off: it re-asks every rule at every decision).
+    pub counterfactuals: bool,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
 }
@@ -92,6 +103,9 @@ impl Default for Config {
             cache_tokens: 8192,
             hash_block_tokens: 64,
             rules: RuleSettings::default(),
+            speeds: Vec::new(),
+            scale_up_at: 0,
+            counterfactuals: false,
             max_ticks: 20_000_000,
         }
     }
@@ -311,6 +325,38 @@ const BASE: &[Param<Config>] = &[
     )
     .doc("Tokens per prefix hash block of generated traces.")
     .advanced(),
+    P::text(
+        "speeds",
+        "Replica speeds",
+        (
+            "speeds 0.25–4 separated by commas, first replica first (e.g. 2,1,1,1); empty for all 1",
+            &["2", "1,1,1,2", "0.5,4"],
+        ),
+        |c| speeds_text(&c.speeds),
+        |c, t| {
+            c.speeds = parse_speeds(t)?;
+            Ok(())
+        },
+    )
+    .doc("Iterations per tick of each replica: a 2 makes that replica twice as fast."),
+    P::whole(
+        "scale-up-at",
+        "Scale up at",
+        "tick",
+        (0, 1_000_000, 1),
+        |c| c.scale_up_at,
+        |c, x| c.scale_up_at = x,
+    )
+    .doc("At this tick one more replica (speed 1, cold cache) joins the pool; 0 for none.")
+    .advanced(),
+    P::switch(
+        "counterfactuals",
+        "Record what every other rule would have picked",
+        |c| c.counterfactuals,
+        |c, x| c.counterfactuals = x,
+    )
+    .doc("For every decision, ask each other rule where it would have sent the request.")
+    .advanced(),
     P::whole(
         "max-ticks",
         "Tick cap",
@@ -350,7 +396,43 @@ impl Configurable for Config {
 
 use alloc::string::ToString;
 
+/// Most entries of the speeds list (the largest pool).
+pub const MAX_SPEEDS: usize = 16;
+
+/// Speeds in their text form: `2,1,1,1` (empty for none).
+fn speeds_text(speeds: &[f64]) -> String {
+    let parts: Vec<String> = speeds
+        .iter()
+        .map(|x| crate::params::real_text(*x))
+        .collect();
+    parts.join(",")
+}
+
+/// Parse `2,1,1,1`: 1–16 speeds from 0.25 to 4, or empty for none.
+pub fn parse_speeds(text: &str) -> Result<Vec<f64>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(Vec::new());
+    }
+    let why = || String::from("empty, or 1–16 speeds from 0.25 to 4 separated by commas");
+    let speeds: Vec<f64> = t
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().ok())
+        .map(|x| x.filter(|v| v.is_finite() && (0.25..=4.0).contains(v)))
+        .collect::<Option<_>>()
+        .ok_or_else(why)?;
+    if speeds.len() > MAX_SPEEDS {
+        return Err(why());
+    }
+    Ok(speeds)
+}
+
 impl Config {
+    /// Speed of replica `i` (1 past the end of the list).
+    pub fn speed(&self, i: usize) -> f64 {
+        self.speeds.get(i).copied().unwrap_or(1.0)
+    }
+
     /// The workload generator's view of this config.
     pub fn generator(&self) -> GeneratorSpec {
         GeneratorSpec {

@@ -15,10 +15,15 @@
 mod config;
 mod outcome;
 mod report;
+mod series;
+mod shadows;
 mod sim;
 
-pub use config::Config;
-pub use outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource};
+pub use config::{parse_speeds, Config, MAX_SPEEDS};
+pub use outcome::{
+    Alternative, DecisionDetail, Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome,
+    TraceSource,
+};
 pub use sim::{run, run_rules, run_rules_on};
 
 use alloc::string::String;

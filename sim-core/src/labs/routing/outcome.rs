@@ -26,10 +26,40 @@ pub struct ReplicaOutcome {
     pub assigned: u32,
     /// Requests it finished.
     pub completed: u32,
-    /// Share of the run's ticks it spent on a prefill or decode step (0–1).
+    /// Share of its iteration capacity (speed × ticks since it joined) spent on
+    /// a prefill or decode step (0–1).
     pub utilization: f64,
-    /// Share of the run's ticks it spent on prefill steps (0–1).
+    /// Share of that capacity spent on prefill steps (0–1).
     pub prefill_share: f64,
+    /// Outstanding requests (waiting + running), averaged over the ticks
+    /// since it joined.
+    pub mean_outstanding: f64,
+    /// Iterations per tick.
+    pub speed: f64,
+    /// Tick it joined the pool (0 for the initial replicas).
+    pub joined_at: u64,
+}
+
+/// Where another rule would have sent the same request at the same moment.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Alternative {
+    /// The other rule.
+    pub rule: RuleKind,
+    /// Its pick and why.
+    pub decision: Decision,
+}
+
+/// One decision of a rule, with what every other rule would have done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecisionDetail {
+    /// Index of the request in the trace.
+    pub request: u32,
+    /// Tick it arrived (and was routed).
+    pub tick: u64,
+    /// The rule's pick and why.
+    pub decision: Decision,
+    /// Every other rule's pick on the same state, in registry order.
+    pub others: Vec<Alternative>,
 }
 
 /// Outstanding requests per replica over time, down-sampled: point `i` is the
@@ -87,6 +117,9 @@ pub struct RuleOutcome {
     /// Every decision in arrival order (not serialised: large, and derivable).
     #[serde(skip)]
     pub decisions: Vec<Decision>,
+    /// With `counterfactuals` on: every decision with the other rules' picks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counterfactuals: Vec<DecisionDetail>,
 }
 
 /// The whole run: the config it answers, the trace, and one entry per rule.

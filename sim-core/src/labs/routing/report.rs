@@ -2,6 +2,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::{Outcome, TraceSource};
 use crate::params::number_text;
@@ -56,6 +57,21 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             c.slo_ttft
         ),
     };
+    if !c.speeds.is_empty() {
+        let speeds: Vec<String> = (0..c.replicas as usize)
+            .map(|i| number_text(c.speed(i)))
+            .collect();
+        s.push_str(&format!(
+            "Replica speeds (iterations per tick): {}.\n",
+            speeds.join(", ")
+        ));
+    }
+    if c.scale_up_at > 0 {
+        s.push_str(&format!(
+            "One more replica (speed 1, empty cache) joins at tick {}.\n",
+            c.scale_up_at
+        ));
+    }
     s.push('\n');
     s.push_str(&format!(
         "{:<22} {:>9} {:>9} {:>9} {:>6} {:>7} {:>5} {:>11}\n",
@@ -76,8 +92,14 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     }
     if detail {
         for r in &o.rules {
+            let origin = r.rule.origin();
+            let credit = if origin.is_textbook() {
+                String::new()
+            } else {
+                format!(" [{}]", origin.credit())
+            };
             s.push_str(&format!(
-                "\n{}: {} finished, {} outstanding, {} ticks, {} preemptions\n",
+                "\n{}{credit}: {} finished, {} outstanding, {} ticks, {} preemptions\n",
                 r.rule.name(),
                 r.completed,
                 r.outstanding,
@@ -85,28 +107,71 @@ pub fn text(o: &Outcome, detail: bool) -> String {
                 r.preemptions
             ));
             s.push_str(&format!(
-                "  {:<8} {:>8} {:>9} {:>11} {:>13}\n",
-                "replica", "assigned", "completed", "utilisation", "prefill share"
+                "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10} {:>11} {:>13}\n",
+                "replica",
+                "speed",
+                "joined",
+                "assigned",
+                "completed",
+                "mean queue",
+                "utilisation",
+                "prefill share"
             ));
             for (i, rep) in r.replicas.iter().enumerate() {
                 s.push_str(&format!(
-                    "  {:<8} {:>8} {:>9} {:>10.0}% {:>12.0}%\n",
+                    "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10.2} {:>10.0}% {:>12.0}%\n",
                     i + 1,
+                    number_text(rep.speed),
+                    rep.joined_at,
                     rep.assigned,
                     rep.completed,
+                    rep.mean_outstanding,
                     rep.utilization * 100.0,
                     rep.prefill_share * 100.0
                 ));
             }
-            let reasons: alloc::vec::Vec<String> = r
+            let reasons: Vec<String> = r
                 .reasons
                 .iter()
                 .map(|x| format!("{} {}", x.reason, x.count))
                 .collect();
             s.push_str(&format!("  decisions: {}\n", reasons.join(", ")));
+            if !r.counterfactuals.is_empty() {
+                s.push_str(&format!(
+                    "  other rules would have agreed: {}\n",
+                    agreement(r)
+                ));
+            }
         }
     }
     s
+}
+
+/// How often each other rule would have made the same pick, from a rule's
+/// counterfactuals: `least-outstanding 41%, …`.
+fn agreement(r: &super::RuleOutcome) -> String {
+    let total = r.counterfactuals.len().max(1) as f64;
+    let Some(first) = r.counterfactuals.first() else {
+        return String::new();
+    };
+    let parts: Vec<String> = first
+        .others
+        .iter()
+        .enumerate()
+        .map(|(k, alt)| {
+            let same = r
+                .counterfactuals
+                .iter()
+                .filter(|d| {
+                    d.others
+                        .get(k)
+                        .is_some_and(|o| o.decision.replica == d.decision.replica)
+                })
+                .count();
+            format!("{} {:.0}%", alt.rule.name(), same as f64 / total * 100.0)
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// One row per rule.

@@ -4,7 +4,11 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource};
+use super::outcome::{
+    DecisionDetail, Outcome, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource,
+};
+use super::series::QueueSampler;
+use super::shadows::Shadows;
 use super::Config;
 use crate::engine::{EngineEvent, Replica};
 use crate::params::{Configurable, ParamError};
@@ -13,9 +17,6 @@ use crate::routing::{Chooser, RouteContext, Router, RuleKind, Ties};
 use crate::stats::percentile_sorted;
 use crate::time::Tick;
 use crate::workload::{generator, Workload};
-
-/// Points kept per replica before the queue series halves its resolution.
-const QUEUE_POINTS: usize = 600;
 
 /// Run every rule of the registry on the trace `config` describes.
 pub fn run(config: &Config) -> Result<Outcome, ParamError> {
@@ -57,74 +58,21 @@ fn simulate(
     }
 }
 
-/// Down-sampler for the queue-evolution series (bucket maxima).
-struct QueueSampler {
-    stride: u64,
-    filled: u64,
-    current: Vec<u32>,
-    series: Vec<Vec<u32>>,
-}
-
-impl QueueSampler {
-    fn new(replicas: usize) -> Self {
-        QueueSampler {
-            stride: 1,
-            filled: 0,
-            current: vec![0; replicas],
-            series: vec![Vec::new(); replicas],
-        }
-    }
-
-    fn push(&mut self, replicas: &[Replica]) {
-        for (c, r) in self.current.iter_mut().zip(replicas) {
-            *c = (*c).max(r.outstanding());
-        }
-        self.filled += 1;
-        if self.filled == self.stride {
-            self.flush();
-            if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
-                for s in self.series.iter_mut() {
-                    let halved: Vec<u32> = s
-                        .chunks(2)
-                        .map(|p| p.iter().copied().max().unwrap_or(0))
-                        .collect();
-                    *s = halved;
-                }
-                self.stride *= 2;
-            }
-        }
-    }
-
-    fn flush(&mut self) {
-        if self.filled == 0 {
-            return;
-        }
-        for (s, c) in self.series.iter_mut().zip(self.current.iter_mut()) {
-            s.push(*c);
-            *c = 0;
-        }
-        self.filled = 0;
-    }
-
-    fn finish(mut self) -> QueueSeries {
-        self.flush();
-        QueueSeries {
-            stride: self.stride,
-            series: self.series,
-        }
-    }
-}
-
 fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
     let n = config.replicas as usize;
     let reqs = &workload.requests;
-    let mut replicas: Vec<Replica> = (0..n)
-        .map(|_| Replica::new(config.engine(), workload.block_tokens))
-        .collect();
+    let new_replica = |i: usize, at: Tick| {
+        Replica::new(config.engine(), workload.block_tokens)
+            .with_speed(config.speed(i))
+            .joined(at)
+    };
+    let mut replicas: Vec<Replica> = (0..n).map(|i| new_replica(i, Tick::ZERO)).collect();
     let mut router = rule.build(&config.rules);
     // Each rule draws from its own stream, so every rule replays the same trace
     // and a rule's choices do not depend on which other rules ran.
     let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
+    let mut shadows = config.counterfactuals.then(|| Shadows::new(config, rule));
+    let mut counterfactuals = Vec::new();
     let mut ttft: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut e2e: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut cached: Vec<Option<u32>> = vec![None; reqs.len()];
@@ -138,24 +86,38 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
     let mut completed = 0u32;
 
     while now.0 < config.max_ticks {
+        if config.scale_up_at > 0 && now.0 == config.scale_up_at {
+            // A cold replica joins before this tick's arrivals are routed.
+            replicas.push(Replica::new(config.engine(), workload.block_tokens).joined(now));
+            sampler.add_replica();
+        }
         while next < reqs.len() && reqs[next].arrival <= now {
             let ctx = RouteContext {
                 now,
                 request: &reqs[next],
                 block_tokens: workload.block_tokens,
+                kv_block_tokens: config.kv_block_tokens,
                 replicas: &replicas,
             };
             let Some(decision) = router.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
             else {
                 break;
             };
-            replicas[decision.replica as usize].enqueue(next as u32);
+            if let Some(shadows) = shadows.as_mut() {
+                counterfactuals.push(DecisionDetail {
+                    request: next as u32,
+                    tick: now.0,
+                    decision,
+                    others: shadows.consult(&ctx, decision.replica),
+                });
+            }
+            replicas[decision.replica as usize].enqueue(next as u32, reqs[next].prompt_tokens);
             decisions.push(decision);
             next += 1;
         }
         for replica in replicas.iter_mut() {
             events.clear();
-            replica.step(now, workload, &mut events);
+            replica.tick(now, workload, &mut events);
             for ev in &events {
                 match *ev {
                     EngineEvent::Admitted {
@@ -181,7 +143,8 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
         }
         sampler.push(&replicas);
         now = now.next();
-        if next == reqs.len() && replicas.iter().all(Replica::is_idle) {
+        let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
+        if next == reqs.len() && replicas.iter().all(Replica::is_idle) && !scale_up_pending {
             break;
         }
     }
@@ -234,17 +197,28 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
         outstanding: reqs.len() as u32 - completed,
         ticks,
         preemptions: stats.iter().map(|s| s.preemptions).sum(),
-        replicas: stats
+        replicas: replicas
             .iter()
-            .map(|s| ReplicaOutcome {
-                assigned: s.assigned,
-                completed: s.completed,
-                utilization: s.busy_ticks as f64 / ticks as f64,
-                prefill_share: s.prefill_ticks as f64 / ticks as f64,
+            .zip(&stats)
+            .enumerate()
+            .map(|(i, (r, s))| {
+                // Capacity: iterations it could have run since it joined.
+                let alive = ticks.saturating_sub(r.joined_at().0).max(1) as f64;
+                let capacity = alive * r.speed();
+                ReplicaOutcome {
+                    assigned: s.assigned,
+                    completed: s.completed,
+                    utilization: s.busy_ticks as f64 / capacity,
+                    prefill_share: s.prefill_ticks as f64 / capacity,
+                    mean_outstanding: sampler.mean(i, r.joined_at().0),
+                    speed: r.speed(),
+                    joined_at: r.joined_at().0,
+                }
             })
             .collect(),
         reasons,
         queue: sampler.finish(),
         decisions,
+        counterfactuals,
     }
 }
