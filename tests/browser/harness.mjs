@@ -107,6 +107,6 @@ export async function useAppAndBrowser() {
 /** Run the native CLI (release build if present) and return its stdout. */
 export function lblab(args) {
   const bin = path.join(root, 'target', 'release', 'lblab');
-  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8' });
-  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8' });
+  if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 }

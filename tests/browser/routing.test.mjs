@@ -95,6 +95,12 @@ test('the wasm outcome equals `lblab routing --json`, number for number', async 
       query: '&replicas=6&rate=0.35&mean-prompt=1200&prompt-cv=1.1&long-share=0.3&seed=4242',
       args: ['--replicas', '6', '--rate', '0.35', '--mean-prompt', '1200', '--prompt-cv', '1.1', '--long-share', '0.3', '--seed', '4242'],
     },
+    {
+      // A heterogeneous pool, a replica joining under slow start, and every
+      // rule's counterfactuals: the real routers' policies, bit for bit.
+      query: '&speeds=2,1,1,1&scale-up-at=400&envoy-slow-start=100&dynamo-temperature=0.5&counterfactuals=1',
+      args: ['--speeds', '2,1,1,1', '--scale-up-at', '400', '--envoy-slow-start', '100', '--dynamo-temperature', '0.5', '--counterfactuals'],
+    },
   ];
   for (const c of cases) {
     await openRouting(page, c.query);
@@ -102,6 +108,38 @@ test('the wasm outcome equals `lblab routing --json`, number for number', async 
     const native = JSON.parse(lblab(['routing', ...c.args, '--json']));
     assert.deepStrictEqual(wasm, native);
   }
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the decision explorer shows where every rule would send a request, as the CLI does', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const rule = 'sglang-cache-aware';
+  await openRouting(page, `&rule=${rule}&scale-up-at=300`);
+  await page.locator('#decisions > summary').click();
+  const summary = page.locator('#decision-summary');
+  await summary.waitFor();
+  assert.match(await summary.textContent(), /^Request 1 of 160 arrived at tick/);
+  assert.equal(await page.locator('#decision-prev').isDisabled(), true, 'nothing before the first request');
+  // Keyboard: type a request number and commit it.
+  await page.locator('#decision-request').fill('37');
+  await page.locator('#decision-request').press('Enter');
+  await page.waitForFunction(() => document.querySelector('#decision-summary').textContent.startsWith('Request 37 '));
+  await page.locator('#decision-next').click();
+  await page.waitForFunction(() => document.querySelector('#decision-summary').textContent.startsWith('Request 38 '));
+  const shown = await page.locator('#decision-table tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelectorAll('td')[0].textContent]),
+  );
+  assert.equal(shown.length, RULES.length, 'the rule in focus and every other rule');
+  const native = JSON.parse(lblab(['routing', '--rule', rule, '--scale-up-at', '300', '--counterfactuals', '--json']));
+  const d = native.rules[0].counterfactuals[37];
+  const expected = [d.decision.replica, ...d.others.map((o) => o.decision.replica)].map((r) => `Replica ${r + 1}`);
+  assert.deepEqual(shown.map((r) => r[1]), expected);
+  // The last request has no Next.
+  await page.locator('#decision-request').fill('999');
+  await page.locator('#decision-request').press('Enter');
+  await page.waitForFunction(() => document.querySelector('#decision-summary').textContent.startsWith('Request 160 '));
+  assert.equal(await page.locator('#decision-next').isDisabled(), true);
   assert.deepEqual(problems, []);
   await page.close();
 });

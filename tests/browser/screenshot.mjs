@@ -1,6 +1,6 @@
-// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme]
+// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme] [selectors to click, comma-separated]
 import { serve, launch } from './harness.mjs';
-const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light'] = process.argv.slice(2);
+const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light', clicks = ''] = process.argv.slice(2);
 const srv = await serve();
 const b = await launch();
 const page = await b.context.newPage();
@@ -10,6 +10,10 @@ page.on('console', (m) => console.log(`[${m.type()}] ${m.text()}`));
 page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
 await page.goto(srv.base + query);
 await page.waitForTimeout(1500);
+for (const sel of clicks.split(',').filter(Boolean)) {
+  await page.click(sel);
+  await page.waitForTimeout(300);
+}
 await page.screenshot({ path: out, fullPage: true });
 await b.close();
 await srv.close();

@@ -266,8 +266,11 @@ impl Replica {
     /// Emit one token for `seq`, growing its KV. Returns whether it is finished.
     fn emit(seq: &mut Seq, kv_used: &mut u32, kv_block_tokens: u32) -> bool {
         seq.generated += 1;
-        let need = (seq.uncached + seq.generated).div_ceil(kv_block_tokens);
-        if need > seq.kv {
+        let tokens = seq.uncached + seq.generated;
+        // A new block is needed only when the tokens outgrow the blocks held;
+        // testing that with a multiply keeps a division off the per-token path.
+        if u64::from(tokens) > u64::from(seq.kv) * u64::from(kv_block_tokens) {
+            let need = tokens.div_ceil(kv_block_tokens);
             *kv_used += need - seq.kv;
             seq.kv = need;
         }

@@ -8,8 +8,8 @@
 //! from their tails and never leaves a hole at the root, as vLLM's block pool
 //! does by freeing a request's blocks in reverse order.
 
+use crate::fasthash::FxHashMap;
 use alloc::collections::VecDeque;
-use hashbrown::HashMap;
 
 use crate::workload::BlockId;
 
@@ -19,7 +19,7 @@ pub struct PrefixCache {
     capacity: usize,
     clock: u64,
     /// Resident block → stamp of its last use.
-    stamps: HashMap<BlockId, u64>,
+    stamps: FxHashMap<BlockId, u64>,
     /// Uses in stamp order; entries whose stamp is no longer current are stale.
     order: VecDeque<(BlockId, u64)>,
 }

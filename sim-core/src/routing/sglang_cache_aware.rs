@@ -33,7 +33,7 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
-use hashbrown::HashMap;
+use crate::fasthash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule};
@@ -87,7 +87,7 @@ struct Node {
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
-    edges: HashMap<(usize, BlockId), usize>,
+    edges: FxHashMap<(usize, BlockId), usize>,
     free: Vec<usize>,
     /// Tokens held per worker.
     sizes: Vec<u64>,
@@ -99,7 +99,7 @@ impl Default for Tree {
     fn default() -> Self {
         Tree {
             nodes: vec![Node::default()],
-            edges: HashMap::new(),
+            edges: FxHashMap::default(),
             free: Vec::new(),
             sizes: Vec::new(),
         }

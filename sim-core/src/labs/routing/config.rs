@@ -1,7 +1,7 @@
 //! Routing Lab configuration and its parameter table. Defaults are the
 //! article's lab (§4.2) and the engine constants documented in `docs/model.md`.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -64,8 +64,9 @@ pub struct Config {
     pub hash_block_tokens: u32,
     /// Every selection rule's settings (one field per rule; see each rule's file).
     pub rules: RuleSettings,
-    /// Speed of each replica, in iterations per tick (missing entries are 1;
-    /// default: all 1). A 2× faster replica runs two iterations per tick.
+    /// Speed of each replica, in iterations per tick (missing entries are 1,
+    /// entries past the pool size are ignored; default: all 1). A 2× faster
+    /// replica runs two iterations per tick.
     pub speeds: Vec<f64>,
     /// Tick at which one more replica (speed 1, empty cache) joins the pool;
     /// 0 means none (default).
@@ -338,7 +339,7 @@ const BASE: &[Param<Config>] = &[
             Ok(())
         },
     )
-    .doc("Iterations per tick of each replica: a 2 makes that replica twice as fast."),
+    .doc("Iterations per tick of each replica: a 2 makes that replica twice as fast; entries past the pool size are ignored."),
     P::whole(
         "scale-up-at",
         "Scale up at",
@@ -393,8 +394,6 @@ impl Configurable for Config {
         Ok(())
     }
 }
-
-use alloc::string::ToString;
 
 /// Most entries of the speeds list (the largest pool).
 pub const MAX_SPEEDS: usize = 16;

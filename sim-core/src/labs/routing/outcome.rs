@@ -56,6 +56,8 @@ pub struct DecisionDetail {
     pub request: u32,
     /// Tick it arrived (and was routed).
     pub tick: u64,
+    /// Its prompt length, in tokens.
+    pub prompt_tokens: u32,
     /// The rule's pick and why.
     pub decision: Decision,
     /// Every other rule's pick on the same state, in registry order.

@@ -107,6 +107,7 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
                 counterfactuals.push(DecisionDetail {
                     request: next as u32,
                     tick: now.0,
+                    prompt_tokens: reqs[next].prompt_tokens,
                     decision,
                     others: shadows.consult(&ctx, decision.replica),
                 });

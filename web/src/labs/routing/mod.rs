@@ -1,6 +1,7 @@
 //! The Routing Lab page (article §4.2): controls, headline cards for one rule,
 //! the queue-evolution chart, and the all-rules comparison.
 
+mod decisions;
 mod tables;
 
 use std::sync::Arc;
@@ -89,6 +90,24 @@ fn header() -> Html {
         .into()
 }
 
+/// What the rule in focus reads and, for a real router's policy, where it is
+/// from.
+fn about_rule(rule: RuleKind) -> Html {
+    let origin = rule.origin();
+    let mut p = el("p")
+        .class("small rule-about")
+        .id("rule-about")
+        .text(rule.signal());
+    if !origin.is_textbook() {
+        p = p.child(
+            el("span")
+                .class("muted")
+                .text(format!(" Modelled on {}.", origin.credit())),
+        );
+    }
+    p.into()
+}
+
 fn run(c: &routing::Config) -> Result<routing::Outcome, ParamError> {
     routing::run(c)
 }
@@ -145,6 +164,7 @@ pub fn RoutingLab(
                 </section>
                 <section class="results" aria-label="Results">
                     <h2>{move || format!("Result for {}", rule().title())}</h2>
+                    <Markup html=move || about_rule(rule()) />
                     <Markup class="cards" html=move || cards(rule_outcome().as_ref(), slo()) />
                     <figure class="chart">
                         <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
@@ -162,6 +182,7 @@ pub fn RoutingLab(
                         </details>
                     </figure>
                     <Markup html=move || rule_outcome().as_ref().map(tables::replica_table).unwrap_or_default() />
+                    <decisions::Decisions config=config focus=focus />
                 </section>
             </div>
             <section class="comparison" aria-label="Comparison of all rules">

@@ -75,7 +75,8 @@ pub fn compare_table(o: &Outcome, selected: RuleKind) -> Html {
     .html()
 }
 
-/// One rule's replicas: assigned, completed, utilisation and its prefill part.
+/// One rule's replicas: speed, when it joined, assigned, completed,
+/// utilisation and its prefill part, and its mean queue.
 pub fn replica_table(r: &RuleOutcome) -> Html {
     Table {
         id: "replica-table",
@@ -83,6 +84,11 @@ pub fn replica_table(r: &RuleOutcome) -> Html {
         caption: format!("Per-replica breakdown under {}", r.rule.title()),
         head: [
             ("Replica", ""),
+            (
+                "Speed",
+                "iterations per tick, relative to a standard replica",
+            ),
+            ("Joined", "tick it joined the pool"),
             ("Assigned", "requests routed to this replica"),
             ("Completed", "requests it finished"),
             (
@@ -90,6 +96,10 @@ pub fn replica_table(r: &RuleOutcome) -> Html {
                 "share of ticks it ran a prefill or decode step",
             ),
             ("of which prefill", "share of ticks spent on prefill steps"),
+            (
+                "Mean queue",
+                "requests waiting or running there, averaged over time since it joined",
+            ),
         ]
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -101,10 +111,17 @@ pub fn replica_table(r: &RuleOutcome) -> Html {
             .map(|(i, x)| Row {
                 cells: vec![
                     Cell::new(format!("Replica {}", i + 1)).swatch(replica_hex(i)),
+                    Cell::new(format!("{}×", sim_core::params::number_text(x.speed))),
+                    Cell::new(if x.joined_at == 0 {
+                        "at start".to_string()
+                    } else {
+                        format!("tick {}", thousands(x.joined_at))
+                    }),
                     Cell::new(thousands(x.assigned.into())),
                     Cell::new(thousands(x.completed.into())),
                     Cell::new(percent(x.utilization)),
                     Cell::new(percent(x.prefill_share)),
+                    Cell::new(one_decimal(x.mean_outstanding)),
                 ],
                 ..Row::default()
             })

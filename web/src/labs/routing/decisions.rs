@@ -1,0 +1,167 @@
+//! "Why that replica?": one decision of the rule in focus, with the pick and
+//! reason of every other rule at the same moment (the run's counterfactuals).
+//!
+//! The counterfactual run is made only while the disclosure is open, for the
+//! focus rule alone: sim-core asks every other rule without letting it act
+//! (`Router::peek`), so the explained run is exactly the one in the tables.
+
+use leptos::prelude::*;
+use sim_core::labs::routing::{self, Config, DecisionDetail};
+use sim_core::routing::RuleKind;
+
+use crate::format::thousands;
+use crate::html::{el, Cell, Html, Markup, Row, Table};
+use crate::theme::replica_hex;
+
+/// Longest run the explorer explains (it re-runs the rule with every other
+/// rule consulted at each decision, about as much work as the whole table).
+pub const MAX_EXPLAINED: u32 = 5_000;
+
+/// The explanation of decision `d` of `rule`, out of `total` decisions.
+fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize) -> Html {
+    let pick = d.decision.replica;
+    let same = d
+        .others
+        .iter()
+        .filter(|o| o.decision.replica == pick)
+        .count();
+    let summary = el("p").id("decision-summary").text(format!(
+        "Request {} of {} arrived at tick {} with a {}-token prompt. {} sent it to replica {}: {}. \
+         {} of the {} other rules would have sent it there too.",
+        d.request + 1,
+        thousands(total as u64),
+        thousands(d.tick),
+        thousands(d.prompt_tokens.into()),
+        rule.title(),
+        pick + 1,
+        d.decision.reason.explain(),
+        same,
+        d.others.len()
+    ));
+    let row =
+        |r: RuleKind, replica: u32, why: String, selected: bool| Row {
+            cells: vec![
+                Cell::new(r.title()),
+                Cell::new(format!("Replica {}", replica + 1)).swatch(replica_hex(replica as usize)),
+                Cell::new(if replica == pick { "same" } else { "other" })
+                    .class(if replica == pick { "agree" } else { "" }),
+                Cell::new(why),
+            ],
+            selected,
+            ..Row::default()
+        };
+    let mut rows = vec![row(rule, pick, d.decision.reason.explain(), true)];
+    rows.extend(d.others.iter().map(|o| {
+        row(
+            o.rule,
+            o.decision.replica,
+            o.decision.reason.explain(),
+            false,
+        )
+    }));
+    let table = Table {
+        id: "decision-table",
+        class: "decisions",
+        caption: format!("Request {}: where each rule would send it", d.request + 1),
+        head: [
+            ("Rule", ""),
+            ("Replica", "where this rule sends the request"),
+            ("Pick", "same replica as the rule in focus, or another"),
+            ("Why", "the rule's reason, from the state at that moment"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+        rows,
+    };
+    let mut out: Html = summary.into();
+    out.push(table.html());
+    out
+}
+
+/// Every decision of `rule` with the other rules' picks, or why there are none.
+fn explain(c: &Config, rule: RuleKind) -> Result<Vec<DecisionDetail>, String> {
+    if c.requests > MAX_EXPLAINED {
+        return Err(format!(
+            "Decisions are explained for runs of up to {} requests; this one has {}. Lower Requests under More settings to explore them.",
+            thousands(MAX_EXPLAINED.into()),
+            thousands(c.requests.into())
+        ));
+    }
+    let c = Config {
+        counterfactuals: true,
+        ..c.clone()
+    };
+    let o = routing::run_rules(&c, &[rule]).map_err(|e| e.to_string())?;
+    Ok(o.rules
+        .into_iter()
+        .next()
+        .map(|r| r.counterfactuals)
+        .unwrap_or_default())
+}
+
+/// The decision explorer for the rule in `focus`.
+#[component]
+pub fn Decisions(
+    /// The lab's configuration.
+    config: RwSignal<Config>,
+    /// The rule in focus (its name).
+    focus: RwSignal<&'static str>,
+) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let index = RwSignal::new(0usize);
+    let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
+    let details = Memo::new(move |_| open.get().then(|| config.with(|c| explain(c, rule()))));
+    let count =
+        move || details.with(|d| d.as_ref().and_then(|d| d.as_ref().ok()).map_or(0, Vec::len));
+    let clamp = move |i: usize| i.min(count().saturating_sub(1));
+    let body = move || -> Html {
+        details.with(|d| match d {
+            None => Html::new(),
+            Some(Err(why)) => el("p")
+                .class("small muted")
+                .id("decision-summary")
+                .text(why)
+                .into(),
+            Some(Ok(list)) if list.is_empty() => Html::new(),
+            Some(Ok(list)) => decision_html(rule(), &list[clamp(index.get())], list.len()),
+        })
+    };
+    let shown = move || (clamp(index.get()) + 1).to_string();
+    // Kept out of `view!`, whose parser would read `>` as the end of a tag.
+    let at_first = move || clamp(index.get()) == 0;
+    let at_last = move || clamp(index.get()) + 1 >= count();
+    view! {
+        <details class="decisions-panel" id="decisions"
+            on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                if let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                    open.set(d.open());
+                }
+            }
+        >
+            <summary>"Why that replica? One decision, and where every other rule would have sent it"</summary>
+            <div class="decision-nav" role="group" aria-label="Choose a request">
+                <button type="button" id="decision-prev"
+                    disabled=at_first
+                    on:click=move |_| index.update(|i| *i = clamp(*i).saturating_sub(1))
+                >"◀ Previous"</button>
+                <label for="decision-request">"Request "</label>
+                <input type="number" id="decision-request" min="1"
+                    max=move || count().max(1).to_string()
+                    prop:value=shown
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev).trim().parse::<usize>().unwrap_or(1);
+                        index.set(clamp(v.max(1) - 1));
+                    }
+                />
+                <span class="small muted">{move || format!(" of {}", thousands(count() as u64))}</span>
+                <button type="button" id="decision-next"
+                    disabled=at_last
+                    on:click=move |_| index.update(|i| *i = clamp(*i + 1))
+                >"Next ▶"</button>
+            </div>
+            <div aria-live="polite"><Markup html=body /></div>
+        </details>
+    }
+}
