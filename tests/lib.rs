@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 
-use sim_core::labs::routing::{self, Config, Outcome};
+use sim_core::labs::routing::{self, Config, Outcome, RuleOutcome};
+use sim_core::routing::{Origin, RuleKind};
 
 /// Seeds every claims test runs over. One hundred, because claim (d) sits near its
 /// 80% line and a 20-seed sample would make the verdict a coin flip.
@@ -62,3 +63,95 @@ pub fn full_trace(name: &str) -> Option<std::path::PathBuf> {
         .map(|d| d.join("traces").join(name))
         .find(|p| p.is_file())
 }
+
+/// The article's six textbook rules (the Routing Lab of §4.2), in registry order.
+pub fn textbook() -> impl Iterator<Item = RuleKind> {
+    RuleKind::ALL
+        .iter()
+        .copied()
+        .filter(|r| r.origin() == Origin::Textbook)
+}
+
+fn get(o: &Outcome, r: RuleKind) -> &RuleOutcome {
+    o.rule(r).expect("every rule runs")
+}
+
+/// One of the article's claims about the Routing Lab: its name, the share of
+/// seeds it must hold in, and the check on one seed's outcome.
+pub struct Claim {
+    /// The claim, as the test output names it.
+    pub name: &'static str,
+    /// Share of seeds it must hold in (0–1).
+    pub needed: f64,
+    /// Whether it holds for one outcome.
+    pub holds: fn(&Outcome) -> bool,
+}
+
+/// The article's claims (a)–(e) at the lab's defaults (§4.2). They compare the
+/// six textbook rules among themselves.
+pub const CLAIMS_AT_DEFAULTS: [Claim; 5] = [
+    Claim {
+        name: "(a) round robin's assignment gap is 0",
+        needed: 1.0,
+        holds: |o| get(o, RuleKind::RoundRobin).assignment_gap == 0,
+    },
+    Claim {
+        name: "(b) least outstanding beats round robin on TTFT P95",
+        needed: 0.8,
+        holds: |o| {
+            get(o, RuleKind::LeastOutstanding).ttft_p95 < get(o, RuleKind::RoundRobin).ttft_p95
+        },
+    },
+    Claim {
+        name: "(c) random has a worse TTFT P95 than round robin",
+        needed: 0.8,
+        holds: |o| get(o, RuleKind::Random).ttft_p95 > get(o, RuleKind::RoundRobin).ttft_p95,
+    },
+    Claim {
+        name: "(d) least KV: lowest SLO attainment, gap above LO, P2C, PA",
+        needed: 0.8,
+        holds: |o| {
+            use RuleKind::*;
+            let kv = get(o, LeastKv);
+            let lowest = textbook()
+                .filter(|&r| r != LeastKv)
+                .all(|r| kv.slo_attainment < get(o, r).slo_attainment);
+            let gap = [LeastOutstanding, PowerOfTwo, PrefixAware]
+                .iter()
+                .all(|&r| kv.assignment_gap > get(o, r).assignment_gap);
+            lowest && gap
+        },
+    },
+    Claim {
+        name: "(e) prefix-aware has the highest cache-hit share",
+        needed: 1.0,
+        holds: |o| {
+            let pa = get(o, RuleKind::PrefixAware).cache_hit_share;
+            textbook()
+                .filter(|&r| r != RuleKind::PrefixAware)
+                .all(|r| pa > get(o, r).cache_hit_share)
+        },
+    },
+];
+
+/// The arrival rate of claim (f).
+pub const LOW_RATE: f64 = 0.05;
+
+/// Claim (f), at λ = [`LOW_RATE`] with the other defaults (§4.2).
+pub const CLAIM_AT_LOW_LOAD: Claim = Claim {
+    name: "(f) load rules converge at λ = 0.05; prefix-aware lower",
+    needed: 0.8,
+    holds: |o| {
+        use RuleKind::*;
+        let p: Vec<f64> = [LeastOutstanding, PowerOfTwo, RoundRobin]
+            .iter()
+            .map(|&r| get(o, r).ttft_p95)
+            .collect();
+        let (lo, hi) = p
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+        let close = hi <= lo * 1.25;
+        let pa = get(o, PrefixAware).ttft_p95;
+        close && p.iter().all(|&x| pa < x)
+    },
+};

@@ -3,23 +3,18 @@
 //! fails names the seeds that broke it.
 //!
 //! Claims (a)–(f) are the article's statements about its six textbook rules, so
-//! they compare those rules among themselves ([`Origin::Textbook`]); the real
+//! they compare those rules among themselves (defined in `lib.rs`, which the
+//! calibration search shares); the real
 //! routers' policies run in the same outcomes and have claims (g)–(j) of their
 //! own, from what the article says about heterogeneous pools (§4.3), scale-up
 //! (§11.3), Dynamo's temperature (§5.4) and SGLang's threshold (§5.5).
 
-use lblab_tests::{pass_ratio, routing_at, SEEDS};
+use lblab_tests::{
+    pass_ratio, routing_at, textbook, CLAIMS_AT_DEFAULTS, CLAIM_AT_LOW_LOAD, LOW_RATE, SEEDS,
+};
 use sim_core::labs::routing::{Config, Outcome, RuleOutcome};
-use sim_core::routing::{Origin, RuleKind};
+use sim_core::routing::RuleKind;
 use sim_core::workload::generator;
-
-/// The article's six textbook rules (the Routing Lab of §4.2).
-fn textbook() -> impl Iterator<Item = RuleKind> {
-    RuleKind::ALL
-        .iter()
-        .copied()
-        .filter(|r| r.origin() == Origin::Textbook)
-}
 
 fn get(o: &Outcome, r: RuleKind) -> &RuleOutcome {
     o.rule(r).expect("every rule runs")
@@ -42,76 +37,20 @@ fn check(name: &str, outcomes: &[(u64, Outcome)], needed: f64, claim: impl Fn(&O
 
 #[test]
 fn claims_at_the_defaults() {
-    use RuleKind::*;
     let all = outcomes(&Config::default());
-    check("(a) round robin's assignment gap is 0", &all, 1.0, |o| {
-        get(o, RoundRobin).assignment_gap == 0
-    });
-    check(
-        "(b) least outstanding beats round robin on TTFT P95",
-        &all,
-        0.8,
-        |o| get(o, LeastOutstanding).ttft_p95 < get(o, RoundRobin).ttft_p95,
-    );
-    check(
-        "(c) random has a worse TTFT P95 than round robin",
-        &all,
-        0.8,
-        |o| get(o, Random).ttft_p95 > get(o, RoundRobin).ttft_p95,
-    );
-    check(
-        "(d) least KV: lowest SLO attainment, gap above LO, P2C, PA",
-        &all,
-        0.8,
-        |o| {
-            let kv = get(o, LeastKv);
-            let lowest = textbook()
-                .filter(|&r| r != LeastKv)
-                .all(|r| kv.slo_attainment < get(o, r).slo_attainment);
-            let gap = [LeastOutstanding, PowerOfTwo, PrefixAware]
-                .iter()
-                .all(|&r| kv.assignment_gap > get(o, r).assignment_gap);
-            lowest && gap
-        },
-    );
-    check(
-        "(e) prefix-aware has the highest cache-hit share",
-        &all,
-        1.0,
-        |o| {
-            let pa = get(o, PrefixAware).cache_hit_share;
-            textbook()
-                .filter(|&r| r != PrefixAware)
-                .all(|r| pa > get(o, r).cache_hit_share)
-        },
-    );
+    for c in &CLAIMS_AT_DEFAULTS {
+        check(c.name, &all, c.needed, c.holds);
+    }
 }
 
 #[test]
 fn claims_at_low_load() {
-    use RuleKind::*;
     let low = Config {
-        rate: 0.05,
+        rate: LOW_RATE,
         ..Config::default()
     };
-    let all = outcomes(&low);
-    check(
-        "(f) load rules converge at λ = 0.05; prefix-aware lower",
-        &all,
-        0.8,
-        |o| {
-            let p: Vec<f64> = [LeastOutstanding, PowerOfTwo, RoundRobin]
-                .iter()
-                .map(|&r| get(o, r).ttft_p95)
-                .collect();
-            let (lo, hi) = p
-                .iter()
-                .fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
-            let close = hi <= lo * 1.25;
-            let pa = get(o, PrefixAware).ttft_p95;
-            close && p.iter().all(|&x| pa < x)
-        },
-    );
+    let c = &CLAIM_AT_LOW_LOAD;
+    check(c.name, &outcomes(&low), c.needed, c.holds);
 }
 
 /// Mean outstanding on replica 0 over the mean of the others' (rule `r`).

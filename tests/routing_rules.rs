@@ -213,8 +213,9 @@ fn prefix_aware_falls_back_to_least_loaded_on_a_poor_match() {
 #[test]
 fn prefix_aware_escapes_when_imbalanced() {
     let mut replicas = warm_pool();
-    // Replica 2 holds the prefix but is 6 requests ahead of the rest: 6 − 1 > 4 and 6 > 1.5 × 1.
-    (0..6).for_each(|i| replicas[2].enqueue(i, 640));
+    // Replica 2 holds the prefix but is 12 requests ahead of the rest: with the
+    // default thresholds, 12 − 1 > 8 and 12 > 2 × 1.
+    (0..12).for_each(|i| replicas[2].enqueue(i, 640));
     for r in [0, 1, 3] {
         replicas[r].enqueue(0, 640);
     }
@@ -225,7 +226,7 @@ fn prefix_aware_escapes_when_imbalanced() {
     assert_eq!(
         d.reason,
         Reason::ImbalanceEscape {
-            max_load: 6,
+            max_load: 12,
             min_load: 1
         }
     );

@@ -18,7 +18,8 @@
 //!   the defaults, which is what makes a KV gauge blind to queued work (claim (d)
 //!   held in about 85% of seeds with 8 slots and 0–6% with KV as the only limit).
 //! - **KV accounting.** A sequence holds `ceil((uncached prompt + generated) /
-//!   kv_block_tokens)` blocks; it grows during decode. Blocks in the prefix cache
+//!   kv_block_tokens)` blocks, and is admitted only if the blocks for its
+//!   uncached prompt plus its first token fit; it grows during decode. Blocks in the prefix cache
 //!   are not counted. A request larger than the whole capacity is still admitted
 //!   onto an idle replica so no run can deadlock; if decode growth overflows the
 //!   capacity, the most recently admitted sequence is preempted back to the head of
@@ -238,7 +239,12 @@ impl Replica {
             let cached =
                 (matched as u32 * self.block_tokens).min(req.prompt_tokens.saturating_sub(1));
             let uncached = req.prompt_tokens - cached;
-            let need = self.blocks_for(uncached);
+            // Room for the prompt and the first token: the tick that finishes a
+            // prefill also emits that token, and it must never overflow KV. If
+            // it could, the newcomer would be preempted at the end of every
+            // prefill tick, and the sequences already decoding would never get
+            // a decode tick (a livelock the invariants test caught).
+            let need = self.blocks_for(uncached + 1);
             if self.kv_used + need > self.spec.kv_blocks && !self.running.is_empty() {
                 break; // head-of-line blocking
             }

@@ -59,9 +59,9 @@ pub struct PrefixAwareParams {
 impl Default for PrefixAwareParams {
     fn default() -> Self {
         PrefixAwareParams {
-            abs_threshold: 4,
-            rel_threshold: 1.5,
-            cache_threshold: 0.3,
+            abs_threshold: 8,
+            rel_threshold: 2.0,
+            cache_threshold: 0.2,
             gap: GapRule::Pool,
         }
     }

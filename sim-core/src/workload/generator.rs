@@ -6,10 +6,10 @@
 //!   shape `b` (CV = 1/√b) when `burstiness` ≠ 1;
 //! - **prompts**: log-normal lengths with the given mean and CV, clipped to
 //!   `[prompt_min, prompt_max]` (the outcome reports the observed range);
-//! - **outputs**: a long class with probability `long_share`; short outputs are
-//!   Gamma with mean 100 and CV 0.5, long ones mean 250 and CV 0.25. Far more
-//!   spread-out outputs (60 vs 600) make random versus round robin a coin flip
-//!   (`docs/model.md`), so the spread is moderate;
+//! - **outputs**: a long class with probability `long_share`; each class is
+//!   Gamma with its own mean and CV (the Routing Lab's defaults: short 100, CV
+//!   0.25; long 300, CV 0.5). Far more spread-out outputs (50 vs 600) make
+//!   random versus round robin a coin flip (`docs/model.md`, Calibration);
 //! - **prefixes**: a pool of shared prefixes with Zipf(1) popularity, each request's
 //!   prefix covering a uniform share of its prompt (60–90% by default). Prefix `k`
 //!   is one fixed chain of block ids, so two requests share `min` of their lengths.

@@ -18,10 +18,14 @@ pub struct Config {
     pub scrape_interval: u32,
     /// Ticks simulated (default 90).
     pub ticks: u32,
-    /// Mean arrivals per tick, Poisson (default 1.8).
+    /// Mean arrivals per tick (default 2.0).
     pub arrival_rate: f64,
-    /// Ticks each request occupies its replica (default 20).
+    /// Ticks each request occupies its replica (default 15).
     pub service_time: u32,
+    /// Evenly paced arrivals (⌈(t+1)λ⌉ − ⌈tλ⌉ in tick t) instead of Poisson
+    /// (default on: the article's tick 0 has two arrivals, and its 1-tick
+    /// interval row needs them; docs/model.md, Calibration).
+    pub even_arrivals: bool,
     /// Offset router k's scrapes by ⌊k·T/K⌋ instead of scraping all together.
     pub stagger: bool,
     /// Seed of the arrival and decision streams (default 1).
@@ -35,8 +39,9 @@ impl Default for Config {
             routers: 4,
             scrape_interval: 10,
             ticks: 90,
-            arrival_rate: 1.8,
-            service_time: 20,
+            arrival_rate: 2.0,
+            service_time: 15,
+            even_arrivals: true,
             stagger: false,
             seed: 1,
         }
@@ -83,7 +88,15 @@ impl Configurable for Config {
             |c| c.arrival_rate,
             |c, x| c.arrival_rate = x,
         )
-        .doc("Mean arrivals per tick (Poisson)."),
+        .doc("Mean arrivals per tick."),
+        P::choice(
+            "arrivals",
+            "Arrivals",
+            arrival_kinds,
+            |c| if c.even_arrivals { "even" } else { "poisson" },
+            |c, x| c.even_arrivals = x == "even",
+        )
+        .doc("How many requests arrive in each tick: a Poisson draw, or the rate paced evenly."),
         P::whole(
             "service-time",
             "Service time",
@@ -113,7 +126,28 @@ impl Configurable for Config {
     ];
 }
 
+fn arrival_kinds() -> alloc::vec::Vec<crate::params::Opt> {
+    alloc::vec![
+        crate::params::Opt {
+            name: "poisson",
+            title: "Poisson",
+            doc: "A Poisson number of arrivals each tick, from the seed's arrival stream.",
+        },
+        crate::params::Opt {
+            name: "even",
+            title: "Evenly paced",
+            doc: "The rate spread evenly: tick t gets ⌈(t+1)λ⌉ − ⌈tλ⌉ arrivals, the same for every seed.",
+        },
+    ]
+}
+
 impl Config {
+    /// Arrivals in tick `t` when paced evenly.
+    pub fn even_count(&self, t: u32) -> u32 {
+        let l = self.arrival_rate;
+        (libm::ceil((f64::from(t) + 1.0) * l) - libm::ceil(f64::from(t) * l)) as u32
+    }
+
     /// Tick offset of router `k`'s scrapes.
     pub fn offset(&self, k: u32) -> u32 {
         if self.stagger {

@@ -9,9 +9,10 @@
 //!   `service_time` ticks, however busy the replica is, so a replica's outstanding
 //!   count is the number of requests dispatched to it in the last `service_time`
 //!   ticks. Load in flight is L = λ·S; the oscillation's amplitude is about
-//!   min(λ·T, L), so the default S = 2T keeps it at λ·T.
-//! - Each tick a Poisson number of requests arrives (mean `arrival_rate`, from its
-//!   own stream), dealt to routers round robin in arrival order across ticks.
+//!   min(λ·T, L), so the default S = 1.5·T keeps it at λ·T.
+//! - Each tick ⌈(t+1)λ⌉ − ⌈tλ⌉ requests arrive (evenly paced, the default), or a
+//!   Poisson number with mean `arrival_rate` drawn from its own stream; they
+//!   are dealt to routers round robin in arrival order across ticks.
 //! - Router `k` scrapes every `scrape_interval` ticks: in phase, all at multiples
 //!   of T; staggered, router k at offsets ⌊k·T/K⌋. All start from an all-zero view.
 //! - Order within a tick: completions → scrapes → dispatches (in arrival order)

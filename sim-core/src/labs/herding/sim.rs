@@ -27,7 +27,13 @@ pub fn run_rules(config: &Config, rules: &[HerdingRule]) -> Result<Outcome, Para
     config.validate()?;
     let mut arrivals_rng = Rng::new(config.seed, stream::ARRIVALS);
     let arrivals: Vec<u32> = (0..config.ticks)
-        .map(|_| arrivals_rng.poisson(config.arrival_rate))
+        .map(|t| {
+            if config.even_arrivals {
+                config.even_count(t)
+            } else {
+                arrivals_rng.poisson(config.arrival_rate)
+            }
+        })
         .collect();
     Ok(Outcome {
         config: config.clone(),
