@@ -5,24 +5,23 @@
 use lblab_tests::{excerpt, full_trace, skipped};
 use sim_core::labs::routing::{run_rules_on, Config, Outcome};
 use sim_core::routing::RuleKind;
-use sim_core::workload::{mooncake, Workload};
+use sim_core::workload::trace::ImportOptions;
+use sim_core::workload::Workload;
 
 fn config() -> Config {
-    Config {
-        replicas: 8,
-        prefill_budget: 8192,
-        kv_blocks: 40_000,
-        slots: 16,
-        cache_tokens: 262_144,
-        slo_ttft: 50,
-        ..Config::default()
-    }
+    Config::for_traces()
 }
 
 /// Read a Mooncake file with one tick = 100 ms of the trace's clock.
-fn read(path: &std::path::Path, limit: usize) -> Workload {
+fn read(path: &std::path::Path, limit: u32) -> Workload {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    mooncake::parse(&text, 100, limit).expect("the trace parses")
+    let options = ImportOptions {
+        limit,
+        ..ImportOptions::default()
+    };
+    let (workload, report) = options.import(&text, None).expect("the trace parses");
+    assert_eq!(report.malformed, 0, "{:?}", report.problems);
+    workload
 }
 
 fn print_table(o: &Outcome) {
@@ -102,7 +101,7 @@ fn the_full_mooncake_conversation_trace_replays_when_present() {
         skipped("mooncake_conversation_trace.jsonl not found (set LBLAB_TRACES to its directory)");
         return;
     };
-    let workload = read(&path, usize::MAX);
+    let workload = read(&path, 200_000);
     assert_eq!(workload.requests.len(), 12_031);
     let s = workload.stats();
     // The published statistics of the full file: 288,500 blocks, 36.6% repeats.

@@ -6,6 +6,7 @@
 //! runs one compared item, and `--detail`, `--json` and `--csv` pick the output.
 //! Labs that replay traces also take `--trace FILE` and its import flags.
 
+use sim_core::labs::TraceInput;
 use sim_core::labs::{Format, LabEntry, RunError, RunRequest};
 use sim_core::params::{self, Configurable, Shape};
 use sim_core::workload::trace::ImportOptions;
@@ -69,7 +70,7 @@ fn trace_flags() -> Vec<Flag> {
     let mut out = vec![Flag::new(
         "trace",
         Takes::Value,
-        "Replay a Mooncake JSONL trace instead of generating requests",
+        "Replay a trace (Mooncake JSONL or Azure CSV, detected) instead of generating requests",
     )];
     out.extend(param_flags(&ImportOptions::specs()));
     out
@@ -153,33 +154,37 @@ pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
     } else {
         Format::Report
     };
-    let workload = match parsed.value("trace").filter(|_| lab.replays_traces) {
-        None => None,
-        Some(path) => {
-            let import_pairs = parsed
-                .pairs()
-                .filter(|(k, _)| ImportOptions::param(k).is_some());
-            let (import, errors) = params::from_pairs::<ImportOptions>(import_pairs);
-            if let Some(e) = errors.first() {
-                return Err(error_line(e));
-            }
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("--trace: cannot read {path}: {e}"))?;
-            Some(
-                import
-                    .mooncake(&text)
-                    .map_err(|e| format!("--trace: {e}"))?,
-            )
+    let import = {
+        let import_pairs = parsed
+            .pairs()
+            .filter(|(k, _)| ImportOptions::param(k).is_some());
+        let (import, errors) = params::from_pairs::<ImportOptions>(import_pairs);
+        if let Some(e) = errors.first() {
+            return Err(error_line(e));
         }
+        import
+    };
+    let text = match parsed.value("trace").filter(|_| lab.replays_traces) {
+        None => None,
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("--trace: cannot read {path}: {e}"))?,
+        ),
     };
     let out = (lab.run)(&RunRequest {
         pairs: &pairs,
         only,
-        trace: workload.as_ref(),
+        trace: text.as_deref().map(|text| TraceInput {
+            text,
+            options: &import,
+        }),
         format,
+        progress: None,
+        computed: None,
     })
     .map_err(|e| match e {
         RunError::Param(e) => error_line(&e),
+        RunError::Trace(e) => format!("--trace: {e}"),
         other => other.to_string(),
     })?;
     print!("{out}");

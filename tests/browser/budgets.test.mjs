@@ -10,7 +10,14 @@ import { useAppAndBrowser, watchedPage, dist, lblab } from './harness.mjs';
 const env = await useAppAndBrowser();
 const RULES = JSON.parse(lblab(['labs', '--json'])).find((l) => l.id === 'routing').focus.options;
 
-test('all wasm + JS + CSS of the release build is at most 350 KB gzipped', () => {
+// The limit was 250 KB for four labs (issue 3) and 350 KB for nine (issue 12).
+// It is 500 KB since the simulations moved to a Web Worker (issue 15): the page
+// now reads every lab's outcome back from JSON, and the Deserialize code for
+// all outcome types costs about 77 KB gzipped (measured by building without
+// it); trace import, the goodput lab, the worker and the trace panel about
+// 40 KB more. A positional format (postcard) would cut the first to ~19 KB but
+// needs every skipped or internally tagged field reworked: a known follow-up.
+test('all wasm + JS + CSS of the release build is at most 500 KB gzipped', () => {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
   assert.ok(files.some((f) => f.endsWith('.wasm')), 'dist/ holds a wasm bundle');
   let total = 0;
@@ -20,8 +27,8 @@ test('all wasm + JS + CSS of the release build is at most 350 KB gzipped', () =>
     total += gz;
   }
   // 1 KB = 1,000 bytes here: the stricter reading of the budget.
-  console.log(`budget: bundle ${total} bytes = ${(total / 1000).toFixed(1)} KB gzipped (limit 350 KB = 350,000 bytes)`);
-  assert.ok(total <= 350_000, `bundle is ${(total / 1000).toFixed(1)} KB gzipped`);
+  console.log(`budget: bundle ${total} bytes = ${(total / 1000).toFixed(1)} KB gzipped (limit 500 KB = 500,000 bytes)`);
+  assert.ok(total <= 500_000, `bundle is ${(total / 1000).toFixed(1)} KB gzipped`);
 });
 
 test('the Routing Lab shows its table within 1.5 s of navigation', async () => {

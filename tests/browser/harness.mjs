@@ -83,6 +83,17 @@ export async function watchedPage(context) {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`http ${r.status()}: ${r.url()}`); });
+  // Simulations run in a worker, so a lab's first results arrive a moment after
+  // the page: navigating to a lab waits for them (briefly; a page that never
+  // runs, e.g. an unknown lab, is left to the test's own checks).
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (/[?&]lab=/.test(url)) {
+      await settled(page, 10_000).catch(() => {});
+    }
+    return response;
+  };
   return { page, problems };
 }
 
@@ -109,4 +120,16 @@ export function lblab(args) {
   const bin = path.join(root, 'target', 'release', 'lblab');
   if (fs.existsSync(bin)) return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+/**
+ * Wait until the page has shown at least one outcome and no simulation is in
+ * the worker (`<html data-runs>` and `data-busy`, set by the app): runs are
+ * asynchronous, so read results only after this.
+ */
+export async function settled(page, timeout = 30_000) {
+  await page.waitForFunction(() => {
+    const root = document.documentElement;
+    return Number(root.dataset.runs || 0) > 0 && !root.hasAttribute('data-busy');
+  }, null, { timeout });
 }

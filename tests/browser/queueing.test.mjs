@@ -1,7 +1,7 @@
 // The queueing and overload explorables (issue 7) in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, lblab, settled } from './harness.mjs';
 
 const env = await useAppAndBrowser();
 
@@ -121,8 +121,10 @@ test('slow explorables recompute when a slider is released, while its label foll
   assert.equal(new URL(page.url()).searchParams.get('hedge-at'), null, 'still the default');
   await page.locator('#hedge-at').dispatchEvent('change');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('hedge-at') === '80');
+  await settled(page);
   assert.notEqual(await page.locator('#threshold').textContent(), threshold);
-  // The knee's read-offs stay live with the simulation on (it is cached).
+  // The knee's read-offs follow the wait slider with the simulation on (the
+  // worker simulates again; the page stays responsive meanwhile).
   await page.goto(`${env.srv.base}?lab=knee&simulate=1`);
   await page.locator('#simulated').waitFor();
   await slide(page, 'wait', 5);

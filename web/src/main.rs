@@ -13,6 +13,9 @@ mod html;
 mod labs;
 mod theme;
 mod url;
+mod worker;
+
+pub use worker::lblab_worker_message;
 
 /// The latest outcome a lab computed, as the JSON `lblab <lab> --json` prints.
 /// Exported so browser tests (and authors) can read exactly what the page shows.
@@ -29,5 +32,9 @@ pub fn lblab_last_compute_ms() -> f64 {
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(app::App);
+    // The same module also runs as the simulation worker (see `worker`), where
+    // there is no page to mount.
+    if web_sys::window().is_some() {
+        leptos::mount::mount_to_body(app::App);
+    }
 }

@@ -8,6 +8,7 @@
 //! page in the web crate, which a test there demands).
 
 pub mod batching;
+pub mod goodput;
 pub mod herding;
 pub mod prefix;
 pub mod queueing;
@@ -18,7 +19,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::params::{Configurable, Opt, ParamError, Spec};
-use crate::workload::Workload;
+use crate::workload::trace::ImportOptions;
 
 /// Where in an LLM serving stack a lab's decision happens (article §3), after
 /// the queueing foundations that hold at every layer (article §1).
@@ -127,6 +128,12 @@ pub trait Lab {
     const FOCUS: Option<Focus> = None;
     /// Whether [`Lab::run_on`] replays traces (so the CLI offers `--trace`).
     const REPLAYS_TRACES: bool = false;
+    /// Whether a run can take long enough to deserve a progress bar and a
+    /// cancel button (sweeps, long replays).
+    const REPORTS_PROGRESS: bool = false;
+    /// The parameter sections ([`crate::params::Tier::Section`]) of its config
+    /// table this lab uses; parameters of other sections are not its own.
+    const SECTIONS: &'static [&'static str] = &[];
 
     /// Run the lab. `only` (one of [`Focus::options`]) restricts the run to one
     /// item where the lab can skip the others; `None` runs everything.
@@ -136,11 +143,26 @@ pub trait Lab {
     /// the lab does not replay traces).
     fn run_on(
         config: &Self::Config,
-        trace: &Workload,
+        trace: &TraceInput<'_>,
         only: Option<&str>,
-    ) -> Option<Result<Self::Outcome, ParamError>> {
+    ) -> Option<Result<Self::Outcome, RunError>> {
         let _ = (config, trace, only);
         None
+    }
+
+    /// [`Lab::run`] or [`Lab::run_on`], telling `progress` how many of how
+    /// many steps are done as it goes. Labs whose runs are long override it.
+    fn run_reporting(
+        config: &Self::Config,
+        trace: Option<&TraceInput<'_>>,
+        only: Option<&str>,
+        progress: Progress<'_>,
+    ) -> Result<Self::Outcome, RunError> {
+        let _ = progress;
+        match trace {
+            None => Self::run(config, only).map_err(RunError::Param),
+            Some(t) => Self::run_on(config, t, only).ok_or(RunError::NoTraces)?,
+        }
     }
 
     /// A plain-text report: the summary table, and with `detail` the per-step or
@@ -160,6 +182,8 @@ pub enum Format {
     Detail,
     /// Pretty-printed JSON of the outcome.
     Json,
+    /// The same JSON on one line (for machines: the page's worker).
+    JsonCompact,
     /// [`Lab::csv`].
     Csv,
 }
@@ -173,7 +197,21 @@ pub enum RunError {
     NoTraces,
     /// The outcome could not be written as JSON.
     Json(String),
+    /// The trace could not be imported.
+    Trace(String),
 }
+
+/// A trace to replay: the file's text and how to import it.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceInput<'a> {
+    /// The whole file, as text.
+    pub text: &'a str,
+    /// Time scale, window, limit, compression.
+    pub options: &'a ImportOptions,
+}
+
+/// Told `(done, total)` as a long run progresses.
+pub type Progress<'a> = &'a dyn Fn(u32, u32);
 
 impl core::fmt::Display for RunError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -181,6 +219,7 @@ impl core::fmt::Display for RunError {
             RunError::Param(e) => write!(f, "{e}"),
             RunError::NoTraces => write!(f, "this lab does not replay traces"),
             RunError::Json(e) => write!(f, "cannot write JSON: {e}"),
+            RunError::Trace(e) => write!(f, "trace: {e}"),
         }
     }
 }
@@ -203,6 +242,8 @@ pub struct LabEntry {
     pub params: fn() -> Vec<Spec>,
     /// Whether [`LabEntry::run`] accepts a trace.
     pub replays_traces: bool,
+    /// Whether runs report progress (see [`Lab::REPORTS_PROGRESS`]).
+    pub reports_progress: bool,
     /// Build the config from `(key, text)` pairs, run, and write the outcome.
     pub run: fn(&RunRequest<'_>) -> Result<String, RunError>,
     /// Build the config from `(key, text)` pairs and write it as JSON, without
@@ -220,9 +261,14 @@ pub struct RunRequest<'a> {
     /// One item of [`LabEntry::focus`] to run alone.
     pub only: Option<&'a str>,
     /// A trace to replay instead of the lab's own workload.
-    pub trace: Option<&'a Workload>,
+    pub trace: Option<TraceInput<'a>>,
     /// How to write the outcome.
     pub format: Format,
+    /// Told how far a long run has got (`None`: nobody is listening).
+    pub progress: Option<Progress<'a>>,
+    /// Called once the simulation is done, before the outcome is written out
+    /// (so a caller can time the simulation alone).
+    pub computed: Option<&'a dyn Fn()>,
 }
 
 impl LabEntry {
@@ -234,13 +280,23 @@ impl LabEntry {
         LabEntry {
             info: L::INFO,
             focus: L::FOCUS,
-            params: L::Config::specs,
+            params: specs_of::<L>,
             replays_traces: L::REPLAYS_TRACES,
+            reports_progress: L::REPORTS_PROGRESS,
             run: run_erased::<L>,
             config_json: config_json::<L>,
             canonical: canonical::<L>,
         }
     }
+}
+
+/// The parameters lab `L` shows: its config's table without the sections it
+/// does not use.
+pub fn specs_of<L: Lab>() -> Vec<Spec> {
+    L::Config::specs()
+        .into_iter()
+        .filter(|s| s.tier.shown_in(L::SECTIONS))
+        .collect()
 }
 
 /// The config `pairs` describe, or the first value that cannot be used.
@@ -273,17 +329,25 @@ fn run_erased<L: Lab>(req: &RunRequest<'_>) -> Result<String, RunError> {
             }));
         }
     }
-    let outcome = match req.trace {
-        None => L::run(&config, req.only),
-        Some(trace) => L::run_on(&config, trace, req.only).ok_or(RunError::NoTraces)?,
+    let quiet = |_: u32, _: u32| {};
+    let outcome = L::run_reporting(
+        &config,
+        req.trace.as_ref(),
+        req.only,
+        req.progress.unwrap_or(&quiet),
+    )?;
+    if let Some(computed) = req.computed {
+        computed();
     }
-    .map_err(RunError::Param)?;
     Ok(match req.format {
         Format::Report => L::report(&outcome, false),
         Format::Detail => L::report(&outcome, true),
         Format::Csv => L::csv(&outcome),
         Format::Json => {
             serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
+        }
+        Format::JsonCompact => {
+            serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?
         }
     })
 }
@@ -304,6 +368,7 @@ pub(crate) fn csv_field(s: &str) -> String {
 /// Every lab, in menu order. The one list.
 pub static LABS: &[LabEntry] = &[
     LabEntry::of::<routing::RoutingLab>(),
+    LabEntry::of::<goodput::GoodputLab>(),
     LabEntry::of::<herding::HerdingLab>(),
     LabEntry::of::<prefix::PrefixLab>(),
     LabEntry::of::<batching::BatchingLab>(),

@@ -6,6 +6,7 @@
 //! The engine and the routers read only these fields, so a trace importer and the
 //! seeded [`generator`] are interchangeable sources.
 
+pub mod azure;
 pub mod generator;
 pub mod mooncake;
 pub mod summary;

@@ -6,6 +6,7 @@
 
 pub mod budget_tradeoff;
 pub mod cascade;
+pub mod goodput;
 pub mod hedging;
 pub mod knee;
 pub mod little;

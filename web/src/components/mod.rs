@@ -3,11 +3,15 @@
 mod controls;
 mod notice;
 mod player;
+mod run_status;
 mod share_bar;
 mod trace_editor;
+mod trace_panel;
 
 pub use controls::{ControlKind, ControlSpec, Controls, Deferred, Getter, Setter};
 pub use notice::{ChartError, ErrorLine, Notice};
 pub use player::Player;
+pub use run_status::RunStatus;
 pub use share_bar::ShareBar;
 pub use trace_editor::editor_click;
+pub use trace_panel::TracePanel;

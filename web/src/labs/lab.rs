@@ -9,11 +9,14 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use sim_core::labs::{Focus, Lab};
+use sim_core::labs::{specs_of, Focus, Lab};
 use sim_core::params::{self, Configurable, ParamError};
+use sim_core::workload::trace::ImportOptions;
 
-use super::LabOutcome;
+use super::traces::{self, TraceState};
+use super::{LabOutcome, RunState};
 use crate::components::{ControlKind, ControlSpec, Getter, Setter};
+use crate::worker::Job;
 
 /// How a player counts its steps in the URL and on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +39,12 @@ pub struct LabPage<L: Lab> {
     pub step: RwSignal<usize>,
     /// The run of the current configuration.
     pub outcome: LabOutcome<L::Outcome>,
+    /// Where the run stands (running with progress, cancelled, idle).
+    pub status: RwSignal<RunState>,
+    /// Where the requests come from (labs that replay traces).
+    pub trace: RwSignal<TraceState>,
+    /// How a trace is imported (time scale, window, limit, compression).
+    pub import: RwSignal<ImportOptions>,
     /// One sentence per URL value that fell back to its default.
     pub notices: Vec<String>,
 }
@@ -47,6 +56,9 @@ impl<L: Lab> Clone for LabPage<L> {
             focus: self.focus,
             step: self.step,
             outcome: self.outcome,
+            status: self.status,
+            trace: self.trace,
+            import: self.import,
             notices: self.notices.clone(),
         }
     }
@@ -116,18 +128,38 @@ pub fn read_config<C: Configurable>(pairs: &[(String, String)], notices: &mut Ve
     config
 }
 
+/// The trace `pairs` name (`trace=<bundled id>`), fetched into a new state.
+fn read_trace<L: Lab>(
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> RwSignal<TraceState> {
+    let state = RwSignal::new(TraceState::Generated);
+    if !L::REPLAYS_TRACES {
+        return state;
+    }
+    if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "trace") {
+        match traces::bundled(v) {
+            Some(b) => traces::fetch(b, state),
+            None => {
+                let ids: Vec<&str> = traces::BUNDLED.iter().map(|b| b.id).collect();
+                notices.push(format!(
+                    "“trace={v}” is not one of the bundled traces ({}); using generated requests.",
+                    ids.join(", ")
+                ));
+            }
+        }
+    }
+    state
+}
+
 impl<L: Lab + 'static> LabPage<L>
 where
     L::Config: Send + Sync,
-    L::Outcome: Send + Sync + 'static,
+    L::Outcome: serde::de::DeserializeOwned + Send + Sync + 'static,
 {
-    /// Read the page's state from `pairs`, run the lab with `run` whenever the
-    /// configuration changes, and keep the URL in step.
-    pub fn new(
-        pairs: &[(String, String)],
-        steps: Steps,
-        run: fn(&L::Config) -> Result<L::Outcome, ParamError>,
-    ) -> LabPage<L> {
+    /// Read the page's state from `pairs`, run the lab in the worker whenever
+    /// the configuration (or the trace) changes, and keep the URL in step.
+    pub fn new(pairs: &[(String, String)], steps: Steps) -> LabPage<L> {
         let mut notices = Vec::new();
         let config = RwSignal::new(read_config::<L::Config>(pairs, &mut notices));
         let focus = RwSignal::new(
@@ -136,13 +168,37 @@ where
                 .unwrap_or(""),
         );
         let step = RwSignal::new(read_step(steps, pairs, &mut notices));
-        let outcome = super::use_lab_run(
-            move || config.with(|c| run(c).map_err(|e| e.to_string())),
-            L::csv,
-        );
+        let trace = read_trace::<L>(pairs, &mut notices);
+        let import = RwSignal::new(if L::REPLAYS_TRACES {
+            read_config::<ImportOptions>(pairs, &mut notices)
+        } else {
+            ImportOptions::default()
+        });
+        let job = Arc::new(move || -> Option<Job> {
+            let pairs = config.with(params::all_pairs);
+            let trace = match trace.get() {
+                TraceState::Loading(_) => return None,
+                t => t.text().map(|text| (text, import.with(params::all_pairs))),
+            };
+            Some(Job {
+                lab: L::INFO.id,
+                pairs,
+                only: None,
+                trace,
+            })
+        });
+        let (outcome, status) = super::use_lab_job::<L::Outcome>(job, Some(L::csv));
         super::sync_url(Arc::new(move || {
             let mut q = vec![("lab", L::INFO.id.to_string())];
             config.with(|c| q.extend(params::to_pairs(c)));
+            // A bundled trace is part of the link, with its import options.
+            if let TraceState::Loaded {
+                bundled: Some(id), ..
+            } = trace.get()
+            {
+                q.push(("trace", id.to_string()));
+                import.with(|o| q.extend(params::to_pairs(o)));
+            }
             // The focus is always written: a shared link names what it shows.
             if let Some(f) = L::FOCUS {
                 q.push((f.key, focus.get().to_string()));
@@ -159,6 +215,9 @@ where
             focus,
             step,
             outcome,
+            status,
+            trace,
+            import,
             notices,
         }
     }
@@ -166,7 +225,7 @@ where
     /// The lab's controls: every parameter (main ones first, the rest under
     /// "More settings"), a "New seed" button, and the focus picker last.
     pub fn control_specs(&self) -> Vec<ControlSpec> {
-        let mut specs = ControlSpec::for_table(&L::Config::specs());
+        let mut specs = ControlSpec::for_table(&specs_of::<L>());
         if let Some(f) = L::FOCUS {
             specs.push(ControlSpec {
                 key: f.key,

@@ -5,17 +5,19 @@
 //! to its page component; a test fails when a registered lab has no page.
 //!
 //! Shared plumbing: [`lab::LabPage`] reads a lab's state from the URL through its
-//! parameter table and writes it back, [`use_lab_run`] runs the lab in one memo
-//! and publishes the outcome for the exports, and [`draw_effect`] redraws a
-//! chart when what it shows changes.
+//! parameter table and writes it back, [`use_lab_job`] runs the lab in the
+//! worker (`crate::worker`) and publishes the outcome for the exports, and
+//! [`draw_effect`] redraws a chart when what it shows changes.
 
 pub mod batching;
+pub mod goodput;
 pub mod herding;
 pub mod home;
 pub mod lab;
 pub mod prefix;
 pub mod queueing;
 pub mod routing;
+pub mod traces;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -29,6 +31,9 @@ pub type PageFn = fn(Vec<(String, String)>) -> AnyView;
 pub const PAGES: &[(&str, PageFn)] = &[
     ("routing", |pairs| {
         view! { <routing::RoutingLab pairs=pairs /> }.into_any()
+    }),
+    ("goodput", |pairs| {
+        view! { <goodput::GoodputLab pairs=pairs /> }.into_any()
     }),
     ("herding", |pairs| {
         view! { <herding::HerdingLab pairs=pairs /> }.into_any()
@@ -63,6 +68,18 @@ pub fn publish(json: impl Fn() -> String + 'static, csv: impl Fn() -> String + '
     LAST_JSON.with(|j| *j.borrow_mut() = Some(Box::new(json)));
     LAST_CSV.with(|c| *c.borrow_mut() = Some(Box::new(csv)));
     LAST_MS.with(|m| *m.borrow_mut() = ms);
+    // `<html data-runs>` counts published outcomes (with `data-busy`, what
+    // tests and scripts wait on).
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let n = root
+            .get_attribute("data-runs")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        let _ = root.set_attribute("data-runs", &(n + 1).to_string());
+    }
 }
 
 /// The JSON of the last published outcome, as `lblab <lab> --json` prints it
@@ -82,6 +99,16 @@ pub fn last_compute_ms() -> f64 {
     LAST_MS.with(|m| *m.borrow())
 }
 
+/// `performance.now()` of whatever global this runs in (a window or the
+/// worker), in milliseconds.
+pub fn now_ms_anywhere() -> f64 {
+    use wasm_bindgen::JsCast;
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
 /// `performance.now()` in milliseconds (0 where unavailable, e.g. native tests).
 pub fn now_ms() -> f64 {
     web_sys::window()
@@ -90,12 +117,12 @@ pub fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// A lab's outcome, read through the one memo every lab shares. Why not a
+/// A lab's outcome, read through the one signal every lab shares. Why not a
 /// `Signal<Option<Arc<O>>>`: each distinct signal value type instantiates the
 /// reactive system's generic code again; this is a typed view over a single
 /// instantiation.
 pub struct LabOutcome<O> {
-    memo: Memo<Erased>,
+    state: RwSignal<Erased>,
     _outcome: std::marker::PhantomData<fn() -> O>,
 }
 
@@ -111,103 +138,176 @@ impl<O: Send + Sync + 'static> LabOutcome<O> {
     /// Read the outcome (`None` while there is none or the run failed),
     /// tracking it like a signal.
     pub fn with<R>(&self, f: impl FnOnce(&Option<Arc<O>>) -> R) -> R {
-        self.memo.with(|c| {
+        self.state.with(|c| {
             f(&c.outcome
                 .as_ref()
                 .ok()
-                .and_then(|o| Arc::clone(o).downcast::<O>().ok()))
+                .and_then(|o| o.clone())
+                .and_then(|o| o.downcast::<O>().ok()))
         })
     }
 
     /// The outcome, untracked (for event handlers).
     pub fn get_untracked(&self) -> Option<Arc<O>> {
-        self.memo.with_untracked(|c| {
+        self.state.with_untracked(|c| {
             c.outcome
                 .as_ref()
                 .ok()
-                .and_then(|o| Arc::clone(o).downcast::<O>().ok())
+                .and_then(|o| o.clone())
+                .and_then(|o| o.downcast::<O>().ok())
         })
     }
 
     /// The run's error, if it failed (tracked).
     pub fn error(&self) -> Option<String> {
-        self.memo.with(|c| c.outcome.as_ref().err().cloned())
+        self.state.with(|c| c.outcome.as_ref().err().cloned())
     }
 }
 
-/// One computed lab result, type-erased so every lab shares a single `Memo`
-/// instantiation.
+/// One computed lab result, type-erased so every lab shares a single signal
+/// instantiation (`Ok(None)`: nothing computed yet).
 #[derive(Clone)]
 struct Erased {
-    outcome: Result<Arc<dyn std::any::Any + Send + Sync>, String>,
-    json: Option<Arc<dyn Fn() -> String + Send + Sync>>,
-    csv: Option<Arc<dyn Fn() -> String + Send + Sync>>,
-    ms: f64,
+    outcome: Result<Option<Arc<dyn std::any::Any + Send + Sync>>, String>,
 }
 
 impl PartialEq for Erased {
     fn eq(&self, other: &Self) -> bool {
         match (&self.outcome, &other.outcome) {
-            (Ok(a), Ok(b)) => Arc::ptr_eq(a, b),
+            (Ok(Some(a)), Ok(Some(b))) => Arc::ptr_eq(a, b),
+            (Ok(None), Ok(None)) => true,
             (Err(a), Err(b)) => a == b,
             _ => false,
         }
     }
 }
 
-/// Run a lab whenever the signals `run` reads change: time it, publish it for
-/// the exports and the browser tests (JSON as the CLI's `--json`, CSV from
-/// `csv`), and hand back the outcome.
-pub fn use_lab_run<O>(
-    run: impl Fn() -> Result<O, String> + Send + Sync + 'static,
-    csv: fn(&O) -> String,
-) -> LabOutcome<O>
-where
-    O: serde::Serialize + Send + Sync + 'static,
-{
-    let erased = move || {
-        let start = now_ms();
-        let result = run().map(Arc::new);
-        let ms = now_ms() - start;
-        match result {
-            Ok(o) => {
-                let (for_json, for_csv) = (Arc::clone(&o), Arc::clone(&o));
-                Erased {
-                    outcome: Ok(o),
-                    json: Some(Arc::new(move || {
-                        serde_json::to_string(&*for_json).unwrap_or_default()
-                    })),
-                    csv: Some(Arc::new(move || csv(&for_csv))),
-                    ms,
-                }
-            }
-            Err(e) => Erased {
-                outcome: Err(e),
-                json: None,
-                csv: None,
-                ms,
-            },
-        }
-    };
-    let memo = erased_memo(Arc::new(erased));
-    LabOutcome {
-        memo,
-        _outcome: std::marker::PhantomData,
-    }
+/// Where a page's simulation stands: idle, running (with progress), or
+/// cancelled by the reader.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunState {
+    /// Nothing running; the outcome is current.
+    Idle,
+    /// A run is in the worker: steps done and total (0, 0 before the first
+    /// report), and when it started (ms, `performance.now()`).
+    Running {
+        /// Steps done.
+        done: u32,
+        /// Steps in all (0 when the run does not report).
+        total: u32,
+        /// When the run was submitted.
+        since: f64,
+    },
+    /// The reader cancelled; the outcome shown is from earlier settings.
+    Cancelled,
 }
 
-/// The one memo (and the one publishing effect) every lab goes through.
-fn erased_memo(run: Arc<dyn Fn() -> Erased + Send + Sync>) -> Memo<Erased> {
-    let computed = Memo::new(move |_| run());
+/// The job a page wants run, as it changes (`None`: nothing to run yet, e.g.
+/// a trace still loading).
+pub type JobFn = Arc<dyn Fn() -> Option<crate::worker::Job> + Send + Sync>;
+
+/// Run a lab in the worker whenever `job` changes: one job at a time per page,
+/// the latest settings winning (changes made while a run is in flight wait for
+/// it, and only the newest of them runs next). Replies are deserialised into
+/// `O` and handed back; with `csv`, they are also published for the exports
+/// and the browser tests (the page's main run does; side runs do not).
+pub fn use_lab_job<O>(
+    job: JobFn,
+    csv: Option<fn(&O) -> String>,
+) -> (LabOutcome<O>, RwSignal<RunState>)
+where
+    O: serde::de::DeserializeOwned + Send + Sync + 'static,
+{
+    let state = RwSignal::new(Erased { outcome: Ok(None) });
+    let status = RwSignal::new(RunState::Idle);
+    let queue: std::rc::Rc<RefCell<JobQueue>> = Default::default();
     Effect::new(move |_| {
-        computed.with(|c| {
-            if let (Some(json), Some(csv)) = (&c.json, &c.csv) {
-                let (json, csv) = (Arc::clone(json), Arc::clone(csv));
-                publish(move || json(), move || csv(), c.ms);
-            }
-        })
+        if let Some(j) = job() {
+            start::<O>(std::rc::Rc::clone(&queue), j, state, status, csv);
+        }
     });
-    computed
+    (
+        LabOutcome {
+            state,
+            _outcome: std::marker::PhantomData,
+        },
+        status,
+    )
+}
+
+/// A page's job in flight and the one waiting behind it.
+#[derive(Default)]
+struct JobQueue {
+    busy: bool,
+    next: Option<crate::worker::Job>,
+}
+
+fn start<O>(
+    queue: std::rc::Rc<RefCell<JobQueue>>,
+    job: crate::worker::Job,
+    state: RwSignal<Erased>,
+    status: RwSignal<RunState>,
+    csv: Option<fn(&O) -> String>,
+) where
+    O: serde::de::DeserializeOwned + Send + Sync + 'static,
+{
+    {
+        let mut q = queue.borrow_mut();
+        if q.busy {
+            q.next = Some(job);
+            return;
+        }
+        q.busy = true;
+    }
+    let since = now_ms();
+    status.set(RunState::Running {
+        done: 0,
+        total: 0,
+        since,
+    });
+    let after = std::rc::Rc::clone(&queue);
+    crate::worker::submit(
+        &job,
+        move |done, total| status.set(RunState::Running { done, total, since }),
+        move |reply| {
+            match reply {
+                crate::worker::Reply::Done { json, ms } => match serde_json::from_str::<O>(&json) {
+                    Ok(o) => {
+                        let o = Arc::new(o);
+                        if let Some(csv) = csv {
+                            let for_csv = Arc::clone(&o);
+                            publish(move || json.to_string(), move || csv(&for_csv), ms);
+                        }
+                        state.set(Erased {
+                            outcome: Ok(Some(o)),
+                        });
+                        status.set(RunState::Idle);
+                    }
+                    Err(e) => {
+                        state.set(Erased {
+                            outcome: Err(format!("cannot read the worker's outcome: {e}")),
+                        });
+                        status.set(RunState::Idle);
+                    }
+                },
+                crate::worker::Reply::Failed(why) => {
+                    state.set(Erased { outcome: Err(why) });
+                    status.set(RunState::Idle);
+                }
+                crate::worker::Reply::Cancelled => status.set(RunState::Cancelled),
+            }
+            let next = {
+                let mut q = after.borrow_mut();
+                q.busy = false;
+                // After a cancel nothing queued starts: the reader asked to stop.
+                let next = q.next.take();
+                next.filter(|_| status.get_untracked() != RunState::Cancelled)
+            };
+            if let Some(next) = next {
+                start::<O>(after, next, state, status, csv);
+            }
+        },
+    );
 }
 
 /// A lab's URL query for its current state.
@@ -218,11 +318,12 @@ pub fn sync_url(query: QueryFn) {
     Effect::new(move |_| crate::url::replace_query(&query()));
 }
 
-/// Keep a player's step inside a run that got shorter.
+/// Keep a player's step inside a run that got shorter (not while there is no
+/// run yet: the step a link opens on must survive until the first outcome).
 pub fn clamp_step(step: RwSignal<usize>, len: Signal<usize>) {
     Effect::new(move |_| {
         let n = len.get();
-        if step.get_untracked() >= n {
+        if n > 0 && step.get_untracked() >= n {
             step.set(n.saturating_sub(1));
         }
     });

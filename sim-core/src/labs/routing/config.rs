@@ -82,6 +82,15 @@ pub struct Config {
     pub counterfactuals: bool,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
+    /// The goodput lab's sweep: lowest arrival rate, per tick (default 0.05).
+    pub sweep_from: f64,
+    /// The goodput lab's sweep: highest arrival rate, per tick (default 0.40).
+    pub sweep_to: f64,
+    /// The goodput lab's sweep: rates tried, evenly spaced (default 8).
+    pub sweep_points: u32,
+    /// Share of requests that must meet the TTFT SLO for a rate to count as
+    /// within a rule's capacity (default 0.95).
+    pub slo_target: f64,
 }
 
 impl Default for Config {
@@ -116,6 +125,10 @@ impl Default for Config {
             scale_up_at: 0,
             counterfactuals: false,
             max_ticks: 20_000_000,
+            sweep_from: 0.05,
+            sweep_to: 0.40,
+            sweep_points: 8,
+            slo_target: 0.95,
         }
     }
 }
@@ -396,6 +409,64 @@ const BASE: &[Param<Config>] = &[
     )
     .doc("A run stops here; unfinished requests are reported outstanding.")
     .advanced(),
+    P::real(
+        "sweep-from",
+        "Lowest rate",
+        "req/tick",
+        (0.01, 5.0, 0.01),
+        |c| c.sweep_from,
+        |c, x| c.sweep_from = x,
+    )
+    .doc("The sweep starts at this arrival rate.")
+    .section(SWEEP),
+    P::real(
+        "sweep-to",
+        "Highest rate",
+        "req/tick",
+        (0.01, 5.0, 0.01),
+        |c| c.sweep_to,
+        |c, x| c.sweep_to = x,
+    )
+    .doc("The sweep ends at this arrival rate.")
+    .section(SWEEP),
+    P::whole(
+        "sweep-points",
+        "Rates tried",
+        "",
+        (2, 40, 1),
+        |c| c.sweep_points.into(),
+        |c, x| c.sweep_points = narrow(x),
+    )
+    .doc("How many evenly spaced rates the sweep runs (each under every rule).")
+    .section(SWEEP),
+    P::real(
+        "slo-target",
+        "Capacity threshold",
+        "",
+        (0.5, 1.0, 0.01),
+        |c| c.slo_target,
+        |c, x| c.slo_target = x,
+    )
+    .doc("A rate is within a rule's capacity while at least this share of requests meets the TTFT SLO.")
+    .show(Show::Percent(0))
+    .section(SWEEP),
+];
+
+/// The section of the sweep settings, used by the goodput lab only.
+pub const SWEEP: &str = "sweep";
+
+/// Engine settings for replaying real traces: their prompts run to tens of
+/// thousands of tokens (Mooncake's mean is near 12,000), which the lab's
+/// teaching-sized engine (prefill 192 tokens a tick, 600 KV blocks) cannot
+/// hold. The page applies them when a reader loads a trace (so they show in
+/// the URL); the trace tests and `lblab bench` replay with the same values.
+pub const TRACE_ENGINE: &[(&str, &str)] = &[
+    ("replicas", "8"),
+    ("prefill-budget", "8192"),
+    ("kv-blocks", "40000"),
+    ("slots", "16"),
+    ("cache-tokens", "262144"),
+    ("slo-ttft", "50"),
 ];
 
 /// The whole table: the lab's rows, then each rule's, in registry order.
@@ -410,6 +481,13 @@ impl Configurable for Config {
                 key: "prompt-max",
                 given: self.prompt_max.to_string(),
                 problem: Problem::Below("prompt-min"),
+            });
+        }
+        if self.sweep_to <= self.sweep_from {
+            return Err(ParamError {
+                key: "sweep-to",
+                given: crate::params::real_text(self.sweep_to),
+                problem: Problem::Below("sweep-from"),
             });
         }
         if self.prefix_cover_max < self.prefix_cover_min {
@@ -479,6 +557,24 @@ impl Config {
             prefix_cover_min: self.prefix_cover_min,
             prefix_cover_max: self.prefix_cover_max,
             block_tokens: self.hash_block_tokens,
+        }
+    }
+
+    /// The defaults with [`TRACE_ENGINE`] applied: the engine real traces
+    /// replay on.
+    pub fn for_traces() -> Config {
+        let (config, errors) = crate::params::from_pairs::<Config>(TRACE_ENGINE.iter().copied());
+        debug_assert!(errors.is_empty(), "TRACE_ENGINE is in range: {errors:?}");
+        config
+    }
+
+    /// What the pool can do, for a trace import's utilisation estimate (the
+    /// scale-up replica is not counted).
+    pub fn capacity(&self) -> crate::workload::trace::Capacity {
+        crate::workload::trace::Capacity {
+            replicas: self.replicas,
+            slots: self.slots,
+            prefill_budget: self.prefill_budget,
         }
     }
 

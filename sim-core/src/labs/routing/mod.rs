@@ -19,20 +19,19 @@ mod series;
 mod shadows;
 mod sim;
 
-pub use config::{parse_speeds, Config, MAX_SPEEDS};
+pub use config::{parse_speeds, Config, MAX_SPEEDS, SWEEP, TRACE_ENGINE};
 pub use outcome::{
     Alternative, DecisionDetail, Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome,
     TraceSource,
 };
-pub use sim::{run, run_rules, run_rules_on};
+pub use sim::{run, run_on_reporting, run_rules, run_rules_on, run_rules_reporting};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Focus, Lab, LabInfo, Layer};
-use crate::params::ParamError;
+use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
+use crate::params::{Configurable, ParamError};
 use crate::routing::RuleKind;
-use crate::workload::Workload;
 
 /// The Routing Lab in the lab registry.
 pub struct RoutingLab;
@@ -62,6 +61,7 @@ impl Lab for RoutingLab {
         default: "least-outstanding",
     });
     const REPLAYS_TRACES: bool = true;
+    const REPORTS_PROGRESS: bool = true;
 
     fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
         run_rules(config, &rules_for(only))
@@ -69,10 +69,33 @@ impl Lab for RoutingLab {
 
     fn run_on(
         config: &Config,
-        trace: &Workload,
+        trace: &TraceInput<'_>,
         only: Option<&str>,
-    ) -> Option<Result<Outcome, ParamError>> {
-        Some(run_rules_on(config, trace, &rules_for(only)))
+    ) -> Option<Result<Outcome, RunError>> {
+        Some(Self::run_reporting(config, Some(trace), only, &|_, _| {}))
+    }
+
+    fn run_reporting(
+        config: &Config,
+        trace: Option<&TraceInput<'_>>,
+        only: Option<&str>,
+        progress: Progress<'_>,
+    ) -> Result<Outcome, RunError> {
+        let rules = rules_for(only);
+        match trace {
+            None => sim::run_rules_reporting(config, &rules, progress).map_err(RunError::Param),
+            Some(t) => {
+                config.validate().map_err(RunError::Param)?;
+                let (workload, report) = t
+                    .options
+                    .import(t.text, Some(config.capacity()))
+                    .map_err(|e| RunError::Trace(e.0))?;
+                let mut o = sim::run_on_reporting(config, &workload, &rules, progress)
+                    .map_err(RunError::Param)?;
+                o.import = Some(report);
+                Ok(o)
+            }
+        }
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

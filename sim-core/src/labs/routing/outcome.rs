@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Config;
 use crate::routing::{Decision, RuleKind};
+use crate::workload::trace::ImportReport;
 use crate::workload::TraceStats;
 
 /// Where a run's requests came from.
@@ -131,6 +132,9 @@ pub struct Outcome {
     pub config: Config,
     /// Where the requests came from.
     pub source: TraceSource,
+    /// For a replayed trace: what the import read, kept and skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import: Option<ImportReport>,
     /// The trace every rule replayed, as it actually is.
     pub trace: TraceStats,
     /// One entry per rule run, in registry order.

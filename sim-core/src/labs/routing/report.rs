@@ -57,6 +57,9 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             c.slo_ttft
         ),
     };
+    if let Some(import) = &o.import {
+        s.push_str(&format!("Import: {}.\n", import.summary()));
+    }
     if !c.speeds.is_empty() {
         let speeds: Vec<String> = (0..c.replicas as usize)
             .map(|i| number_text(c.speed(i)))

@@ -11,6 +11,7 @@ use super::series::QueueSampler;
 use super::shadows::Shadows;
 use super::Config;
 use crate::engine::{EngineEvent, Replica};
+use crate::labs::Progress;
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
 use crate::routing::{Chooser, RouteContext, Router, RuleKind, Ties};
@@ -25,9 +26,24 @@ pub fn run(config: &Config) -> Result<Outcome, ParamError> {
 
 /// Run the given rules on the trace `config` describes.
 pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, ParamError> {
+    run_rules_reporting(config, rules, &|_, _| {})
+}
+
+/// [`run_rules`], telling `progress` after each rule.
+pub fn run_rules_reporting(
+    config: &Config,
+    rules: &[RuleKind],
+    progress: Progress<'_>,
+) -> Result<Outcome, ParamError> {
     config.validate()?;
     let workload = generator::generate(&config.generator(), config.seed);
-    Ok(simulate(config, &workload, rules, TraceSource::Generated))
+    Ok(simulate(
+        config,
+        &workload,
+        rules,
+        TraceSource::Generated,
+        progress,
+    ))
 }
 
 /// Run the given rules on an existing workload (a replayed trace, say). The
@@ -37,8 +53,24 @@ pub fn run_rules_on(
     workload: &Workload,
     rules: &[RuleKind],
 ) -> Result<Outcome, ParamError> {
+    run_on_reporting(config, workload, rules, &|_, _| {})
+}
+
+/// [`run_rules_on`], telling `progress` after each rule.
+pub fn run_on_reporting(
+    config: &Config,
+    workload: &Workload,
+    rules: &[RuleKind],
+    progress: Progress<'_>,
+) -> Result<Outcome, ParamError> {
     config.validate()?;
-    Ok(simulate(config, workload, rules, TraceSource::Replayed))
+    Ok(simulate(
+        config,
+        workload,
+        rules,
+        TraceSource::Replayed,
+        progress,
+    ))
 }
 
 fn simulate(
@@ -46,14 +78,22 @@ fn simulate(
     workload: &Workload,
     rules: &[RuleKind],
     source: TraceSource,
+    progress: Progress<'_>,
 ) -> Outcome {
+    let total = rules.len() as u32;
     Outcome {
         config: config.clone(),
         source,
+        import: None,
         trace: workload.stats(),
         rules: rules
             .iter()
-            .map(|&rule| run_one(config, workload, rule))
+            .enumerate()
+            .map(|(i, &rule)| {
+                let r = run_one(config, workload, rule);
+                progress(i as u32 + 1, total);
+                r
+            })
             .collect(),
     }
 }

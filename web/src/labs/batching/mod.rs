@@ -237,7 +237,7 @@ pub fn BatchingLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne, |c| batching::run(c, &Mode::ALL));
+    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne);
     let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(2.0);
@@ -255,7 +255,7 @@ pub fn BatchingLab(
         outcome.with(|o| {
             o.as_ref()
                 .and_then(|o| o.mode(mode()))
-                .map_or(1, |r| r.iterations_detail.len())
+                .map_or(0, |r| r.iterations_detail.len())
         })
     });
     super::clamp_step(step, len);

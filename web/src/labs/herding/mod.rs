@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use sim_core::labs::herding::{
-    self, HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, TickSnapshot,
-};
+use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, TickSnapshot};
 
 use super::lab::{LabPage, Steps};
 use crate::charts::skew_over_time;
@@ -21,7 +19,7 @@ pub fn HerdingLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromZero, herding::run);
+    let lab = LabPage::<Lab>::new(&pairs, Steps::FromZero);
     let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(4.0);

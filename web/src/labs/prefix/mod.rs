@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::prefix::{
-    self, Outcome, PrefixLab as Lab, PrefixReason, PrefixRequest, RouterRun, PREFIXES,
+    Outcome, PrefixLab as Lab, PrefixReason, PrefixRequest, RouterRun, PREFIXES,
 };
 use wasm_bindgen::JsCast;
 
@@ -49,11 +49,11 @@ pub fn PrefixLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne, prefix::run);
+    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne);
     let (config, step, outcome) = (lab.config, lab.step, lab.outcome);
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(1.0);
-    let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(1, |o| o.trace.len())));
+    let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(0, |o| o.trace.len())));
     super::clamp_step(step, len);
 
     let canvas_ref = NodeRef::<Canvas>::new();

@@ -75,7 +75,6 @@ fn page_of(c: &cascade::Cascade) -> Page {
 /// The cascade explorable.
 pub static EXPLORABLE: Explorable<CascadeLab> = Explorable {
     header: r#"<h1>Model cascades</h1><p class="lede">A cascade tries a small model first and escalates hard requests to a large one. If the hard ones are the long ones, the large pool sees less variable but much longer work, arriving in a way that is no longer Poisson.</p><p class="small muted">Raw service times: exponential, mean 1. Follows §10.2 of the reference article.</p>"#,
-    run: cascade::run,
     page: page_of,
     defer: |_, _| false,
     caption: "The escalated requests' service times against the share escalated",

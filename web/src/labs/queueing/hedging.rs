@@ -145,7 +145,6 @@ fn page_of(o: &hedging::Outcome) -> Page {
 /// The hedging explorable.
 pub static EXPLORABLE: Explorable<HedgingLab> = Explorable {
     header: r#"<h1>Hedged requests</h1><p class="lede">Send a second copy only once a request is slower than most: the tail shrinks and only the slow few are duplicated. Compare with never and always duplicating, and with racing LLM calls only to the first token.</p><p class="small muted">After Dean and Barroso, “The Tail at Scale” (2013). Follows §9.2 of the reference article.</p>"#,
-    run: hedging::run,
     page: page_of,
     defer: |_, _| true,
     caption: "Tail latency against the GPU work each strategy adds",

@@ -1,57 +1,12 @@
 //! The utilisation knee (§1.2): Pollaczek–Khinchine and Kingman curves, the
 //! usable utilisation at a tolerable wait, and a seeded single-server simulation.
 
-use std::cell::RefCell;
-
 use sim_core::labs::queueing::knee::{self, KneeLab};
-use sim_core::params::ParamError;
 
 use super::{heads, Explorable, Page};
 use crate::charts::knee::{spec, COLORS, NAMES};
 use crate::format::{fixed, signed, thousands};
 use crate::html::{card, el, Cell, Html, Row, Table};
-
-thread_local! {
-    /// The last simulation and what it was run for: moving the tolerable wait
-    /// does not change it, so the slider stays instant with the overlay on.
-    static LAST_SIM: RefCell<Option<(Vec<u64>, Vec<knee::SimPoint>)>> = const { RefCell::new(None) };
-}
-
-/// The knee's run with the simulation cached: only the tolerable wait changes
-/// while dragging it, so the overlay is not simulated again.
-fn run(config: &knee::Config) -> Result<knee::Outcome, ParamError> {
-    let without = knee::Config {
-        simulate: false,
-        ..config.clone()
-    };
-    let mut o = knee::run(&without)?;
-    if config.simulate {
-        o.simulated = simulated(config);
-        o.config = config.clone();
-    }
-    Ok(o)
-}
-
-fn simulated(c: &knee::Config) -> Vec<knee::SimPoint> {
-    let key = vec![
-        c.cv2.to_bits(),
-        c.ca2.to_bits(),
-        c.service_mean.to_bits(),
-        u64::from(c.customers),
-        c.seed,
-    ];
-    LAST_SIM.with(|last| {
-        let mut last = last.borrow_mut();
-        match &*last {
-            Some((k, points)) if *k == key => points.clone(),
-            _ => {
-                let points = knee::simulate_points(c);
-                *last = Some((key, points.clone()));
-                points
-            }
-        }
-    })
-}
 
 fn page_of(o: &knee::Outcome) -> Page {
     let c = &o.config;
@@ -191,11 +146,10 @@ fn page_of(o: &knee::Outcome) -> Page {
 /// The knee explorable.
 pub static EXPLORABLE: Explorable<KneeLab> = Explorable {
     header: r#"<h1>The utilisation knee</h1><p class="lede">How busy can a server run before requests wait too long? Set the wait you tolerate and read across: the more service times vary, the earlier each curve crosses it. Simulate to check the formula.</p><p class="small muted">Pollaczek–Khinchine (Poisson arrivals) and Kingman (any arrivals); waits in mean service times. Follows §1.2 of the reference article.</p>"#,
-    run,
     page: page_of,
     defer: |c, key| c.simulate && matches!(key, "cv2" | "ca2" | "mean"),
     caption: "Mean wait against utilisation, one curve per service-time variability",
-    help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns when you release a slider.",
+    help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns (off the page's thread) when you release a slider.",
 };
 
 /// The knee's page.

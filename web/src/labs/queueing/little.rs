@@ -105,7 +105,6 @@ fn page_of(o: &little::Outcome) -> Page {
 /// The Little's-law explorable.
 pub static EXPLORABLE: Explorable<LittleLab> = Explorable {
     header: r#"<h1>Sizing with Little's law</h1><p class="lede">A replica holds as many sequences as its KV cache fits, each for its prefill plus its decode; the ratio is the most requests per tick it can finish. Raise the cache hits and the ceiling rises; lengthen the output and it falls.</p><p class="small muted">L = λW holds for any scheduler and distribution. Follows §1.3 of the reference article.</p>"#,
-    run: little::run,
     page: page_of,
     defer: |_, _| false,
     caption: "Throughput ceiling against prefix-cache hits",

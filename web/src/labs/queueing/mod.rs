@@ -19,7 +19,6 @@ use std::sync::Arc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::Lab;
-use sim_core::params::ParamError;
 
 use super::lab::{LabPage, Steps};
 use crate::charts::ChartSpec;
@@ -43,8 +42,6 @@ pub struct Page {
 pub struct Explorable<L: Lab> {
     /// Static header markup: title, what to try, where it comes from.
     pub header: &'static str,
-    /// Run the lab (usually `L::run`; the knee caches its simulation).
-    pub run: fn(&L::Config) -> Result<L::Outcome, ParamError>,
     /// The page for an outcome.
     pub page: fn(&L::Outcome) -> Page,
     /// Range keys whose recomputation is too slow to follow a drag: they apply
@@ -76,9 +73,9 @@ pub fn render<L>(pairs: Vec<(String, String)>, ex: &'static Explorable<L>) -> An
 where
     L: Lab + 'static,
     L::Config: Send + Sync,
-    L::Outcome: Send + Sync + 'static,
+    L::Outcome: serde::de::DeserializeOwned + Send + Sync + 'static,
 {
-    let lab = LabPage::<L>::new(&pairs, Steps::None, ex.run);
+    let lab = LabPage::<L>::new(&pairs, Steps::None);
     let (config, outcome) = (lab.config, lab.outcome);
     let page =
         Memo::new(move |_| Computed(outcome.with(|o| o.as_ref().map(|o| Arc::new((ex.page)(o))))));

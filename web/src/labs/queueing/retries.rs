@@ -147,7 +147,6 @@ fn page_of(o: &retries::Outcome) -> Page {
 /// The retries explorable.
 pub static EXPLORABLE: Explorable<RetriesLab> = Explorable {
     header: r#"<h1>Retry amplification</h1><p class="lede">Every layer of an agent stack retries a little, and the counts multiply. Edit the attempts per layer, then watch an outage: retrying everywhere floods the provider, one retrying layer is bounded, and a retry budget keeps calls near one per action.</p><p class="small muted">A step is one time unit of the simulated incident. Follows §9.1 of the reference article.</p>"#,
-    run: retries::run,
     page: page_of,
     defer: |_, _| false,
     caption: "Upstream calls per user action through an incident",

@@ -1,13 +1,22 @@
 //! "Why that replica?": one decision of the rule in focus, with the pick and
 //! reason of every other rule at the same moment (the run's counterfactuals).
 //!
-//! The counterfactual run is made only while the disclosure is open, for the
-//! focus rule alone: sim-core asks every other rule without letting it act
-//! (`Router::peek`), so the explained run is exactly the one in the tables.
+//! The counterfactual run is made in the worker only while the disclosure is
+//! open, for the focus rule alone: sim-core asks every other rule without
+//! letting it act (`Router::peek`), so the explained run is exactly the one in
+//! the tables.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use sim_core::labs::routing::{self, Config, DecisionDetail};
+use sim_core::labs::routing::{DecisionDetail, Outcome, RoutingLab};
+use sim_core::params;
 use sim_core::routing::RuleKind;
+
+use crate::labs::lab::LabPage;
+use crate::labs::traces::TraceState;
+use crate::labs::use_lab_job;
+use crate::worker::Job;
 
 use crate::format::thousands;
 use crate::html::{el, Cell, Html, Markup, Row, Table};
@@ -79,44 +88,65 @@ fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize) -> Html {
     out
 }
 
-/// Every decision of `rule` with the other rules' picks, or why there are none.
-fn explain(c: &Config, rule: RuleKind) -> Result<Vec<DecisionDetail>, String> {
-    if c.requests > MAX_EXPLAINED {
-        return Err(format!(
-            "Decisions are explained for runs of up to {} requests; this one has {}. Lower Requests under More settings to explore them.",
-            thousands(MAX_EXPLAINED.into()),
-            thousands(c.requests.into())
-        ));
-    }
-    let c = Config {
-        counterfactuals: true,
-        ..c.clone()
-    };
-    let o = routing::run_rules(&c, &[rule]).map_err(|e| e.to_string())?;
-    Ok(o.rules
-        .into_iter()
-        .next()
-        .map(|r| r.counterfactuals)
-        .unwrap_or_default())
-}
-
-/// The decision explorer for the rule in `focus`.
+/// The decision explorer for the rule in focus of `lab`.
 #[component]
 pub fn Decisions(
-    /// The lab's configuration.
-    config: RwSignal<Config>,
-    /// The rule in focus (its name).
-    focus: RwSignal<&'static str>,
+    /// The Routing Lab page (its settings, focus, trace and main run).
+    lab: LabPage<RoutingLab>,
 ) -> impl IntoView {
+    let (config, focus, trace, import, main) =
+        (lab.config, lab.focus, lab.trace, lab.import, lab.outcome);
     let open = RwSignal::new(false);
     let index = RwSignal::new(0usize);
     let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
-    let details = Memo::new(move |_| open.get().then(|| config.with(|c| explain(c, rule()))));
-    let count =
-        move || details.with(|d| d.as_ref().and_then(|d| d.as_ref().ok()).map_or(0, Vec::len));
+    // How many requests the page's run has (a trace's own count, once known).
+    let requests = move || main.with(|o| o.as_ref().map(|o| o.trace.requests));
+    let too_many = move || requests().filter(|&n| n > MAX_EXPLAINED);
+    let job = Arc::new(move || -> Option<Job> {
+        if !open.get() || too_many().is_some() {
+            return None;
+        }
+        let mut pairs = config.with(params::all_pairs);
+        for p in pairs.iter_mut().filter(|p| p.0 == "counterfactuals") {
+            p.1 = String::from("1");
+        }
+        let trace = match trace.get() {
+            TraceState::Loading(_) => return None,
+            t => t.text().map(|text| (text, import.with(params::all_pairs))),
+        };
+        Some(Job {
+            lab: "routing",
+            pairs,
+            only: Some(rule().name().to_string()),
+            trace,
+        })
+    });
+    let (explained, _) = use_lab_job::<Outcome>(job, None);
+    let details = move || -> Option<Result<Vec<DecisionDetail>, String>> {
+        if !open.get() {
+            return None;
+        }
+        if let Some(n) = too_many() {
+            return Some(Err(format!(
+                "Decisions are explained for runs of up to {} requests; this one has {}. Lower Requests (or the trace's request limit) to explore them.",
+                thousands(MAX_EXPLAINED.into()),
+                thousands(n.into())
+            )));
+        }
+        if let Some(e) = explained.error() {
+            return Some(Err(e));
+        }
+        explained.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rules.first())
+                .filter(|r| r.rule == rule())
+                .map(|r| Ok(r.counterfactuals.clone()))
+        })
+    };
+    let count = move || details().and_then(Result::ok).map_or(0, |d| d.len());
     let clamp = move |i: usize| i.min(count().saturating_sub(1));
     let body = move || -> Html {
-        details.with(|d| match d {
+        match details() {
             None => Html::new(),
             Some(Err(why)) => el("p")
                 .class("small muted")
@@ -125,7 +155,7 @@ pub fn Decisions(
                 .into(),
             Some(Ok(list)) if list.is_empty() => Html::new(),
             Some(Ok(list)) => decision_html(rule(), &list[clamp(index.get())], list.len()),
-        })
+        }
     };
     let shown = move || (clamp(index.get()) + 1).to_string();
     // Kept out of `view!`, whose parser would read `>` as the end of a tag.

@@ -8,14 +8,13 @@ use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use sim_core::labs::routing::{self, RoutingLab as Lab, RuleOutcome};
+use sim_core::labs::routing::{RoutingLab as Lab, RuleOutcome};
 use sim_core::labs::Lab as _;
-use sim_core::params::ParamError;
 use sim_core::routing::RuleKind;
 
 use super::lab::{LabPage, Steps};
 use crate::charts::queue_evolution;
-use crate::components::{ChartError, Controls, ErrorLine, Notice};
+use crate::components::{ChartError, Controls, ErrorLine, Notice, RunStatus, TracePanel};
 use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::html::{card, el, Html, Markup};
 
@@ -108,17 +107,13 @@ fn about_rule(rule: RuleKind) -> Html {
     p.into()
 }
 
-fn run(c: &routing::Config) -> Result<routing::Outcome, ParamError> {
-    routing::run(c)
-}
-
 /// The Routing Lab.
 #[component]
 pub fn RoutingLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::None, run);
+    let lab = LabPage::<Lab>::new(&pairs, Steps::None);
     let (config, focus, outcome) = (lab.config, lab.focus, lab.outcome);
     // Plain closures, not derived signals: each distinct signal type costs wasm.
     let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
@@ -134,12 +129,23 @@ pub fn RoutingLab(
             .map(|r| queue_evolution::summary(&r.queue))
             .unwrap_or_default()
     });
+    let import_summary = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.import.as_ref())
+                .map(|i| i.summary())
+        })
+    });
     let trace_range = move || {
         outcome.with(|o| {
             o.as_ref()
                 .map(|o| {
                     format!(
-                        "{}–{} tokens (mean {})",
+                        "{} prompts: {}–{} tokens (mean {})",
+                        match o.source {
+                            sim_core::labs::routing::TraceSource::Generated => "Generated",
+                            sim_core::labs::routing::TraceSource::Replayed => "Trace",
+                        },
                         thousands(o.trace.prompt.min.into()),
                         thousands(o.trace.prompt.max.into()),
                         thousands(o.trace.prompt.mean.round() as u64)
@@ -156,11 +162,13 @@ pub fn RoutingLab(
             <header class="lab-header"><Markup html=header() /></header>
             <Notice messages=lab.notices.clone() />
             <ErrorLine error=move || outcome.error() />
+            <RunStatus status=lab.status unit="rules" />
             <div class="lab-grid">
                 <section class="controls" aria-label="Controls">
                     <h2>"Workload"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
-                    <p class="small" id="prompt-range">"Generated prompts: " {trace_range}</p>
+                    <p class="small" id="prompt-range">{trace_range}</p>
+                    <TracePanel trace=lab.trace import=lab.import set=lab.setter() summary=import_summary />
                 </section>
                 <section class="results" aria-label="Results">
                     <h2>{move || format!("Result for {}", rule().title())}</h2>
@@ -182,7 +190,7 @@ pub fn RoutingLab(
                         </details>
                     </figure>
                     <Markup html=move || rule_outcome().as_ref().map(tables::replica_table).unwrap_or_default() />
-                    <decisions::Decisions config=config focus=focus />
+                    <decisions::Decisions lab=lab.clone() />
                 </section>
             </div>
             <section class="comparison" aria-label="Comparison of all rules">

@@ -1,0 +1,325 @@
+//! Goodput and capacity (article §1.2 and §4.2): the Routing Lab's workload, or
+//! a replayed trace, offered at a sweep of arrival rates, open loop (arrivals
+//! never wait for completions). For every rate and rule: the share of requests
+//! whose first token met the TTFT SLO, and goodput, the requests per tick that
+//! met it. A rule's capacity is the highest rate of the sweep at which at least
+//! the target share (95% by default) still met the SLO.
+//!
+//! The configuration is the Routing Lab's (same parameter table), plus its
+//! `sweep` section. With a trace, the trace is imported once and its arrival
+//! times are compressed or stretched so it arrives at each swept rate.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::routing::{self, Config, TraceSource, SWEEP};
+use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
+use crate::params::{Configurable, ParamError};
+use crate::routing::RuleKind;
+use crate::time::Tick;
+use crate::workload::trace::ImportReport;
+use crate::workload::{generator, Workload};
+
+/// One rule at one rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuleAtRate {
+    /// The rule.
+    pub rule: RuleKind,
+    /// Share of requests whose TTFT met the SLO (0–1).
+    pub slo_attainment: f64,
+    /// Requests that met the SLO, per tick of the run.
+    pub goodput: f64,
+    /// 95th-percentile TTFT, in ticks.
+    pub ttft_p95: f64,
+}
+
+/// Every rule at one offered rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Offered arrivals per tick.
+    pub rate: f64,
+    /// One entry per rule run, in registry order.
+    pub rules: Vec<RuleAtRate>,
+}
+
+/// A rule's capacity, read off the sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capacity {
+    /// The rule.
+    pub rule: RuleKind,
+    /// Highest swept rate at which the SLO target held (`None`: not even the
+    /// lowest).
+    pub rate: Option<f64>,
+    /// Whether the target still held at the highest swept rate (the capacity
+    /// may be higher than the sweep reached).
+    pub beyond_sweep: bool,
+}
+
+/// The sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The configuration.
+    pub config: Config,
+    /// Generated requests or a replayed trace.
+    pub source: TraceSource,
+    /// For a replayed trace: what the import read, kept and skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import: Option<ImportReport>,
+    /// One point per swept rate, lowest first.
+    pub points: Vec<Point>,
+    /// Each rule's capacity.
+    pub capacities: Vec<Capacity>,
+}
+
+/// The swept rates: `points` evenly spaced from `from` to `to`.
+pub fn rates(c: &Config) -> Vec<f64> {
+    let n = c.sweep_points.max(2);
+    (0..n)
+        .map(|i| c.sweep_from + (c.sweep_to - c.sweep_from) * f64::from(i) / f64::from(n - 1))
+        // Round to a millionth, so 0.05 + 0.05 reads 0.1, not 0.1000…02.
+        .map(|x| libm::round(x * 1e6) / 1e6)
+        .collect()
+}
+
+/// `workload` with its arrivals rescaled to arrive at `rate` per tick.
+fn at_rate(workload: &Workload, rate: f64) -> Workload {
+    let stats = workload.stats();
+    let factor = if stats.rate > 0.0 {
+        rate / stats.rate
+    } else {
+        1.0
+    };
+    let first = stats.first_arrival;
+    let mut w = workload.clone();
+    for r in w.requests.iter_mut() {
+        r.arrival = Tick(libm::floor((r.arrival.0 - first) as f64 / factor) as u64);
+    }
+    w
+}
+
+/// Run the sweep on `workload_at(rate)` for every rule.
+fn sweep(
+    config: &Config,
+    rules: &[RuleKind],
+    workload_at: impl Fn(f64) -> Workload,
+    progress: Progress<'_>,
+) -> (Vec<Point>, Vec<Capacity>) {
+    let rates = rates(config);
+    let total = (rates.len() * rules.len()) as u32;
+    let mut done = 0;
+    let points: Vec<Point> = rates
+        .iter()
+        .map(|&rate| {
+            let w = workload_at(rate);
+            let rules = rules
+                .iter()
+                .map(|&rule| {
+                    let cfg = Config {
+                        rate,
+                        ..config.clone()
+                    };
+                    let r = routing::run_rules_on(&cfg, &w, &[rule])
+                        .map(|o| o.rules.into_iter().next())
+                        .ok()
+                        .flatten();
+                    done += 1;
+                    progress(done, total);
+                    match r {
+                        Some(r) => RuleAtRate {
+                            rule,
+                            slo_attainment: r.slo_attainment,
+                            goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
+                            ttft_p95: r.ttft_p95,
+                        },
+                        None => RuleAtRate {
+                            rule,
+                            slo_attainment: 0.0,
+                            goodput: 0.0,
+                            ttft_p95: f64::NAN,
+                        },
+                    }
+                })
+                .collect();
+            Point { rate, rules }
+        })
+        .collect();
+    let capacities = rules
+        .iter()
+        .enumerate()
+        .map(|(k, &rule)| {
+            let ok = |p: &Point| p.rules[k].slo_attainment >= config.slo_target;
+            Capacity {
+                rule,
+                rate: points.iter().rev().find(|p| ok(p)).map(|p| p.rate),
+                beyond_sweep: points.last().is_some_and(ok),
+            }
+        })
+        .collect();
+    (points, capacities)
+}
+
+/// The goodput lab in the registry.
+pub struct GoodputLab;
+
+fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
+    match only.and_then(RuleKind::from_name) {
+        Some(rule) => alloc::vec![rule],
+        None => RuleKind::ALL.to_vec(),
+    }
+}
+
+impl Lab for GoodputLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    const INFO: LabInfo = LabInfo {
+        id: "goodput",
+        title: "Goodput and capacity",
+        section: "§1.2, §4.2",
+        layer: Layer::EndpointSelection,
+        summary: "Raise the offered load step by step and read off how much each rule can carry within the TTFT SLO.",
+        player: false,
+    };
+    const FOCUS: Option<Focus> = Some(Focus {
+        key: "rule",
+        label: "Rule in focus",
+        options: RuleKind::options,
+        default: "least-outstanding",
+    });
+    const REPLAYS_TRACES: bool = true;
+    const REPORTS_PROGRESS: bool = true;
+    const SECTIONS: &'static [&'static str] = &[SWEEP];
+
+    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
+        config.validate()?;
+        Ok(generated(config, &rules_for(only), &|_, _| {}))
+    }
+
+    fn run_on(
+        config: &Config,
+        trace: &TraceInput<'_>,
+        only: Option<&str>,
+    ) -> Option<Result<Outcome, RunError>> {
+        Some(Self::run_reporting(config, Some(trace), only, &|_, _| {}))
+    }
+
+    fn run_reporting(
+        config: &Config,
+        trace: Option<&TraceInput<'_>>,
+        only: Option<&str>,
+        progress: Progress<'_>,
+    ) -> Result<Outcome, RunError> {
+        config.validate().map_err(RunError::Param)?;
+        let rules = rules_for(only);
+        let Some(t) = trace else {
+            return Ok(generated(config, &rules, progress));
+        };
+        let (workload, report) = t
+            .options
+            .import(t.text, Some(config.capacity()))
+            .map_err(|e| RunError::Trace(e.0))?;
+        let (points, capacities) = sweep(config, &rules, |rate| at_rate(&workload, rate), progress);
+        Ok(Outcome {
+            config: config.clone(),
+            source: TraceSource::Replayed,
+            import: Some(report),
+            points,
+            capacities,
+        })
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> String {
+        report(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        let mut s = String::from("rate,rule,slo_attainment,goodput,ttft_p95\n");
+        for p in &outcome.points {
+            for r in &p.rules {
+                s.push_str(&alloc::format!(
+                    "{},{},{},{},{}\n",
+                    p.rate,
+                    r.rule.name(),
+                    r.slo_attainment,
+                    r.goodput,
+                    r.ttft_p95
+                ));
+            }
+        }
+        s
+    }
+}
+
+/// The sweep over generated workloads (one per rate, same seed).
+fn generated(config: &Config, rules: &[RuleKind], progress: Progress<'_>) -> Outcome {
+    let workload_at = |rate| {
+        generator::generate(
+            &Config {
+                rate,
+                ..config.clone()
+            }
+            .generator(),
+            config.seed,
+        )
+    };
+    let (points, capacities) = sweep(config, rules, workload_at, progress);
+    Outcome {
+        config: config.clone(),
+        source: TraceSource::Generated,
+        import: None,
+        points,
+        capacities,
+    }
+}
+
+/// The capacity table, then (with `detail`) SLO attainment per rate and rule.
+fn report(o: &Outcome, detail: bool) -> String {
+    use alloc::format;
+    let c = &o.config;
+    let mut s = format!(
+        "Goodput lab: {} replicas, rates {}–{} per tick in {} steps, SLO TTFT ≤ {} ticks, capacity at ≥ {:.0}% within SLO, seed {}\n",
+        c.replicas,
+        crate::params::real_text(c.sweep_from),
+        crate::params::real_text(c.sweep_to),
+        c.sweep_points,
+        c.slo_ttft,
+        c.slo_target * 100.0,
+        c.seed
+    );
+    if let Some(import) = &o.import {
+        s.push_str(&format!("Import: {}.\n", import.summary()));
+    }
+    s.push_str(&format!("\n{:<22} {:>14}\n", "rule", "capacity (req/tick)"));
+    for cap in &o.capacities {
+        let text = match (cap.rate, cap.beyond_sweep) {
+            (None, _) => String::from("below the sweep"),
+            (Some(r), true) => format!("≥ {}", crate::params::real_text(r)),
+            (Some(r), false) => crate::params::real_text(r),
+        };
+        s.push_str(&format!("{:<22} {:>14}\n", cap.rule.name(), text));
+    }
+    if detail {
+        s.push_str("\nSLO attainment (goodput, req/tick) per offered rate:\n");
+        s.push_str(&format!("{:<22}", "rule"));
+        for p in &o.points {
+            s.push_str(&format!(
+                " {:>13}",
+                format!("λ={}", crate::params::real_text(p.rate))
+            ));
+        }
+        s.push('\n');
+        for (k, cap) in o.capacities.iter().enumerate() {
+            s.push_str(&format!("{:<22}", cap.rule.name()));
+            for p in &o.points {
+                let r = &p.rules[k];
+                s.push_str(&format!(
+                    " {:>5.0}% ({:.3})",
+                    r.slo_attainment * 100.0,
+                    r.goodput
+                ));
+            }
+            s.push('\n');
+        }
+    }
+    s
+}

@@ -1,0 +1,372 @@
+//! Simulation off the main thread: every lab run goes to a Web Worker, so a
+//! slider drag never waits for a simulation, and a long run (a trace replay, a
+//! sweep) reports progress and can be cancelled.
+//!
+//! The worker is this same wasm module, loaded a second time inside a module
+//! worker (the browser reuses the compiled module it already fetched, so there
+//! is no second download): its start function sees no `window` and does not
+//! mount the app, and [`lblab_worker_message`] serves requests through
+//! sim-core's lab registry, exactly as the CLI does. Requests and replies are
+//! plain JS objects; the outcome travels as the registry's JSON, which the page
+//! deserialises into the lab's outcome type and also publishes for the exports.
+//!
+//! Cancelling terminates the worker (a simulation cannot be interrupted from
+//! outside) and starts a fresh one; every job in flight is answered with
+//! [`Reply::Cancelled`].
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use js_sys::{Object, Reflect};
+use sim_core::labs::{self, Format, RunRequest, TraceInput};
+use sim_core::params;
+use sim_core::workload::trace::ImportOptions;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Parameter pairs as the registry takes them: `(key, canonical text)`.
+pub type Pairs = Vec<(&'static str, String)>;
+
+/// What a page asks the worker to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Lab id (`sim_core::labs::LABS`).
+    pub lab: &'static str,
+    /// Every parameter as `(key, canonical text)`.
+    pub pairs: Pairs,
+    /// One focus item to run alone.
+    pub only: Option<String>,
+    /// A trace to replay: its text and the import options' pairs.
+    pub trace: Option<(Arc<str>, Pairs)>,
+}
+
+/// How a job ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// The outcome as JSON, and the milliseconds the worker computed.
+    Done {
+        /// `lblab <lab> --json` on one line.
+        json: Arc<str>,
+        /// Compute time in the worker.
+        ms: f64,
+    },
+    /// The run refused its input (a parameter, a trace).
+    Failed(String),
+    /// Cancelled before it finished.
+    Cancelled,
+}
+
+type OnProgress = Box<dyn Fn(u32, u32)>;
+type OnDone = Box<dyn FnOnce(Reply)>;
+
+struct Pool {
+    worker: web_sys::Worker,
+    next: u32,
+    jobs: HashMap<u32, (OnProgress, Option<OnDone>)>,
+    // Kept alive as long as the worker is.
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+}
+
+thread_local! {
+    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
+    static IN_FLIGHT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static HOOKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Terminate the worker as the page goes away. The browser would do it in its
+/// own time, but each instance holds a wasm memory whose address-space
+/// reservation is large; a reader (or a test) clicking through many labs in
+/// one tab ran out of it while old workers lingered.
+fn terminate_on_pagehide() {
+    if HOOKED.with(|h| h.replace(true)) {
+        return;
+    }
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let on_hide = Closure::<dyn FnMut()>::new(|| {
+        if let Some(pool) = POOL.with(|p| p.borrow_mut().take()) {
+            pool.worker.terminate();
+        }
+    });
+    let _ = window.add_event_listener_with_callback("pagehide", on_hide.as_ref().unchecked_ref());
+    // One listener for the document's lifetime.
+    on_hide.forget();
+}
+
+/// Mark the document busy while any job is in flight (`<html data-busy>`), so
+/// tests and scripts can wait for the page to settle.
+fn busy(delta: i32) {
+    let n = IN_FLIGHT.with(|c| {
+        let n = (c.get() as i32 + delta).max(0) as u32;
+        c.set(n);
+        n
+    });
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = if n > 0 {
+            root.set_attribute("data-busy", "")
+        } else {
+            root.remove_attribute("data-busy")
+        };
+    }
+}
+
+/// The absolute URL of the `link` matching `selector` (Trunk's preload of the
+/// app's JS glue and wasm).
+fn link_href(doc: &web_sys::Document, selector: &str) -> Option<String> {
+    let href = doc.query_selector(selector).ok()??.get_attribute("href")?;
+    web_sys::Url::new_with_base(&href, &doc.base_uri().ok()??)
+        .ok()
+        .map(|u| u.href())
+}
+
+/// The bootstrap of the module worker: load this app's module, initialise it
+/// with its wasm, then hand every message (queued ones first) to
+/// `lblab_worker_message`.
+fn bootstrap(glue: &str, wasm: &str) -> String {
+    format!(
+        "const queue = []; let handle = null;\n\
+         self.onmessage = (e) => (handle ? handle(e.data) : queue.push(e.data));\n\
+         const m = await import({glue:?});\n\
+         await m.default({{ module_or_path: {wasm:?} }});\n\
+         handle = (d) => m.lblab_worker_message(d);\n\
+         for (const d of queue.splice(0)) handle(d);\n"
+    )
+}
+
+fn spawn() -> Result<Pool, String> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let glue = link_href(&doc, "link[rel=modulepreload]").ok_or("cannot find the app's module")?;
+    let wasm =
+        link_href(&doc, "link[rel=preload][as=fetch]").ok_or("cannot find the app's wasm")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(&bootstrap(&glue, &wasm)));
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
+        .map_err(|_| "cannot build the worker script")?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(&url, &options);
+    // The worker has its script once constructed; the URL is not needed again.
+    let _ = web_sys::Url::revoke_object_url(&url);
+    let worker = worker.map_err(|_| "the browser refused to start a worker")?;
+    terminate_on_pagehide();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    Ok(Pool {
+        worker,
+        next: 1,
+        jobs: HashMap::new(),
+        _on_message: on_message,
+    })
+}
+
+fn get(o: &JsValue, key: &str) -> JsValue {
+    Reflect::get(o, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn on_message(e: web_sys::MessageEvent) {
+    let data = e.data();
+    let id = get(&data, "id").as_f64().unwrap_or(0.0) as u32;
+    let kind = get(&data, "kind").as_string().unwrap_or_default();
+    if kind == "progress" {
+        let (done, total) = (get(&data, "done").as_f64(), get(&data, "total").as_f64());
+        POOL.with(|p| {
+            if let Some((progress, _)) = p.borrow().as_ref().and_then(|p| p.jobs.get(&id)) {
+                progress(done.unwrap_or(0.0) as u32, total.unwrap_or(0.0) as u32);
+            }
+        });
+        return;
+    }
+    let reply = match kind.as_str() {
+        "done" => Reply::Done {
+            json: get(&data, "json").as_string().unwrap_or_default().into(),
+            ms: get(&data, "ms").as_f64().unwrap_or(f64::NAN),
+        },
+        _ => Reply::Failed(get(&data, "message").as_string().unwrap_or_default()),
+    };
+    // Take the handler out before calling it: it may submit the next job.
+    let done = POOL.with(|p| {
+        p.borrow_mut()
+            .as_mut()
+            .and_then(|p| p.jobs.remove(&id))
+            .and_then(|(_, d)| d)
+    });
+    if let Some(done) = done {
+        // The handler may submit the next job before this one stops counting,
+        // so the page never looks settled between a job and its successor.
+        done(reply);
+        busy(-1);
+    }
+}
+
+fn pairs_js(pairs: &[(&'static str, String)]) -> js_sys::Array {
+    pairs
+        .iter()
+        .map(|(k, v)| js_sys::Array::of2(&JsValue::from_str(k), &JsValue::from_str(v)))
+        .collect()
+}
+
+/// Run `job` in the worker; `progress` hears `(done, total)` of long runs and
+/// `done` the outcome. Returns the job's id.
+pub fn submit(
+    job: &Job,
+    progress: impl Fn(u32, u32) + 'static,
+    done: impl FnOnce(Reply) + 'static,
+) -> u32 {
+    let mut done: Option<OnDone> = Some(Box::new(done));
+    let sent = POOL.with(|p| -> Result<u32, String> {
+        let mut slot = p.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(spawn()?);
+        }
+        let pool = slot.as_mut().expect("just spawned");
+        let id = pool.next;
+        pool.next += 1;
+        let msg = Object::new();
+        let set = |k: &str, v: &JsValue| {
+            let _ = Reflect::set(&msg, &JsValue::from_str(k), v);
+        };
+        set("id", &JsValue::from(id));
+        set("lab", &JsValue::from_str(job.lab));
+        set("pairs", &pairs_js(&job.pairs));
+        set(
+            "only",
+            &job.only.as_deref().map_or(JsValue::NULL, JsValue::from_str),
+        );
+        if let Some((text, import)) = &job.trace {
+            set("trace", &JsValue::from_str(text));
+            set("import", &pairs_js(import));
+        }
+        pool.worker
+            .post_message(&msg)
+            .map_err(|_| String::from("cannot post to the worker"))?;
+        pool.jobs.insert(id, (Box::new(progress), done.take()));
+        busy(1);
+        Ok(id)
+    });
+    match sent {
+        Ok(id) => id,
+        Err(why) => {
+            // No worker here (or it would not start): say so as a failure.
+            if let Some(done) = done {
+                done(Reply::Failed(format!("cannot run the simulation: {why}")));
+            }
+            0
+        }
+    }
+}
+
+/// Stop everything the worker is running: it is terminated, each job in
+/// flight hears [`Reply::Cancelled`], and the next job starts a fresh worker.
+pub fn cancel_all() {
+    let pool = POOL.with(|p| p.borrow_mut().take());
+    if let Some(mut pool) = pool {
+        pool.worker.terminate();
+        let jobs: Vec<_> = pool.jobs.drain().collect();
+        for (_, (_, done)) in jobs {
+            if let Some(done) = done {
+                done(Reply::Cancelled);
+                busy(-1);
+            }
+        }
+    }
+}
+
+// ---- The worker side ----
+
+fn post(msg: &Object) {
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(msg);
+}
+
+fn message(id: u32, kind: &str) -> Object {
+    let msg = Object::new();
+    let _ = Reflect::set(&msg, &"id".into(), &JsValue::from(id));
+    let _ = Reflect::set(&msg, &"kind".into(), &JsValue::from_str(kind));
+    msg
+}
+
+fn pairs_from(v: &JsValue) -> Vec<(String, String)> {
+    if !js_sys::Array::is_array(v) {
+        return Vec::new();
+    }
+    js_sys::Array::from(v)
+        .iter()
+        .map(|p| {
+            let p = js_sys::Array::from(&p);
+            (
+                p.get(0).as_string().unwrap_or_default(),
+                p.get(1).as_string().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// The worker's entry point: run one request through the lab registry and
+/// post its progress and its outcome (or why it failed) back to the page.
+#[wasm_bindgen]
+pub fn lblab_worker_message(data: JsValue) {
+    let id = get(&data, "id").as_f64().unwrap_or(0.0) as u32;
+    let lab_id = get(&data, "lab").as_string().unwrap_or_default();
+    let pairs = pairs_from(&get(&data, "pairs"));
+    let only = get(&data, "only").as_string();
+    let trace = get(&data, "trace").as_string();
+    let import_pairs = pairs_from(&get(&data, "import"));
+    let fail = |why: String| {
+        let msg = message(id, "failed");
+        let _ = Reflect::set(&msg, &"message".into(), &JsValue::from_str(&why));
+        post(&msg);
+    };
+    let Some(lab) = labs::find(&lab_id) else {
+        return fail(format!("no lab '{lab_id}'"));
+    };
+    let (import, errors) = params::from_pairs::<ImportOptions>(
+        import_pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    );
+    if let Some(e) = errors.first() {
+        return fail(e.to_string());
+    }
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let progress = |done: u32, total: u32| {
+        let msg = message(id, "progress");
+        let _ = Reflect::set(&msg, &"done".into(), &JsValue::from(done));
+        let _ = Reflect::set(&msg, &"total".into(), &JsValue::from(total));
+        post(&msg);
+    };
+    let start = crate::labs::now_ms_anywhere();
+    let end = std::cell::Cell::new(f64::NAN);
+    let computed = || end.set(crate::labs::now_ms_anywhere());
+    let out = (lab.run)(&RunRequest {
+        pairs: &pairs,
+        only: only.as_deref(),
+        trace: trace.as_deref().map(|text| TraceInput {
+            text,
+            options: &import,
+        }),
+        format: Format::JsonCompact,
+        progress: Some(&progress),
+        computed: Some(&computed),
+    });
+    // The simulation's own time (writing the JSON is not part of it).
+    let ms = end.get() - start;
+    match out {
+        Ok(json) => {
+            let msg = message(id, "done");
+            let _ = Reflect::set(&msg, &"json".into(), &JsValue::from_str(&json));
+            let _ = Reflect::set(&msg, &"ms".into(), &JsValue::from(ms));
+            post(&msg);
+        }
+        Err(e) => fail(e.to_string()),
+    }
+}
