@@ -89,11 +89,14 @@ pub enum EngineEvent {
 #[derive(Clone, Copy, Debug)]
 struct Seq {
     request: u32,
-    uncached: u32,
     prefill_left: u32,
-    generated: u32,
-    output: u32,
+    /// Output tokens still to emit (the request is finished at 0).
+    left: u32,
     kv: u32,
+    /// Tokens that still fit in the blocks held (`kv × kv_block_tokens −
+    /// (uncached + emitted)`): a counter, so the per-token path has
+    /// neither a multiply nor a divide.
+    room: u32,
 }
 
 /// Per-replica counters over a run.
@@ -256,11 +259,10 @@ impl Replica {
             self.prefilling += 1;
             self.running.push(Seq {
                 request: index,
-                uncached,
                 prefill_left: uncached,
-                generated: 0,
-                output: req.output_tokens.max(1),
+                left: req.output_tokens.max(1),
                 kv: need,
+                room: need * self.spec.kv_block_tokens.max(1) - uncached,
             });
             events.push(EngineEvent::Admitted {
                 request: index,
@@ -269,18 +271,21 @@ impl Replica {
         }
     }
 
-    /// Emit one token for `seq`, growing its KV. Returns whether it is finished.
+    /// Emit one token for `seq`, growing its KV by a block when the held
+    /// ones are full. Returns whether it is finished.
+    #[inline(always)]
     fn emit(seq: &mut Seq, kv_used: &mut u32, kv_block_tokens: u32) -> bool {
-        seq.generated += 1;
-        let tokens = seq.uncached + seq.generated;
-        // A new block is needed only when the tokens outgrow the blocks held;
-        // testing that with a multiply keeps a division off the per-token path.
-        if u64::from(tokens) > u64::from(seq.kv) * u64::from(kv_block_tokens) {
-            let need = tokens.div_ceil(kv_block_tokens);
-            *kv_used += need - seq.kv;
-            seq.kv = need;
-        }
-        seq.generated >= seq.output
+        // Branch-free: with room 0 the token needs exactly one block more,
+        // which leaves room for `kv_block_tokens − 1` further tokens.
+        let grow = u32::from(seq.room == 0);
+        seq.kv += grow;
+        *kv_used += grow;
+        seq.room = seq
+            .room
+            .wrapping_sub(1)
+            .wrapping_add(grow * kv_block_tokens);
+        seq.left -= 1;
+        seq.left == 0
     }
 
     /// Run the iterations tick `now` gives this replica (its speed, carried
@@ -288,6 +293,14 @@ impl Replica {
     /// appended to `events`, stamped `now`.
     pub fn tick(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.credit += self.speed;
+        if self.is_idle() {
+            // An idle step does nothing; only the credit moves (most replica
+            // ticks of a sparse trace land here).
+            while self.credit >= 1.0 {
+                self.credit -= 1.0;
+            }
+            return;
+        }
         while self.credit >= 1.0 {
             self.credit -= 1.0;
             self.step(now, workload, events);
@@ -341,7 +354,7 @@ impl Replica {
             let kv_used = &mut self.kv_used;
             let stats = &mut self.stats;
             self.running.retain(|seq| {
-                let done = seq.prefill_left == 0 && seq.generated >= seq.output;
+                let done = seq.prefill_left == 0 && seq.left == 0;
                 if done {
                     *kv_used -= seq.kv;
                     stats.completed += 1;

@@ -9,19 +9,36 @@
 //! does by freeing a request's blocks in reverse order.
 
 use crate::fasthash::FxHashMap;
-use alloc::collections::VecDeque;
+use alloc::vec::Vec;
 
 use crate::workload::BlockId;
 
-/// An LRU set of block ids with a fixed capacity in blocks.
+/// No node (the end of the recency list).
+const NONE: u32 = u32::MAX;
+
+/// One resident block in the recency list.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    block: BlockId,
+    /// Next more recently used node.
+    newer: u32,
+    /// Next less recently used node.
+    older: u32,
+}
+
+/// An LRU set of block ids with a fixed capacity in blocks: a hash map from
+/// block to node, and the nodes in a doubly linked recency list kept in one
+/// vector (no allocation per use once full; every touch and eviction is a few
+/// index writes, which matters since every prompt block passes through here).
 #[derive(Clone, Debug, Default)]
 pub struct PrefixCache {
     capacity: usize,
-    clock: u64,
-    /// Resident block → stamp of its last use.
-    stamps: FxHashMap<BlockId, u64>,
-    /// Uses in stamp order; entries whose stamp is no longer current are stale.
-    order: VecDeque<(BlockId, u64)>,
+    index: FxHashMap<BlockId, u32>,
+    nodes: Vec<Node>,
+    /// Most recently used node.
+    newest: u32,
+    /// Least recently used node: the next to go.
+    oldest: u32,
 }
 
 impl PrefixCache {
@@ -29,26 +46,50 @@ impl PrefixCache {
     pub fn new(capacity: usize) -> PrefixCache {
         PrefixCache {
             capacity,
+            newest: NONE,
+            oldest: NONE,
             ..PrefixCache::default()
         }
     }
 
     /// Blocks currently resident.
     pub fn len(&self) -> usize {
-        self.stamps.len()
+        self.index.len()
     }
 
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
-        self.stamps.is_empty()
+        self.index.is_empty()
     }
 
     /// How many leading blocks of `blocks` are resident (no side effects).
     pub fn match_len(&self, blocks: &[BlockId]) -> usize {
         blocks
             .iter()
-            .take_while(|b| self.stamps.contains_key(*b))
+            .take_while(|b| self.index.contains_key(*b))
             .count()
+    }
+
+    fn unlink(&mut self, i: u32) {
+        let Node { newer, older, .. } = self.nodes[i as usize];
+        match newer {
+            NONE => self.newest = older,
+            n => self.nodes[n as usize].older = older,
+        }
+        match older {
+            NONE => self.oldest = newer,
+            o => self.nodes[o as usize].newer = newer,
+        }
+    }
+
+    fn push_newest(&mut self, i: u32) {
+        self.nodes[i as usize].newer = NONE;
+        self.nodes[i as usize].older = self.newest;
+        match self.newest {
+            NONE => self.oldest = i,
+            n => self.nodes[n as usize].newer = i,
+        }
+        self.newest = i;
     }
 
     /// Mark `blocks` as just used, inserting the missing ones and evicting the
@@ -57,26 +98,32 @@ impl PrefixCache {
         if self.capacity == 0 {
             return;
         }
-        // Leaf first: the root of the chain gets the newest stamp.
+        // Leaf first: the root of the chain ends up the most recent.
         for &b in blocks.iter().rev() {
-            self.clock += 1;
-            self.stamps.insert(b, self.clock);
-            self.order.push_back((b, self.clock));
-        }
-        while self.stamps.len() > self.capacity {
-            match self.order.pop_front() {
-                Some((b, stamp)) => {
-                    if self.stamps.get(&b) == Some(&stamp) {
-                        self.stamps.remove(&b);
-                    }
+            if let Some(&i) = self.index.get(&b) {
+                if i != self.newest {
+                    self.unlink(i);
+                    self.push_newest(i);
                 }
-                None => break,
+                continue;
             }
-        }
-        // Drop stale entries so the queue stays proportional to the capacity.
-        if self.order.len() > 4 * self.capacity + 64 {
-            let stamps = &self.stamps;
-            self.order.retain(|(b, s)| stamps.get(b) == Some(s));
+            let i = if self.index.len() < self.capacity {
+                self.nodes.push(Node {
+                    block: b,
+                    newer: NONE,
+                    older: NONE,
+                });
+                (self.nodes.len() - 1) as u32
+            } else {
+                // Full: the least recently used node is reused for `b`.
+                let i = self.oldest;
+                self.unlink(i);
+                self.index.remove(&self.nodes[i as usize].block);
+                self.nodes[i as usize].block = b;
+                i
+            };
+            self.index.insert(b, i);
+            self.push_newest(i);
         }
     }
 }
