@@ -67,7 +67,7 @@ test('step=7 opens the players at step 7', async () => {
 test('controls=rate shows only that control', async () => {
   const { page, problems } = await watchedPage(browser.context);
   await page.goto(`${srv.base}?lab=routing&embed=1&controls=rate`);
-  await page.locator('#compare-table').waitFor();
+  await page.locator('#rate').waitFor();
   assert.equal(await page.locator('#rate').isVisible(), true);
   const visible = await page.locator('[data-control]').evaluateAll((els) => els.filter((e) => !e.hidden).map((e) => e.dataset.control));
   assert.deepEqual(visible, ['rate']);

@@ -50,20 +50,34 @@ for (const lab of LABS) {
 }
 
 test('a payload in every query key of every lab stays text', async () => {
-  const { page, problems } = await watchedPage(env.browser.context);
-  const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view'];
+  const problems = [];
+  // A fresh tab every few loads: each load starts two wasm instances (the page
+  // and its worker), and hundreds of loads in one tab outrun the collection of
+  // old instances' address space ("Cannot allocate Wasm memory").
+  let page = null;
+  let loads = 0;
+  const open = async (url) => {
+    if (!page || loads++ % 12 === 0) {
+      await page?.close();
+      const w = await watchedPage(env.browser.context);
+      page = w.page;
+      w.problems.push = (...p) => problems.push(...p);
+    }
+    await page.goto(url);
+    await page.locator('.lab-header h1').waitFor();
+    return page;
+  };
+  const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view', 'trace'];
   for (const lab of LABS) {
     const keys = [...lab.params.map((p) => p.key), ...(lab.focus ? [lab.focus.key] : []), ...shell];
     // Every key at once, then each key alone (so one bad value cannot mask another's path).
     const all = new URLSearchParams([['lab', lab.id], ...keys.map((k) => [k, PAYLOAD])]);
-    await page.goto(`${env.srv.base}?${all}`);
-    await page.locator('.lab-header h1').waitFor();
+    await open(`${env.srv.base}?${all}`);
     assert.ok((await page.locator('.notice').count()) >= 1, `${lab.id}: the refused values are reported`);
     await assertInert(page, `${lab.id}: all keys`);
     for (const k of keys) {
       const one = new URLSearchParams([['lab', lab.id], [k, PAYLOAD]]);
-      await page.goto(`${env.srv.base}?${one}`);
-      await page.locator('.lab-header h1').waitFor();
+      await open(`${env.srv.base}?${one}`);
       await assertInert(page, `${lab.id}: ${k}`);
     }
   }

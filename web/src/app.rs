@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use sim_core::labs::{self as registry, LABS};
 
-use crate::components::{Notice, ShareBar};
+use crate::components::{EmbedFooter, Notice, ShareBar};
 use crate::embed::{self, EmbedOptions};
 use crate::html::{el, Html, Markup};
 use crate::labs::{self, home::Home};
@@ -48,13 +48,13 @@ pub fn App() -> impl IntoView {
     let pairs = url::query_pairs();
     let mut notices = Vec::new();
     let opts = EmbedOptions::from_pairs(&pairs, &mut notices);
-    embed::apply_document(&opts);
-    provide_context(opts.clone());
     let lab = pairs
         .iter()
         .find(|(k, _)| k == "lab")
         .map(|(_, v)| v.clone());
     let current = lab.as_deref().and_then(registry::find);
+    embed::apply_document(&opts, current.map(|l| l.info.id));
+    provide_context(opts.clone());
     if let (Some(id), None) = (&lab, current) {
         if !id.is_empty() {
             notices.push(format!(
@@ -75,7 +75,13 @@ pub fn App() -> impl IntoView {
     let header = (!opts.embed).then(|| {
         view! { <header class="site-header"><Markup html=header_html(current_id) /></header> }
     });
-    let share = current.map(|l| view! { <ShareBar lab=l.info.id title=l.info.title /> });
+    let share = current.map(|l| {
+        if opts.embed {
+            view! { <EmbedFooter units=l.info.units /> }.into_any()
+        } else {
+            view! { <ShareBar lab=l.info.id title=l.info.title /> }.into_any()
+        }
+    });
     view! {
         {header}
         <main id="main">

@@ -4,7 +4,11 @@
 //!
 //! - `embed=1`: only the lab, compact, and the page posts its height to the
 //!   parent as `{source: "lblab", type: "resize", lab, height}`.
-//! - `controls=a,b`: show only these controls (by their `data-control` key).
+//! - `controls=a,b`: show only these controls (by their `data-control` key),
+//!   and lock every other value: no button, link or key changes it.
+//! - `view=chart,cards`: show only these panels (by their `data-panel` name;
+//!   [`PANELS`]). With `embed=1` and no `view`, a lab shows its compact
+//!   default ([`default_view`]).
 //! - `autoplay=1`: players start playing (unless the reader prefers reduced motion).
 //! - `theme=light|dark`: force a theme instead of following the system.
 
@@ -12,7 +16,23 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Query keys that belong to the shell, kept when a lab rewrites its own keys.
-pub const SHELL_KEYS: [&str; 4] = ["embed", "controls", "autoplay", "theme"];
+pub const SHELL_KEYS: [&str; 5] = ["embed", "controls", "autoplay", "theme", "view"];
+
+/// The panels a `view=` list can name, in the order an embed shows them: the
+/// step-through view and its player bar, charts, the controls, headline
+/// numbers, tables, and the introduction.
+pub const PANELS: [&str; 6] = ["player", "chart", "controls", "cards", "table", "intro"];
+
+/// What an embed of lab `id` shows when its link has no `view=`: the panels
+/// that make its point within an article column (at 640 px wide every lab's
+/// default stays within 900 px; the browser tests measure it).
+pub fn default_view(id: &str) -> &'static [&'static str] {
+    match id {
+        "routing" | "goodput" => &["chart", "controls", "cards"],
+        "herding" | "prefix" | "batching" => &["player", "controls", "cards"],
+        _ => &["chart", "controls", "cards"],
+    }
+}
 
 /// The embedding options of this page.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -25,6 +45,8 @@ pub struct EmbedOptions {
     pub autoplay: bool,
     /// Forced theme, "light" or "dark".
     pub theme: Option<String>,
+    /// Panels to show (all when `None`, or the lab's default in an embed).
+    pub view: Option<Vec<String>>,
 }
 
 impl EmbedOptions {
@@ -56,17 +78,62 @@ impl EmbedOptions {
                 None
             }
         };
-        let controls = get("controls").map(|c| {
-            c.split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect()
+        let list = |k: &str| -> Option<Vec<String>> {
+            get(k).map(|c| {
+                c.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+        };
+        let controls = list("controls");
+        let view = list("view").map(|v| {
+            let (known, unknown): (Vec<String>, Vec<String>) =
+                v.into_iter().partition(|p| PANELS.contains(&p.as_str()));
+            if !unknown.is_empty() {
+                notices.push(format!(
+                    "“view={}” names no panel called {}; the panels are {}.",
+                    get("view").unwrap_or_default(),
+                    unknown.join(", "),
+                    PANELS.join(", ")
+                ));
+            }
+            known
         });
         EmbedOptions {
             embed,
             controls,
             autoplay,
             theme,
+            view,
+        }
+    }
+
+    /// Whether the reader may change the value behind control `key`: always,
+    /// unless `controls=` lists the keys that may change and `key` is not one
+    /// of them. Buttons count as their value ("new-seed" is `seed`), and a
+    /// trace is `trace`.
+    pub fn allows(&self, key: &str) -> bool {
+        let key = match key {
+            "new-seed" => "seed",
+            k => k,
+        };
+        self.controls
+            .as_ref()
+            .is_none_or(|keep| keep.iter().any(|k| k == key))
+    }
+
+    /// The panels shown for lab `id`: `view=` if given, else in an embed the
+    /// lab's default, else every panel.
+    pub fn panels(&self, id: &str) -> Vec<&'static str> {
+        match &self.view {
+            Some(v) => PANELS
+                .iter()
+                .copied()
+                .filter(|p| v.iter().any(|x| x == p))
+                .collect(),
+            None if self.embed => default_view(id).to_vec(),
+            None => PANELS.to_vec(),
         }
     }
 
@@ -87,8 +154,10 @@ pub fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Apply what can be applied to the document: theme and embed classes on `<html>`.
-pub fn apply_document(opts: &EmbedOptions) {
+/// Apply what can be applied to the document: theme and embed classes on
+/// `<html>`, and `data-view` (the panels shown, for lab `lab`), which the
+/// style sheet turns into hidden panels.
+pub fn apply_document(opts: &EmbedOptions, lab: Option<&str>) {
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
@@ -101,11 +170,27 @@ pub fn apply_document(opts: &EmbedOptions) {
     if opts.embed {
         let _ = root.class_list().add_1("embed");
     }
+    if let Some(id) = lab {
+        let _ = root.set_attribute("data-view", &opts.panels(id).join(" "));
+    }
+    if opts.controls.is_some() {
+        let _ = root.class_list().add_1("locked");
+    }
+    // An embed shows the trace panel only when `controls=` asks for it.
+    if opts
+        .controls
+        .as_ref()
+        .is_some_and(|c| c.iter().any(|k| k == "trace"))
+    {
+        let _ = root.class_list().add_1("trace-open");
+    }
 }
 
 /// Hide every control whose `data-control` key is not listed (run after mount).
 pub fn apply_controls(opts: &EmbedOptions) {
-    let Some(keep) = &opts.controls else { return };
+    if opts.controls.is_none() {
+        return;
+    }
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -118,7 +203,37 @@ pub fn apply_controls(opts: &EmbedOptions) {
             .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let key = el.get_attribute("data-control").unwrap_or_default();
-            el.set_hidden(!keep.contains(&key));
+            let allowed = opts.allows(&key);
+            el.set_hidden(!allowed);
+            // A listed control under "More settings" is shown open.
+            if allowed {
+                if let Ok(Some(details)) = el.closest("details.more-settings") {
+                    let _ = details.set_attribute("open", "");
+                }
+            }
+        }
+    }
+    // A "More settings" with nothing left to change would be a dead control.
+    let Ok(groups) = doc.query_selector_all("details.more-settings") else {
+        return;
+    };
+    for i in 0..groups.length() {
+        if let Some(g) = groups
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let open = g
+                .query_selector_all("[data-control]")
+                .ok()
+                .is_some_and(|cs| {
+                    (0..cs.length()).any(|j| {
+                        cs.item(j)
+                            .and_then(|c| c.dyn_into::<web_sys::Element>().ok())
+                            .and_then(|c| c.get_attribute("data-control"))
+                            .is_some_and(|k| opts.allows(&k))
+                    })
+                });
+            g.set_hidden(!open);
         }
     }
 }
@@ -177,5 +292,29 @@ mod tests {
         let o = EmbedOptions::from_pairs(&parse_query("?embed=yes&theme=pink"), &mut notices);
         assert_eq!(o, EmbedOptions::default());
         assert_eq!(notices.len(), 2);
+    }
+
+    #[test]
+    fn controls_lock_everything_else() {
+        let mut notices = Vec::new();
+        let o = EmbedOptions::from_pairs(&parse_query("?controls=rate,seed"), &mut notices);
+        assert!(o.allows("rate") && o.allows("seed") && o.allows("new-seed"));
+        assert!(!o.allows("rule") && !o.allows("trace") && !o.allows("replicas"));
+        let free = EmbedOptions::from_pairs(&parse_query("?embed=1"), &mut notices);
+        assert!(free.allows("rule") && free.allows("trace"));
+        assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn view_picks_panels_in_display_order() {
+        let mut notices = Vec::new();
+        let o = EmbedOptions::from_pairs(&parse_query("?view=cards,chart,nonsense"), &mut notices);
+        assert_eq!(o.panels("routing"), ["chart", "cards"]);
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].contains("nonsense"), "{}", notices[0]);
+        let e = EmbedOptions::from_pairs(&parse_query("?embed=1"), &mut notices);
+        assert_eq!(e.panels("herding"), default_view("herding"));
+        let full = EmbedOptions::from_pairs(&parse_query("?lab=herding"), &mut notices);
+        assert_eq!(full.panels("herding"), PANELS);
     }
 }

@@ -338,7 +338,21 @@ impl Table {
             .children((!self.caption.is_empty()).then(|| el("caption").text(&self.caption)))
             .child(el("thead").child(head))
             .child(el("tbody").children(rows));
-        el("div").class("table-wrap").child(table).into()
+        // Focusable, so a keyboard can scroll a wide table sideways.
+        el("div")
+            .class("table-wrap")
+            .attr("tabindex", "0")
+            .attr("role", "region")
+            .attr(
+                "aria-label",
+                if self.caption.is_empty() {
+                    "Table"
+                } else {
+                    self.caption.as_str()
+                },
+            )
+            .child(table)
+            .into()
     }
 }
 
@@ -363,7 +377,12 @@ pub fn best_mask(values: &[f64], higher_is_better: bool, show: fn(f64) -> String
         values.iter().copied().fold(f64::MAX, f64::min)
     };
     let best = show(best);
-    values.iter().map(|&v| show(v) == best).collect()
+    let mask: Vec<bool> = values.iter().map(|&v| show(v) == best).collect();
+    // When every row shows the same value nothing stands out: mark none.
+    if values.len() > 1 && mask.iter().all(|&b| b) {
+        return vec![false; values.len()];
+    }
+    mask
 }
 
 /// A column of a comparison table over items of type `R`.
@@ -503,6 +522,11 @@ mod tests {
         assert_eq!(
             best_mask(&[3.0, 1.0, 1.04], false, |x| format!("{x:.1}")),
             [false, true, true]
+        );
+        // Every row tied: no mark at all.
+        assert_eq!(
+            best_mask(&[1.0, 1.04, 0.96], false, |x| format!("{x:.1}")),
+            [false, false, false]
         );
     }
 

@@ -4,10 +4,15 @@
 use plotters::style::RGBColor;
 use wasm_bindgen::JsCast;
 
-/// Okabe–Ito palette (colour-blind safe), one colour per replica, in order.
-/// Black is left out (it vanishes in the dark theme); replicas past 7 cycle.
-pub const REPLICA_HEX: [&str; 7] = [
+/// One colour per replica, in order: the Okabe–Ito palette first (colour-blind
+/// safe; black left out, it vanishes in the dark theme), then nine more so the
+/// largest pool (16 replicas) has no repeated colour.
+pub const REPLICA_HEX: [&str; 16] = [
     "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+    // Past Okabe–Ito's seven: hues from Kelly's list of maximum-contrast
+    // colours, so a 16-replica pool has no two replicas in one colour.
+    "#882D17", "#8DB600", "#8E7CC3", "#BE0032", "#C2B280", "#00A3A3", "#A0522D", "#F99379",
+    "#848482",
 ];
 
 /// The colour of replica `i` (0-based).
@@ -80,5 +85,25 @@ impl ChartTheme {
             grid: read("--chart-grid", fallback.grid),
             accent: read("--accent", fallback.accent),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest pool the Routing Lab allows gets one colour per replica.
+    #[test]
+    fn every_replica_of_the_largest_pool_has_its_own_colour() {
+        use sim_core::params::{Configurable, Shape};
+        let Some(Shape::Whole { max, .. }) =
+            sim_core::labs::routing::Config::param("replicas").map(|p| p.shape())
+        else {
+            panic!("replicas is a whole number");
+        };
+        let most = max as usize;
+        let colours: std::collections::HashSet<&str> = (0..most).map(replica_hex).collect();
+        assert_eq!(colours.len(), most);
+        assert!((0..most).all(|i| parse_hex(replica_hex(i)).is_some()));
     }
 }

@@ -93,9 +93,30 @@ pub fn replace_query(pairs: &[(&str, String)]) {
     }
 }
 
+/// The query `search` without the embedding keys that make a view an embed
+/// (`embed`, `controls`, `view`, `autoplay`): the same state in the full lab.
+pub fn full_lab_query(search: &str) -> String {
+    let pairs: Vec<(String, String)> = parse_query(search)
+        .into_iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "embed" | "controls" | "view" | "autoplay"))
+        .collect();
+    let pairs: Vec<(&str, String)> = pairs.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    build_query(&pairs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_full_lab_keeps_the_state_and_drops_the_embed() {
+        assert_eq!(
+            full_lab_query(
+                "?lab=routing&rate=0.3&embed=1&controls=rate&view=chart&theme=dark&autoplay=1"
+            ),
+            "?lab=routing&rate=0.3&theme=dark"
+        );
+    }
 
     #[test]
     fn round_trips() {

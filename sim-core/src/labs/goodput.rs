@@ -179,6 +179,7 @@ impl Lab for GoodputLab {
         layer: Layer::EndpointSelection,
         summary: "Raise the offered load step by step and read off how much each rule can carry within the TTFT SLO.",
         player: false,
+        units: "Rates in requests per tick (one engine iteration); TTFT in ticks; goodput in requests per tick within the SLO.",
     };
     const FOCUS: Option<Focus> = Some(Focus {
         key: "rule",
@@ -189,6 +190,8 @@ impl Lab for GoodputLab {
     const REPLAYS_TRACES: bool = true;
     const REPORTS_PROGRESS: bool = true;
     const SECTIONS: &'static [&'static str] = &[SWEEP];
+    // Every swept rate replaces it.
+    const UNUSED: &'static [&'static str] = &["rate"];
 
     fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
         config.validate()?;

@@ -99,6 +99,9 @@ pub struct LabInfo {
     pub summary: &'static str,
     /// Whether the page is a step-through player (it has a `step` URL key).
     pub player: bool,
+    /// One line defining the lab's units (what a tick or a step is), shown
+    /// wherever the lab appears without its introduction (an embed).
+    pub units: &'static str,
 }
 
 /// The items a lab compares (rules, modes) when a reader can pick one to look
@@ -134,6 +137,10 @@ pub trait Lab {
     /// The parameter sections ([`crate::params::Tier::Section`]) of its config
     /// table this lab uses; parameters of other sections are not its own.
     const SECTIONS: &'static [&'static str] = &[];
+    /// Keys of a shared config table this lab does not read (the goodput lab
+    /// sweeps the rate, so the Routing Lab's `rate` would be a dead control):
+    /// left out of its controls, flags and docs like another section's keys.
+    const UNUSED: &'static [&'static str] = &[];
 
     /// Run the lab. `only` (one of [`Focus::options`]) restricts the run to one
     /// item where the lab can skip the others; `None` runs everything.
@@ -295,7 +302,7 @@ impl LabEntry {
 pub fn specs_of<L: Lab>() -> Vec<Spec> {
     L::Config::specs()
         .into_iter()
-        .filter(|s| s.tier.shown_in(L::SECTIONS))
+        .filter(|s| s.tier.shown_in(L::SECTIONS) && !L::UNUSED.contains(&s.key))
         .collect()
 }
 

@@ -74,7 +74,7 @@ fn x_range(o: &Outcome) -> (f64, f64) {
 pub fn slo_spec(o: &Outcome, focus: RuleKind) -> ChartSpec {
     ChartSpec {
         x_desc: "offered arrival rate (requests per tick)",
-        y_desc: "requests within the TTFT SLO",
+        y_desc: "within the TTFT SLO",
         x_range: x_range(o),
         y_range: (0.0, 1.02),
         x_label: rate_label,
@@ -99,7 +99,7 @@ pub fn goodput_spec(o: &Outcome, focus: RuleKind) -> ChartSpec {
         .fold(o.config.sweep_to, f64::max);
     ChartSpec {
         x_desc: "offered arrival rate (requests per tick)",
-        y_desc: "goodput (requests per tick within the SLO)",
+        y_desc: "goodput (req/tick)",
         x_range: x_range(o),
         y_range: (0.0, top * 1.05),
         x_label: rate_label,

@@ -50,15 +50,37 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-/// Where the legend goes.
+/// Whether the chart has a legend. Either way it is drawn in a strip above
+/// the plot, never over the data (the two corner variants are kept so a chart
+/// says where its emptiest corner is, should a legend ever move back inside).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Legend {
     /// No legend.
     None,
-    /// Upper left corner.
+    /// A legend (above the plot).
     UpperLeft,
-    /// Upper right corner.
+    /// A legend (above the plot).
     UpperRight,
+}
+
+/// Legend entries laid out left to right in rows no wider than `width`
+/// pixels: each entry's (x, row). Label widths are estimated (about 6.5 px a
+/// character at 11 px), which is enough to keep entries apart.
+fn legend_layout(labels: &[&str], width: i32) -> Vec<(i32, i32)> {
+    let (mut x, mut row) = (4, 0);
+    labels
+        .iter()
+        .map(|l| {
+            let w = 24 + (l.chars().count() as f64 * 6.5) as i32 + 14;
+            if x > 4 && x + w > width {
+                x = 4;
+                row += 1;
+            }
+            let at = (x, row);
+            x += w;
+            at
+        })
+        .collect()
 }
 
 /// Everything one chart shows.
@@ -106,6 +128,33 @@ pub fn draw<DB: DrawingBackend>(
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&theme.background).map_err(err)?;
     let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
+    // The legend gets its own strip above the plot, so it can never cover data.
+    let entries: Vec<(&str, RGBColor, Mark)> = if spec.legend == Legend::None {
+        Vec::new()
+    } else {
+        spec.series
+            .iter()
+            .filter_map(|s| s.label.as_deref().map(|l| (l, s.color, s.mark)))
+            .collect()
+    };
+    let labels: Vec<&str> = entries.iter().map(|e| e.0).collect();
+    let (width, _) = root.dim_in_pixel();
+    let layout = legend_layout(&labels, width as i32 - 8);
+    let rows = layout.last().map_or(0, |&(_, r)| r + 1);
+    let (strip, root) = root.split_vertically(if rows == 0 { 0 } else { rows * 16 + 6 });
+    for ((label, color, mark), (x, row)) in entries.iter().zip(&layout) {
+        let y = 10 + row * 16;
+        let thickness = if *mark == Mark::Area { 10 } else { 3 };
+        strip
+            .draw(&PathElement::new(
+                vec![(x + 4, y), (x + 20, y)],
+                color.stroke_width(thickness),
+            ))
+            .map_err(err)?;
+        strip
+            .draw(&Text::new(label.to_string(), (x + 24, y - 6), text(11)))
+            .map_err(err)?;
+    }
     let mut chart = ChartBuilder::on(&root)
         .margin(8)
         .x_label_area_size(34)
@@ -146,7 +195,7 @@ pub fn draw<DB: DrawingBackend>(
         .map_err(err)?;
     for s in &spec.series {
         let color = s.color;
-        let drawn = match s.mark {
+        match s.mark {
             // Bars are polygons: every filled shape goes through one element
             // type, so plotters' drawing code is in the bundle once.
             Mark::Bars => chart
@@ -173,15 +222,6 @@ pub fn draw<DB: DrawingBackend>(
                 )))
                 .map_err(err)?,
         };
-        if let Some(label) = &s.label {
-            let mark = s.mark;
-            drawn.label(label.clone()).legend(move |(x, y)| {
-                // One element type for every legend entry: a short path, thick
-                // for areas so it reads as a swatch.
-                let width = if mark == Mark::Area { 10 } else { 3 };
-                PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(width))
-            });
-        }
         if s.mark == Mark::LineDots {
             chart
                 .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
@@ -204,21 +244,6 @@ pub fn draw<DB: DrawingBackend>(
                 .map(|(x, y, t)| Text::new(t.clone(), (*x, *y), text(11))),
         )
         .map_err(err)?;
-    let position = match spec.legend {
-        Legend::None => None,
-        Legend::UpperLeft => Some(SeriesLabelPosition::UpperLeft),
-        Legend::UpperRight => Some(SeriesLabelPosition::UpperRight),
-    };
-    if let Some(position) = position {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(theme.background.mix(0.85))
-            .border_style(theme.grid)
-            .label_font(text(11))
-            .draw()
-            .map_err(err)?;
-    }
     root.present().map_err(err)
 }
 

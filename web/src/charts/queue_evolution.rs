@@ -5,21 +5,20 @@ use sim_core::labs::routing::QueueSeries;
 use super::{whole, ChartSpec, Legend, Mark, Series};
 use crate::theme::replica_color;
 
-/// One line per replica, with a legend.
-pub fn spec(queue: &QueueSeries) -> ChartSpec {
-    let points = queue.series.first().map_or(0, Vec::len).max(1);
-    let x_max = (points as u64 * queue.stride).max(1) as f64;
-    let y_max = f64::from(
-        queue
-            .series
-            .iter()
-            .flatten()
-            .copied()
-            .max()
-            .unwrap_or(0)
-            .max(1)
-            + 1,
-    );
+/// The axes that fit every one of `queues` (every rule of a run), so
+/// switching rules keeps the scale and lines can be compared by eye.
+pub fn shared_range<'a>(queues: impl IntoIterator<Item = &'a QueueSeries>) -> (f64, f64) {
+    let (mut x, mut y) = (1.0f64, 1u32);
+    for q in queues {
+        let points = q.series.first().map_or(0, Vec::len).max(1);
+        x = x.max((points as u64 * q.stride) as f64);
+        y = y.max(q.series.iter().flatten().copied().max().unwrap_or(0));
+    }
+    (x, f64::from(y + 1))
+}
+
+/// One line per replica, with a legend, on axes reaching `(x_max, y_max)`.
+pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64)) -> ChartSpec {
     ChartSpec {
         x_desc: "tick",
         y_desc: "outstanding requests",

@@ -35,6 +35,9 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         .flat_map(|s| s.iter().copied())
         .fold(1.0, f64::max);
     let y_max = (top * 1.5).log10().max(0.5);
+    // The axis starts a little below one call per action, so the calm
+    // baseline (exactly 1) is a visible line above the axis, not on it.
+    let y_min = 0.8f64.log10();
     let steps = o.config.steps as f64;
     let (a, b) = (
         f64::from(o.config.incident_start),
@@ -44,7 +47,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         label: Some("incident".to_string()),
         color: replica_color(3),
         mark: Mark::Area,
-        points: vec![(a, 0.0), (b, 0.0), (b, y_max), (a, y_max)],
+        points: vec![(a, y_min), (b, y_min), (b, y_max), (a, y_max)],
     }];
     series.extend(policies(o).iter().enumerate().map(|(i, s)| {
         Series {
@@ -60,9 +63,9 @@ pub fn spec(o: &Outcome) -> ChartSpec {
     }));
     ChartSpec {
         x_desc: "step",
-        y_desc: "upstream calls per user action (log)",
+        y_desc: "calls per action (log)",
         x_range: (0.0, steps),
-        y_range: (0.0, y_max),
+        y_range: (y_min, y_max),
         x_label: super::whole,
         y_label: power_label,
         x_labels: 13,

@@ -249,6 +249,37 @@ fn range_value(position: &str, kind: &ControlKind) -> String {
 }
 
 fn control_html(c: &ControlSpec, get: &Getter) -> Html {
+    control_html_in(c, get, false)
+}
+
+/// A long list of options as one drop-down (an embed's compact layout).
+fn select_html(key: &str, label: &str, options: &[Opt], value: &str) -> Html {
+    el("div")
+        .class("focus-select")
+        .attr("data-control", key)
+        .child(el("label").attr("for", key).text(label))
+        .child(
+            el("select")
+                .id(key)
+                .attr("name", key)
+                .children(options.iter().map(|o| {
+                    el("option")
+                        .attr("value", o.name)
+                        .flag("selected", value == o.name)
+                        .text(o.title)
+                })),
+        )
+        .into()
+}
+
+/// One control; with `compact`, a picker of more than four options is a
+/// drop-down instead of a column of radio buttons.
+fn control_html_in(c: &ControlSpec, get: &Getter, compact: bool) -> Html {
+    if let (true, ControlKind::Radio(options)) = (compact, &c.kind) {
+        if options.len() > 4 {
+            return select_html(c.key, c.label, options, &get(c.key));
+        }
+    }
     let key = c.key;
     let hint_id = format!("{key}-hint");
     let value = get(key);
@@ -406,11 +437,11 @@ fn control_html(c: &ControlSpec, get: &Getter) -> Html {
 }
 
 /// The whole panel: main controls, then the rest under "More settings".
-fn panel_html(specs: &[ControlSpec], get: &Getter) -> Html {
+fn panel_html(specs: &[ControlSpec], get: &Getter, compact: bool) -> Html {
     let main: Html = specs
         .iter()
         .filter(|c| !c.advanced)
-        .map(|c| control_html(c, get))
+        .map(|c| control_html_in(c, get, compact))
         .collect();
     let more: Vec<&ControlSpec> = specs.iter().filter(|c| c.advanced).collect();
     let mut out = main;
@@ -465,6 +496,11 @@ fn sync(specs: &[ControlSpec], get: &Getter) {
                 }
             }
             ControlKind::Radio(options) => {
+                if let Some(select) = element::<web_sys::HtmlSelectElement>(c.key) {
+                    if select.value() != v {
+                        select.set_value(&v);
+                    }
+                }
                 for o in options {
                     if let Some(input) =
                         element::<web_sys::HtmlInputElement>(&format!("{}-{}", c.key, o.name))
@@ -499,7 +535,8 @@ pub fn Controls(
     #[prop(optional)]
     defer: Option<Deferred>,
 ) -> impl IntoView {
-    let html = panel_html(&specs, &get);
+    let compact = use_context::<crate::embed::EmbedOptions>().is_some_and(|o| o.embed);
+    let html = panel_html(&specs, &get, compact);
     let specs = Arc::new(specs);
     let (sync_specs, sync_get) = (Arc::clone(&specs), Arc::clone(&get));
     Effect::new(move |_| sync(&sync_specs, &sync_get));
@@ -507,6 +544,18 @@ pub fn Controls(
     let refused = RwSignal::new(None::<String>);
     let set_click = Arc::clone(&set);
     let handle = Arc::new(move |ev: web_sys::Event, committed: bool| {
+        if let Some(select) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+        {
+            if committed {
+                match set(&select.id(), &select.value()) {
+                    Ok(()) => refused.set(None),
+                    Err(why) => refused.set(Some(why)),
+                }
+            }
+            return;
+        }
         let Some(input) = ev
             .target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())

@@ -1,6 +1,7 @@
 //! Widgets shared by every lab (DESIGN.md "One vocabulary across labs").
 
 mod controls;
+mod embed_builder;
 mod notice;
 mod player;
 mod run_status;
@@ -9,9 +10,10 @@ mod trace_editor;
 mod trace_panel;
 
 pub use controls::{ControlKind, ControlSpec, Controls, Deferred, Getter, Setter};
+pub use embed_builder::EmbedBuilder;
 pub use notice::{ChartError, ErrorLine, Notice};
 pub use player::Player;
 pub use run_status::RunStatus;
-pub use share_bar::ShareBar;
+pub use share_bar::{EmbedFooter, ShareBar};
 pub use trace_editor::editor_click;
 pub use trace_panel::TracePanel;

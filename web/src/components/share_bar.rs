@@ -107,12 +107,7 @@ window.addEventListener('message', function (e) {{\n\
 const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Results (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
 
 /// What one button does; returns the status line to show.
-fn act(
-    key: &str,
-    lab: &str,
-    title: &str,
-    snippet: RwSignal<Option<String>>,
-) -> Result<String, String> {
+fn act(key: &str, lab: &str, builder: RwSignal<bool>) -> Result<String, String> {
     match key {
         "link" => {
             let url = current_url();
@@ -125,10 +120,10 @@ fn act(
             }
         }
         "embed" => {
-            let open = snippet.get_untracked().is_none();
-            snippet.set(open.then(|| embed_snippet(&current_url(), title)));
+            let open = !builder.get_untracked();
+            builder.set(open);
             Ok(if open {
-                "Embed code below.".into()
+                "Build the embed below.".into()
             } else {
                 String::new()
             })
@@ -163,26 +158,56 @@ pub fn ShareBar(
     title: &'static str,
 ) -> impl IntoView {
     let status = RwSignal::new(String::new());
-    let snippet = RwSignal::new(None::<String>);
+    let builder = RwSignal::new(false);
     let on_click = move |ev: web_sys::MouseEvent| {
         if let Some(key) = crate::html::clicked_key(&ev) {
-            status.set(act(&key, lab, title, snippet).unwrap_or_else(|e| format!("Sorry: {e}.")));
+            status.set(act(&key, lab, builder).unwrap_or_else(|e| format!("Sorry: {e}.")));
         }
     };
     view! {
         <div class="share-bar" role="toolbar" aria-label="Share and export" on:click=on_click>
             <Markup class="share-buttons" inline=true html=Html::trusted(BUTTONS_HTML) />
             <span class="share-status" role="status">{move || status.get()}</span>
-            <div class="embed-panel" hidden=move || snippet.with(Option::is_none)>
-                <label for="embed-snippet"><Markup inline=true html=Html::trusted(EMBED_HELP) /></label>
-                <textarea id="embed-snippet" readonly rows="10" prop:value=move || snippet.get().unwrap_or_default()></textarea>
-            </div>
+            <Show when=move || builder.get()>
+                <div class="embed-panel" on:click=|ev| ev.stop_propagation()>
+                    <p class="small"><Markup inline=true html=Html::trusted(EMBED_HELP) /></p>
+                    <super::EmbedBuilder lab=lab title=title />
+                </div>
+            </Show>
         </div>
     }
 }
 
+/// The foot of an embedded lab: its units in one line, and a link that opens
+/// the same state in the full lab (in a new tab: the article stays open).
+#[component]
+pub fn EmbedFooter(
+    /// The lab's units line (`LabInfo::units`).
+    units: &'static str,
+) -> impl IntoView {
+    // The link follows the state: the URL changes as the reader moves a
+    // control, so the href is refreshed whenever the link is about to be used.
+    let full = || {
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        crate::url::full_lab_query(&search)
+    };
+    let href = RwSignal::new(full());
+    let refresh = move || href.set(full());
+    view! {
+        <p class="embed-footer small">
+            <span class="units">{units}</span>" "
+            <a id="open-full" href=move || href.get() target="_blank" rel="noopener"
+                on:pointerenter=move |_| refresh() on:focus=move |_| refresh()
+                on:mousedown=move |_| refresh() on:contextmenu=move |_| refresh()
+                on:click=move |_| refresh()>"Open in the full lab ↗"</a>
+        </p>
+    }
+}
+
 /// Help above the embed snippet.
-const EMBED_HELP: &str = "Paste this into your page. Add <code>&amp;controls=rate</code> to show only some controls, <code>&amp;step=7</code> to open a player at a step, <code>&amp;autoplay=1</code>, or <code>&amp;theme=dark</code>. See EMBEDDING.md.";
+const EMBED_HELP: &str = "The embed opens on this exact view. Players can also take <code>&amp;step=7</code> or <code>&amp;autoplay=1</code>, and any embed <code>&amp;theme=dark</code>; see EMBEDDING.md.";
 
 #[cfg(test)]
 mod tests {

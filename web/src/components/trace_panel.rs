@@ -141,7 +141,7 @@ pub fn TracePanel(
     let loaded = move || matches!(trace.get(), TraceState::Loaded { .. });
     let status = move || trace.with(|t| source_html(t, summary.get()));
     view! {
-        <section class="trace-panel" aria-label="Requests">
+        <section class="trace-panel" aria-label="Requests" data-control="trace">
             <h2>"Requests"</h2>
             <p class="small">"Replay a public trace instead of the generator:"</p>
             <div class="trace-buttons" on:click=on_click><Markup html=buttons /></div>

@@ -16,6 +16,7 @@ use sim_core::workload::trace::ImportOptions;
 use super::traces::{self, TraceState};
 use super::{LabOutcome, RunState};
 use crate::components::{ControlKind, ControlSpec, Getter, Setter};
+use crate::embed::EmbedOptions;
 use crate::worker::Job;
 
 /// How a player counts its steps in the URL and on screen.
@@ -47,6 +48,8 @@ pub struct LabPage<L: Lab> {
     pub import: RwSignal<ImportOptions>,
     /// One sentence per URL value that fell back to its default.
     pub notices: Vec<String>,
+    /// The embedding options (`controls=` locks every value it does not list).
+    pub embed: Arc<EmbedOptions>,
 }
 
 impl<L: Lab> Clone for LabPage<L> {
@@ -60,6 +63,7 @@ impl<L: Lab> Clone for LabPage<L> {
             trace: self.trace,
             import: self.import,
             notices: self.notices.clone(),
+            embed: Arc::clone(&self.embed),
         }
     }
 }
@@ -219,6 +223,27 @@ where
             trace,
             import,
             notices,
+            embed: Arc::new(use_context::<EmbedOptions>().unwrap_or_default()),
+        }
+    }
+
+    /// Whether the reader may change `key` here (`controls=` locks the rest).
+    pub fn allows(&self, key: &str) -> bool {
+        self.embed.allows(key)
+    }
+
+    /// Whether the focus (`rule=`, `mode=`) may be changed here.
+    pub fn focus_open(&self) -> bool {
+        L::FOCUS.is_some_and(|f| self.allows(f.key))
+    }
+
+    /// Show item `name` in detail, unless the focus is locked.
+    pub fn set_focus(&self) -> impl Fn(&'static str) + Clone + 'static {
+        let (focus, open) = (self.focus, self.focus_open());
+        move |name| {
+            if open {
+                focus.set(name);
+            }
         }
     }
 
@@ -253,7 +278,13 @@ where
     /// the reason is returned for the panel to show.
     pub fn setter(&self) -> Setter {
         let (config, focus) = (self.config, self.focus);
+        let embed = Arc::clone(&self.embed);
         Arc::new(move |key: &str, value: &str| {
+            // The one door every control, button and editor goes through:
+            // a value `controls=` does not list cannot change.
+            if !embed.allows(key) {
+                return Err(format!("{key} is fixed in this view"));
+            }
             if let Some(p) = L::Config::param(key) {
                 let mut next = config.get_untracked();
                 p.set_text(&mut next, value)

@@ -70,6 +70,7 @@ impl Lab for BatchingLab {
         layer: Layer::Engine,
         summary: "Static, continuous and chunked-prefill batching, iteration by iteration: idle slots and decode stalls.",
         player: true,
+        units: "Iterations are engine steps; prefill is counted in whole chunks, output in tokens.",
     };
     const FOCUS: Option<Focus> = Some(Focus {
         key: "mode",

@@ -52,6 +52,7 @@ impl Lab for HerdingLab {
         layer: Layer::EndpointSelection,
         summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
         player: true,
+        units: "Ticks are abstract time steps; each request holds its replica for a fixed service time.",
     };
     const FOCUS: Option<Focus> = Some(Focus {
         key: "rule",

@@ -54,6 +54,7 @@ impl Lab for PrefixLab {
         layer: Layer::EndpointSelection,
         summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
         player: true,
+        units: "Load counts requests assigned so far; prefill in tokens; each replica caches one prefix.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {

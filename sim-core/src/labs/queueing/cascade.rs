@@ -137,6 +137,7 @@ impl Lab for CascadeLab {
         layer: Layer::Gateway,
         summary: "Escalate the long requests to a large model: less variable, much longer, and no longer Poisson.",
         player: false,
+        units: "Service times are exponential with mean 1; the large pool's figures are relative to that.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Cascade, ParamError> {

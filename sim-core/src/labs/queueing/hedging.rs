@@ -246,6 +246,7 @@ impl Lab for HedgingLab {
         layer: Layer::Client,
         summary: "Duplicate only the slow requests: the tail it trims, the work it adds, and the first-token variant.",
         player: false,
+        units: "Latencies in milliseconds; extra load and extra work as a share of requests.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {

@@ -261,6 +261,7 @@ impl Lab for KneeLab {
         layer: Layer::Foundations,
         summary: "How variable service times lower the utilisation a pool can run at before queues get long.",
         player: false,
+        units: "Utilisation 0–1; waits in mean service times.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {

@@ -232,6 +232,7 @@ impl Lab for LittleLab {
         layer: Layer::Foundations,
         summary: "A replica's throughput ceiling from its KV capacity and residency, and what cache hits add.",
         player: false,
+        units: "Times in ticks; KV in blocks; throughput in requests per tick.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {

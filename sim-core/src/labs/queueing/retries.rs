@@ -340,6 +340,7 @@ impl Lab for RetriesLab {
         layer: Layer::Client,
         summary: "Attempts multiply down the stack; an outage shows where retries belong and what a budget does.",
         player: false,
+        units: "A step is one time unit of the simulated incident; calls counted per user action.",
     };
 
     fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {

@@ -53,6 +53,7 @@ impl Lab for RoutingLab {
         layer: Layer::EndpointSelection,
         summary: "Replay one trace under every selection rule and see why equal counts are not equal work.",
         player: false,
+        units: "Times in ticks (one engine iteration: a prefill step or a decode step); prompts and outputs in tokens.",
     };
     const FOCUS: Option<Focus> = Some(Focus {
         key: "rule",

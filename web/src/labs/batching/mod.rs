@@ -133,7 +133,7 @@ fn iteration_html(m: &ModeRun, i: usize) -> Html {
 }
 
 /// The three modes compared.
-fn compare_html(o: &Outcome, selected: Mode) -> Html {
+fn compare_html(o: &Outcome, selected: Mode, pickable: bool) -> Html {
     const COLS: [Column<ModeRun>; 4] = [
         Column {
             title: "Iterations to drain",
@@ -170,7 +170,7 @@ fn compare_html(o: &Outcome, selected: Mode) -> Html {
         first: "Mode",
         items: &o.modes,
         title: |m| m.mode.title(),
-        key: Some(|m| m.mode.name()),
+        key: pickable.then_some(|m: &ModeRun| m.mode.name()),
         selected: &|m| m.mode == selected,
         columns: &COLS,
     }
@@ -239,6 +239,8 @@ pub fn BatchingLab(
 ) -> impl IntoView {
     let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne);
     let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
+    let set_focus = lab.set_focus();
+    let pickable = lab.focus_open();
     let playing = RwSignal::new(false);
     let speed = RwSignal::new(2.0);
     let mode = move || Mode::from_name(focus.get()).unwrap_or(Mode::Continuous);
@@ -359,7 +361,7 @@ pub fn BatchingLab(
             <Notice messages=lab.notices.clone() />
             <ErrorLine error=move || outcome.error() />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Engine"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                     <fieldset class="trace-editor" data-control="trace">
@@ -370,15 +372,17 @@ pub fn BatchingLab(
                     </fieldset>
                 </section>
                 <section class="results" aria-label="Player">
-                    <Player step=step len=len unit="iteration" playing=playing speed=speed />
-                    <Markup class="iteration-view" html=move || with_run(&|r| iteration_html(r, step.get())) />
-                    <Markup html=move || with_run(&|r| gantt_html(r, step.get())) />
-                    <div on:click=move |ev| {
-                        if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { focus.set(m.name()) }
-                    }>
-                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode())).unwrap_or_default()) />
+                    <div data-panel="player" class="player-stage">
+                        <Player step=step len=len unit="iteration" playing=playing speed=speed />
+                        <Markup class="iteration-view" html=move || with_run(&|r| iteration_html(r, step.get())) />
+                        <Markup html=move || with_run(&|r| gantt_html(r, step.get())) />
                     </div>
-                    <figure class="chart">
+                    <div data-panel="table" on:click=move |ev| {
+                        if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { set_focus(m.name()) }
+                    }>
+                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode(), pickable)).unwrap_or_default()) />
+                    </div>
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"Chunked prefill: what the budget and its order buy (labels are budgets)"</figcaption>
                         <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
                         <ChartError error=chart_error />

@@ -34,7 +34,7 @@ fn header() -> Html {
 }
 
 /// Capacity per rule; the rule in focus highlighted, each name a button.
-fn capacity_table(o: &Outcome, focus: RuleKind) -> Html {
+fn capacity_table(o: &Outcome, focus: RuleKind, pickable: bool) -> Html {
     let last = o.points.last();
     Table {
         id: "capacity-table",
@@ -85,7 +85,7 @@ fn capacity_table(o: &Outcome, focus: RuleKind) -> Html {
                         Cell::new(fixed(best, 3)),
                     ],
                     selected: c.rule == focus,
-                    key: Some(c.rule.name()),
+                    key: pickable.then_some(c.rule.name()),
                 }
             })
             .collect(),
@@ -101,6 +101,8 @@ pub fn GoodputLab(
 ) -> impl IntoView {
     let lab = LabPage::<Lab>::new(&pairs, Steps::None);
     let (focus, outcome) = (lab.focus, lab.outcome);
+    let set_focus = lab.set_focus();
+    let pickable = lab.focus_open();
     let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
     let slo_ref = NodeRef::<Canvas>::new();
     let goodput_ref = NodeRef::<Canvas>::new();
@@ -133,20 +135,22 @@ pub fn GoodputLab(
             <ErrorLine error=move || outcome.error() />
             <RunStatus status=lab.status unit="runs" />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Sweep and workload"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                     <TracePanel trace=lab.trace import=lab.import set=lab.setter() summary=import_summary />
                 </section>
                 <section class="results" aria-label="Results">
-                    <h2>{move || format!("Capacity of {}", rule().title())}</h2>
-                    <p id="goodput-summary">{summary}</p>
-                    <figure class="chart">
+                    <div data-panel="cards">
+                        <h2>{move || format!("Capacity of {}", rule().title())}</h2>
+                        <p id="goodput-summary">{summary}</p>
+                    </div>
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"Share of requests within the TTFT SLO, by offered rate"</figcaption>
                         <canvas node_ref=slo_ref id="slo-chart" role="img" aria-label=summary></canvas>
                         <ChartError error=slo_error />
                     </figure>
-                    <figure class="chart">
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"Goodput: requests per tick that met the SLO"</figcaption>
                         <canvas node_ref=goodput_ref id="goodput-chart" role="img" aria-label=summary></canvas>
                         <ChartError error=goodput_error />
@@ -162,13 +166,13 @@ pub fn GoodputLab(
                     </figure>
                 </section>
             </div>
-            <section class="comparison" aria-label="Capacity of every rule">
+            <section class="comparison" aria-label="Capacity of every rule" data-panel="table">
                 <div on:click=move |ev| {
                     if let Some(r) = crate::html::clicked_key(&ev).and_then(|k| RuleKind::from_name(&k)) {
-                        focus.set(r.name());
+                        set_focus(r.name());
                     }
                 }>
-                    <Markup html=move || outcome.with(|o| o.as_ref().map(|o| capacity_table(o, rule())).unwrap_or_default()) />
+                    <Markup html=move || outcome.with(|o| o.as_ref().map(|o| capacity_table(o, rule(), pickable)).unwrap_or_default()) />
                 </div>
             </section>
         </article>

@@ -66,14 +66,16 @@ pub fn HerdingLab(
             <Notice messages=lab.notices.clone() />
             <ErrorLine error=move || outcome.error() />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Setup"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                 </section>
                 <section class="results" aria-label="Player">
-                    <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
-                    <Markup class="tick-view" html=move || tick().map(|t| tick_html(&t, rule())).unwrap_or_default() />
-                    <figure class="chart">
+                    <div data-panel="player" class="player-stage">
+                        <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
+                        <Markup class="tick-view" html=move || tick().map(|t| tick_html(&t, rule())).unwrap_or_default() />
+                    </div>
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"Skew over time (max − min actual outstanding); the current tick is highlighted"</figcaption>
                         <canvas node_ref=canvas_ref id="skew-chart" class="short" role="img" aria-label=chart_label></canvas>
                         <ChartError error=chart_error />
@@ -81,7 +83,7 @@ pub fn HerdingLab(
                     </figure>
                 </section>
             </div>
-            <section class="comparison" aria-label="Comparison of the four rules">
+            <section class="comparison" aria-label="Comparison of the four rules" data-panel="table">
                 <h2>"The four rules on the same arrivals"</h2>
                 <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule())).unwrap_or_default()) />
                 <p class="small muted">

@@ -142,7 +142,7 @@ pub fn PrefixLab(
             <Notice messages=lab.notices.clone() />
             <ErrorLine error=move || outcome.error() />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Setup"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                     <fieldset class="trace-editor" data-control="trace">
@@ -153,6 +153,7 @@ pub fn PrefixLab(
                     </fieldset>
                 </section>
                 <section class="results" aria-label="Player">
+                    <div data-panel="player" class="player-stage">
                     <Player step=step len=len unit="request" playing=playing speed=speed />
                     <h2 id="request-heading">{move || current().map(|r| format!(
                         "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
@@ -164,15 +165,18 @@ pub fn PrefixLab(
                             o.routers.iter().map(|r| panel_html(r, &o.trace, i, o.config.threshold)).collect::<Html>()
                         }).unwrap_or_default()
                     }) />
-                    <p class="reduction" id="reduction">{move || outcome.with(|o| o.as_ref().map(|o| {
+                    </div>
+                    <p class="reduction" id="reduction" data-panel="cards">{move || outcome.with(|o| o.as_ref().map(|o| {
                         let i = step.get().min(o.trace.len().saturating_sub(1));
                         let a = o.routers[0].steps[i].cumulative_prefill as f64;
                         let b = o.routers[1].steps[i].cumulative_prefill as f64;
                         format!("Prefill reduction so far: {}% ({} / {} tokens)", crate::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
                             thousands(b as u64), thousands(a as u64))
                     }))}</p>
-                    <Markup html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default()) />
-                    <figure class="chart">
+                    <div data-panel="table">
+                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default()) />
+                    </div>
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
                         <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
                         <ChartError error=chart_error />

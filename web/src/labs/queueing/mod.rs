@@ -94,13 +94,13 @@ where
             <Notice messages=lab.notices.clone() />
             <ErrorLine error=move || outcome.error() />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Inputs"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() defer=defer />
                 </section>
                 <section class="results" aria-label="Results">
-                    <Markup id="headline" html=move || page.with(|p| p.0.as_ref().map(|p| p.head.clone()).unwrap_or_default()) />
-                    <figure class="chart">
+                    <Markup id="headline" attr:data-panel="cards" html=move || page.with(|p| p.0.as_ref().map(|p| p.head.clone()).unwrap_or_default()) />
+                    <figure class="chart" data-panel="chart">
                         <figcaption>{ex.caption}</figcaption>
                         <canvas node_ref=canvas id="queueing-chart" role="img" aria-label=summary></canvas>
                         <p class="sr-only" id="queueing-chart-summary">{summary}</p>
@@ -110,7 +110,7 @@ where
                             <p class="small">{ex.help}</p>
                         </details>
                     </figure>
-                    <Markup id="details" html=move || page.with(|p| p.0.as_ref().map(|p| p.details.clone()).unwrap_or_default()) />
+                    <Markup id="details" attr:data-panel="table" html=move || page.with(|p| p.0.as_ref().map(|p| p.details.clone()).unwrap_or_default()) />
                 </section>
             </div>
         </article>

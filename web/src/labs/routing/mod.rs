@@ -122,7 +122,13 @@ pub fn RoutingLab(
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = super::draw_effect(
         canvas_ref,
-        Arc::new(move |_| rule_outcome().map(|r| queue_evolution::spec(&r.queue))),
+        Arc::new(move |_| {
+            let range = outcome.with(|o| {
+                o.as_ref()
+                    .map(|o| queue_evolution::shared_range(o.rules.iter().map(|r| &r.queue)))
+            })?;
+            rule_outcome().map(|r| queue_evolution::spec(&r.queue, range))
+        }),
     );
     let chart_summary = Signal::derive(move || {
         rule_outcome()
@@ -155,7 +161,9 @@ pub fn RoutingLab(
         })
     };
     let slo = move || config.with(|c| c.slo_ttft);
-    let select_rule = move |r: RuleKind| focus.set(r.name());
+    let set_focus = lab.set_focus();
+    let select_rule = move |r: RuleKind| set_focus(r.name());
+    let pickable = lab.focus_open();
 
     view! {
         <article class="lab" id="routing-lab">
@@ -164,17 +172,19 @@ pub fn RoutingLab(
             <ErrorLine error=move || outcome.error() />
             <RunStatus status=lab.status unit="rules" />
             <div class="lab-grid">
-                <section class="controls" aria-label="Controls">
+                <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Workload"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
                     <p class="small" id="prompt-range">{trace_range}</p>
                     <TracePanel trace=lab.trace import=lab.import set=lab.setter() summary=import_summary />
                 </section>
                 <section class="results" aria-label="Results">
-                    <h2>{move || format!("Result for {}", rule().title())}</h2>
-                    <Markup html=move || about_rule(rule()) />
-                    <Markup class="cards" html=move || cards(rule_outcome().as_ref(), slo()) />
-                    <figure class="chart">
+                    <div data-panel="cards">
+                        <h2>{move || format!("Result for {}", rule().title())}</h2>
+                        <Markup html=move || about_rule(rule()) />
+                        <Markup class="cards" html=move || cards(rule_outcome().as_ref(), slo()) />
+                    </div>
+                    <figure class="chart" data-panel="chart">
                         <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
                         <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
                         <p class="sr-only" id="queue-chart-summary">{chart_summary}</p>
@@ -189,21 +199,23 @@ pub fn RoutingLab(
                             </p>
                         </details>
                     </figure>
-                    <Markup html=move || rule_outcome().as_ref().map(tables::replica_table).unwrap_or_default() />
-                    <decisions::Decisions lab=lab.clone() />
+                    <div data-panel="table">
+                        <Markup html=move || rule_outcome().as_ref().map(tables::replica_table).unwrap_or_default() />
+                        <decisions::Decisions lab=lab.clone() />
+                    </div>
                 </section>
             </div>
-            <section class="comparison" aria-label="Comparison of all rules">
+            <section class="comparison" aria-label="Comparison of all rules" data-panel="table">
                 <h2>"Every rule, same trace"</h2>
                 <div on:click=move |ev| {
                     if let Some(r) = crate::html::clicked_key(&ev).and_then(|k| RuleKind::from_name(&k)) {
                         select_rule(r);
                     }
                 }>
-                    <Markup html=move || outcome.with(|o| o.as_ref().map(|o| tables::compare_table(o, rule())).unwrap_or_default()) />
+                    <Markup html=move || outcome.with(|o| o.as_ref().map(|o| tables::compare_table(o, rule(), pickable)).unwrap_or_default()) />
                 </div>
                 <p class="small muted">
-                    "★ marks the best value in each column (ties all marked). TTFT SLO: first token within "
+                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within "
                     {slo} " ticks. Hover a column title for its meaning."
                 </p>
             </section>

@@ -59,16 +59,17 @@ const COLUMNS: &[Column<RuleOutcome>] = &[
     },
 ];
 
-/// Every rule on the same trace, best per column marked; each rule's name is a
-/// button (`data-key` = rule name) that selects it.
-pub fn compare_table(o: &Outcome, selected: RuleKind) -> Html {
+/// Every rule on the same trace, best per column marked; with `pickable`, each
+/// rule's name is a button (`data-key` = rule name) that selects it (not when
+/// an embed locks the rule: then it is plain text, not a dead button).
+pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool) -> Html {
     Compare {
         id: "compare-table",
         caption: "All rules on the same trace and settings",
         first: "Rule",
         items: &o.rules,
         title: |r| r.rule.title(),
-        key: Some(|r| r.rule.name()),
+        key: pickable.then_some(|r: &RuleOutcome| r.rule.name()),
         selected: &|r| r.rule == selected,
         columns: COLUMNS,
     }
