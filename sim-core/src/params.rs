@@ -759,24 +759,58 @@ pub fn from_pairs<'a, C: Configurable>(
 ) -> (C, Vec<ParamError>) {
     let mut config = C::default();
     let mut errors = Vec::new();
+    let mut given: Vec<&'static str> = Vec::new();
     for (key, text) in pairs {
         if let Some(p) = C::param(key) {
-            if let Err(e) = p.set_text(&mut config, text) {
-                errors.push(e);
+            match p.set_text(&mut config, text) {
+                Ok(()) => given.push(p.key),
+                Err(e) => errors.push(e),
             }
         }
     }
     let default = C::default();
-    for _ in 0..C::PARAMS.len() {
-        match config.cross_check() {
-            Ok(()) => break,
-            Err(e) => {
-                if let Some(p) = C::param(e.key) {
-                    let _ = p.set_text(&mut config, &p.get_text(&default));
-                }
-                errors.push(e);
-            }
+    let mut reset: Vec<&'static str> = Vec::new();
+    for _ in 0..=C::PARAMS.len() {
+        let Err(e) = config.cross_check() else {
+            break;
+        };
+        // Reset the key the check names, if the reader gave it; otherwise,
+        // or if that did not help (`sweep-from=5` is above even the default
+        // `sweep-to`), the value it must not fall below goes instead.
+        let partner = match e.problem {
+            Problem::Below(p) if !reset.contains(&p) => Some(p),
+            _ => None,
+        };
+        let own_first = given.contains(&e.key) || partner.is_none();
+        let (key, error) = if own_first && !reset.contains(&e.key) {
+            (e.key, e)
+        } else if let Some(partner) = partner {
+            let given = C::param(partner)
+                .map(|p| p.get_text(&config))
+                .unwrap_or_default();
+            let problem = Problem::Invalid(format!("must stay below {}", e.key));
+            (
+                partner,
+                ParamError {
+                    key: partner,
+                    given,
+                    problem,
+                },
+            )
+        } else {
+            (e.key, e)
+        };
+        if reset.contains(&key) {
+            // Nothing left to try: the defaults are consistent.
+            config = C::default();
+            errors.push(error);
+            break;
         }
+        if let Some(p) = C::param(key) {
+            let _ = p.set_text(&mut config, &p.get_text(&default));
+        }
+        reset.push(key);
+        errors.push(error);
     }
     (config, errors)
 }
@@ -888,5 +922,33 @@ impl Spec {
             self.doc
         };
         format!("{what} (default {}; {range})", self.default)
+    }
+}
+
+#[cfg(test)]
+mod cross_tests {
+    use super::*;
+    use crate::labs::routing::Config;
+
+    /// A lower bound above even the default upper bound is the value that
+    /// goes, with one notice naming it; the result is consistent.
+    #[test]
+    fn a_bound_that_cannot_hold_is_the_one_reset() {
+        let (c, errors) = from_pairs::<Config>([("sweep-from", "5")]);
+        assert!(c.validate().is_ok());
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].key, "sweep-from");
+        assert_eq!(errors[0].given, "5");
+        // A reader's upper bound below the default lower bound goes itself.
+        let (c, errors) = from_pairs::<Config>([("sweep-to", "0.02")]);
+        assert!(c.validate().is_ok());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].key, "sweep-to");
+        // Both given and crossed, the default upper bound below the given
+        // lower one: both go, each named once, and the run is the default's.
+        let (c, errors) = from_pairs::<Config>([("sweep-from", "0.5"), ("sweep-to", "0.3")]);
+        assert!(c.validate().is_ok());
+        let keys: Vec<&str> = errors.iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["sweep-to", "sweep-from"]);
     }
 }

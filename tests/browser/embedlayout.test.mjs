@@ -205,3 +205,57 @@ test('with controls= no empty "More settings" is left behind', async () => {
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** `[min, max]` of a parameter from its shape text ("Whole { min: 1, max: 16, step: 1 }"). */
+function bounds(shape) {
+  const min = /min: ([-\d.e]+)/.exec(shape);
+  const max = /max: ([-\d.e]+)/.exec(shape);
+  return min && max ? [Number(min[1]), Number(max[1])] : null;
+}
+
+test('no number in a card is clipped at either end of any main slider, full width and 360 px', async () => {
+  const checked = [];
+  let page = null;
+  let loads = 0;
+  const problems = [];
+  for (const lab of LABS) {
+    // The main sliders, as the page lays them out (not those under "More settings").
+    if (!page) {
+      const w = await watchedPage(env.browser.context);
+      page = w.page;
+      w.problems.push = (...x) => problems.push(...x);
+    }
+    await page.setViewportSize({ width: 1200, height: 800 });
+    await page.goto(`${env.srv.base}?lab=${lab.id}`);
+    await settled(page);
+    const main = await page.locator('.controls-list > .slider input[type="range"]').evaluateAll((els) => els.map((e) => e.id));
+    for (const p of lab.params.filter((p) => main.includes(p.key))) {
+      const b = bounds(p.shape);
+      if (!b) continue;
+      for (const v of b) {
+        for (const width of [1200, 360]) {
+          if (!page || loads++ % 12 === 0) {
+            await page?.close();
+            const w = await watchedPage(env.browser.context);
+            page = w.page;
+            w.problems.push = (...x) => problems.push(...x);
+          }
+          await page.setViewportSize({ width, height: 800 });
+          const url = `${env.srv.base}?lab=${lab.id}&${p.key}=${v}${width === 360 ? "&embed=1" : ""}`;
+          const t0 = Date.now();
+          await page.goto(url);
+          await settled(page, 60_000);
+          if (Date.now() - t0 > 5000) console.log(`slow: ${lab.id} ${p.key}=${v} ${Date.now() - t0} ms`);
+          const clipped = await page.locator('.card').evaluateAll((els) => els
+            .filter((e) => e.offsetParent !== null && (e.scrollWidth > e.clientWidth + 1 || [...e.querySelectorAll('.card-number')].some((n) => n.scrollWidth > n.clientWidth + 1)))
+            .map((e) => e.textContent.trim().slice(0, 40)));
+          assert.deepEqual(clipped, [], `${lab.id} ${p.key}=${v} at ${width} px`);
+          checked.push(1);
+        }
+      }
+    }
+  }
+  await page?.close();
+  console.log(`cards checked on ${checked.length} pages`);
+  assert.deepEqual(problems, []);
+});

@@ -115,11 +115,11 @@ fn sweep(
             let rules = rules
                 .iter()
                 .map(|&rule| {
-                    let cfg = Config {
-                        rate,
-                        ..config.clone()
-                    };
-                    let r = routing::run_rules_on(&cfg, &w, &[rule])
+                    // The workload already arrives at `rate`; the replay reads
+                    // the engine and rule settings only. (Writing `rate` into
+                    // the config would hold the sweep, which reaches 5 per
+                    // tick, to the Routing Lab's slider range of 2.)
+                    let r = routing::run_rules_on(config, &w, &[rule])
                         .map(|o| o.rules.into_iter().next())
                         .ok()
                         .flatten();
@@ -132,11 +132,14 @@ fn sweep(
                             goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
                             ttft_p95: r.ttft_p95,
                         },
+                        // Only if the replay refused the config, which was
+                        // validated before the sweep: nothing met the SLO.
+                        // (Not NaN: JSON has no NaN, and the page reads this.)
                         None => RuleAtRate {
                             rule,
                             slo_attainment: 0.0,
                             goodput: 0.0,
-                            ttft_p95: f64::NAN,
+                            ttft_p95: 0.0,
                         },
                     }
                 })

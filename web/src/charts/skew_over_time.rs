@@ -4,10 +4,12 @@
 use super::{whole, ChartSpec, Legend, Mark, Series};
 use crate::theme::ChartTheme;
 
-/// Bars of `skew` per tick; the bar at `current` in the accent colour.
-pub fn spec(skew: &[u32], current: usize, theme: &ChartTheme) -> ChartSpec {
+/// Bars of `skew` per tick; the bar at `current` in the accent colour. The
+/// y-axis reaches `top` (the largest skew of any rule of the run), so it
+/// stays put when the reader switches rules.
+pub fn spec(skew: &[u32], top: u32, current: usize, theme: &ChartTheme) -> ChartSpec {
     let n = skew.len().max(1) as f64;
-    let y_max = f64::from(skew.iter().copied().max().unwrap_or(0).max(1) + 1);
+    let y_max = f64::from(top.max(1) + 1);
     let bars = |keep: &dyn Fn(usize) -> bool| -> Vec<(f64, f64)> {
         skew.iter()
             .enumerate()

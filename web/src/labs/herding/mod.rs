@@ -42,9 +42,11 @@ pub fn HerdingLab(
         Arc::new(move |theme| {
             let current = step.get();
             outcome.with(|o| {
-                o.as_ref()
-                    .and_then(|o| o.rule(rule()))
-                    .map(|s| skew_over_time::spec(&s.skew, current, theme))
+                o.as_ref().and_then(|o| {
+                    let top = o.rules.iter().flat_map(|r| r.skew.iter().copied()).max()?;
+                    o.rule(rule())
+                        .map(|s| skew_over_time::spec(&s.skew, top, current, theme))
+                })
             })
         }),
     );
