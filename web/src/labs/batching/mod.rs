@@ -383,7 +383,7 @@ pub fn BatchingLab(
                         <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode(), pickable)).unwrap_or_default()) />
                     </div>
                     <figure class="chart" data-panel="chart">
-                        <figcaption>"Chunked prefill: what the budget and its order buy (labels are budgets)"</figcaption>
+                        <figcaption>"Chunked prefill: each point is one budget (prefill chunks per iteration); the ring is your setting"</figcaption>
                         <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
                         <ChartError error=chart_error />
                         <p class="sr-only">{sweep_text}</p>
