@@ -788,7 +788,7 @@ pub fn from_pairs<'a, C: Configurable>(
             let given = C::param(partner)
                 .map(|p| p.get_text(&config))
                 .unwrap_or_default();
-            let problem = Problem::Invalid(format!("must stay below {}", e.key));
+            let problem = Problem::Invalid(format!("at most {}", e.key));
             (
                 partner,
                 ParamError {
