@@ -13,7 +13,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::routing::{self, Config, TraceSource, SWEEP};
+use super::routing::{self, rules_for, Config, TraceSource, SWEEP};
 use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
 use crate::params::{Configurable, ParamError};
 use crate::routing::RuleKind;
@@ -107,43 +107,45 @@ fn sweep(
 ) -> (Vec<Point>, Vec<Capacity>) {
     let rates = rates(config);
     let total = (rates.len() * rules.len()) as u32;
-    let mut done = 0;
     let points: Vec<Point> = rates
         .iter()
-        .map(|&rate| {
+        .enumerate()
+        .map(|(i, &rate)| {
             let w = workload_at(rate);
-            let rules = rules
-                .iter()
-                .map(|&rule| {
-                    // The workload already arrives at `rate`; the replay reads
-                    // the engine and rule settings only. (Writing `rate` into
-                    // the config would hold the sweep, which reaches 5 per
-                    // tick, to the Routing Lab's slider range of 2.)
-                    let r = routing::run_rules_on(config, &w, &[rule])
-                        .map(|o| o.rules.into_iter().next())
-                        .ok()
-                        .flatten();
-                    done += 1;
-                    progress(done, total);
-                    match r {
-                        Some(r) => RuleAtRate {
-                            rule,
-                            slo_attainment: r.slo_attainment,
-                            goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
-                            ttft_p95: r.ttft_p95,
-                        },
-                        // Only if the replay refused the config, which was
-                        // validated before the sweep: nothing met the SLO.
-                        // (Not NaN: JSON has no NaN, and the page reads this.)
-                        None => RuleAtRate {
-                            rule,
-                            slo_attainment: 0.0,
-                            goodput: 0.0,
-                            ttft_p95: 0.0,
-                        },
-                    }
-                })
-                .collect();
+            let base = (i * rules.len()) as u32;
+            // Every rule on this rate's workload in one replay (the trace's
+            // statistics are computed once, and each rule draws from its own
+            // stream, so running them together changes no result). The
+            // workload already arrives at `rate`; the replay reads the engine
+            // and rule settings only (writing `rate` into the config would
+            // hold the sweep, which reaches 5 per tick, to the Routing Lab's
+            // slider range of 2).
+            let run =
+                routing::run_on_reporting(config, &w, rules, &|k, _| progress(base + k, total));
+            let rules = match run {
+                Ok(o) => o
+                    .rules
+                    .iter()
+                    .map(|r| RuleAtRate {
+                        rule: r.rule,
+                        slo_attainment: r.slo_attainment,
+                        goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
+                        ttft_p95: r.ttft_p95,
+                    })
+                    .collect(),
+                // Only if the replay refused the config, which was validated
+                // before the sweep: nothing met the SLO. (Not NaN: JSON has
+                // no NaN, and the page reads this.)
+                Err(_) => rules
+                    .iter()
+                    .map(|&rule| RuleAtRate {
+                        rule,
+                        slo_attainment: 0.0,
+                        goodput: 0.0,
+                        ttft_p95: 0.0,
+                    })
+                    .collect(),
+            };
             Point { rate, rules }
         })
         .collect();
@@ -164,13 +166,6 @@ fn sweep(
 
 /// The goodput lab in the registry.
 pub struct GoodputLab;
-
-fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
-    match only.and_then(RuleKind::from_name) {
-        Some(rule) => alloc::vec![rule],
-        None => RuleKind::ALL.to_vec(),
-    }
-}
 
 impl Lab for GoodputLab {
     type Config = Config;

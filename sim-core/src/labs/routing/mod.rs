@@ -36,7 +36,9 @@ use crate::routing::RuleKind;
 /// The Routing Lab in the lab registry.
 pub struct RoutingLab;
 
-fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
+/// The rules a run covers: `only` (a rule's name) alone, or every rule. The
+/// goodput lab, which shares this config, asks the same way.
+pub(crate) fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
     match only.and_then(RuleKind::from_name) {
         Some(rule) => alloc::vec![rule],
         None => RuleKind::ALL.to_vec(),
