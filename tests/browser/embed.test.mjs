@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, watchedPage, lblab } from './harness.mjs';
+import { serve, launch, watchedPage, lblab, settled } from './harness.mjs';
 
 const HOST = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"></head><body>
 <h1>An article</h1>
@@ -41,7 +41,13 @@ test('a host page embedding two labs auto-resizes both iframes', async () => {
     await page.waitForFunction((id) => parseInt(document.getElementById(id).style.height || '0', 10) > 400, id);
     const frame = page.frameLocator(`#${id}`);
     await frame.locator('#lab-root').waitFor();
-    const inner = await page.frame({ url: id === 'a' ? /lab=routing/ : /lab=herding/ }).evaluate(() => document.body.scrollHeight);
+    // Results arrive from the worker after the first paint and change the
+    // height; compare once the frame has settled and its next height message
+    // (sent within 200 ms of a change) has had time to arrive.
+    const inside = page.frame({ url: id === 'a' ? /lab=routing/ : /lab=herding/ });
+    await settled(inside);
+    await page.waitForTimeout(600);
+    const inner = await inside.evaluate(() => document.body.scrollHeight);
     const outer = await page.evaluate((id) => parseInt(document.getElementById(id).style.height, 10), id);
     assert.ok(Math.abs(inner - outer) <= 2, `iframe ${id}: ${outer}px for ${inner}px of content`);
     assert.equal(await frame.locator('.site-header').count(), 0, 'no site header when embedded');
