@@ -199,6 +199,17 @@ impl Replica {
         self.running.len() as u32
     }
 
+    /// Requests in the waiting queue, front first (for the player's view).
+    pub fn waiting_requests(&self) -> impl Iterator<Item = u32> + '_ {
+        self.waiting.iter().copied()
+    }
+
+    /// Sequences holding a slot, in slot order: the request and whether it is
+    /// still prefilling (for the player's view).
+    pub fn running_requests(&self) -> impl Iterator<Item = (u32, bool)> + '_ {
+        self.running.iter().map(|s| (s.request, s.prefill_left > 0))
+    }
+
     /// KV blocks held by running sequences (the gauge `vllm:kv_cache_usage_perc`
     /// is built from; queued requests hold none).
     pub fn kv_used(&self) -> u32 {

@@ -172,6 +172,18 @@ pub trait Lab {
         }
     }
 
+    /// For a lab whose page plays a run beyond its outcome (the Routing
+    /// Lab's tick-by-tick timeline): that record as JSON, for the rules named
+    /// in `only` (comma-separated). `None`: this lab has none.
+    fn play(
+        config: &Self::Config,
+        trace: Option<&TraceInput<'_>>,
+        only: Option<&str>,
+    ) -> Option<Result<String, RunError>> {
+        let _ = (config, trace, only);
+        None
+    }
+
     /// A plain-text report: the summary table, and with `detail` the per-step or
     /// per-replica tables too. The CLI prints it; golden files hold it.
     fn report(outcome: &Self::Outcome, detail: bool) -> String;
@@ -259,6 +271,8 @@ pub struct LabEntry {
     /// Build the config from `(key, text)` pairs and read every parameter back
     /// as canonical text, in table order.
     pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
+    /// [`Lab::play`] on parameter pairs (`None`: the lab has no timeline).
+    pub play: fn(&RunRequest<'_>) -> Option<Result<String, RunError>>,
 }
 
 /// What an erased run needs.
@@ -293,6 +307,7 @@ impl LabEntry {
             run: run_erased::<L>,
             config_json: config_json::<L>,
             canonical: canonical::<L>,
+            play: play_erased::<L>,
         }
     }
 }
@@ -322,6 +337,13 @@ fn config_json<L: Lab>(pairs: &[(&str, &str)]) -> Result<String, RunError> {
 
 fn canonical<L: Lab>(pairs: &[(&str, &str)]) -> Result<Vec<(&'static str, String)>, ParamError> {
     config_from::<L>(pairs).map(|c| crate::params::all_pairs(&c))
+}
+
+fn play_erased<L: Lab>(req: &RunRequest<'_>) -> Option<Result<String, RunError>> {
+    match config_from::<L>(req.pairs) {
+        Ok(config) => L::play(&config, req.trace.as_ref(), req.only),
+        Err(e) => Some(Err(RunError::Param(e))),
+    }
 }
 
 fn run_erased<L: Lab>(req: &RunRequest<'_>) -> Result<String, RunError> {

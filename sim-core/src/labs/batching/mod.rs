@@ -33,8 +33,8 @@ pub use config::{
     MAX_ARRIVAL, MAX_OUTPUT, MAX_PREFILL, MAX_REQUESTS,
 };
 pub use sim::{
-    budget_sweep, run, simulate, BudgetPoint, IterationDetail, ModeRun, Outcome, RequestStats,
-    SlotState,
+    budget_sweep, run, simulate, BatchEvent, BatchMoment, BudgetPoint, IterationDetail, ModeRun,
+    Outcome, RequestStats, SlotState, Totals,
 };
 
 use alloc::string::String;

@@ -48,6 +48,109 @@ pub struct IterationDetail {
     pub waiting: Vec<String>,
     /// Labels of requests finished so far (this iteration included).
     pub completed: Vec<String>,
+    /// What happened to requests in this iteration, in slot order.
+    #[serde(default)]
+    pub events: Vec<BatchEvent>,
+    /// What makes this iteration worth stopping at, if anything.
+    #[serde(default)]
+    pub moment: Option<BatchMoment>,
+}
+
+/// Something that happened to one request in one iteration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum BatchEvent {
+    /// The request left the queue for a slot (0-based).
+    Admitted {
+        /// Request label.
+        label: String,
+        /// The slot.
+        slot: u32,
+    },
+    /// Its prefill finished in this iteration.
+    PrefillDone {
+        /// Request label.
+        label: String,
+    },
+    /// It emitted its first token.
+    FirstToken {
+        /// Request label.
+        label: String,
+    },
+    /// It emitted its last token and freed its slot.
+    Finished {
+        /// Request label.
+        label: String,
+    },
+}
+
+/// An iteration the player flags for the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum BatchMoment {
+    /// Slots sat empty while requests waited: static batching admits only
+    /// when the whole batch has drained (§7.1).
+    IdleWhileWaiting {
+        /// Empty slots.
+        idle: u32,
+        /// Requests waiting.
+        waiting: u32,
+    },
+    /// Sequences held slots but no token came out: every worker was busy
+    /// with prefill, or stalled behind it (§7.2).
+    ZeroOutput,
+}
+
+/// One mode's figures over the iterations played so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Totals {
+    /// Iterations played.
+    pub iterations: u32,
+    /// Requests finished by then.
+    pub finished: u32,
+    /// Zero-output iterations so far.
+    pub zero_output_iterations: u32,
+    /// Occupied slot-iterations over slots × iterations played (0–1).
+    pub slot_occupancy: f64,
+    /// Mean of the finished requests' mean gaps (0 when none finished).
+    pub mean_gap: f64,
+}
+
+impl ModeRun {
+    /// Figures over iterations `0..=index` of the detail; from the last one
+    /// on they equal the run's own (a test holds them to it).
+    pub fn totals_upto(&self, index: usize) -> Totals {
+        let played = &self.iterations_detail[..(index + 1).min(self.iterations_detail.len())];
+        let slots = played.first().map_or(0, |d| d.slots.len());
+        let occupied = played
+            .iter()
+            .flat_map(|d| &d.slots)
+            .filter(|s| **s != SlotState::Idle)
+            .count();
+        let at = played.last().map_or(0, |d| d.iteration);
+        let gaps: Vec<f64> = self
+            .requests
+            .iter()
+            .filter(|r| r.finished <= at && r.finished > 0)
+            .filter_map(|r| r.mean_gap)
+            .collect();
+        let n = played.len();
+        Totals {
+            iterations: n as u32,
+            finished: played.last().map_or(0, |d| d.completed.len() as u32),
+            zero_output_iterations: played.iter().filter(|d| d.zero_output).count() as u32,
+            slot_occupancy: if n == 0 {
+                0.0
+            } else {
+                occupied as f64 / (slots as f64 * n as f64)
+            },
+            mean_gap: if gaps.is_empty() {
+                0.0
+            } else {
+                gaps.iter().sum::<f64>() / gaps.len() as f64
+            },
+        }
+    }
 }
 
 /// Per-request results of one mode.
@@ -205,11 +308,16 @@ pub fn simulate(
             next += 1;
         }
         let all_free = slot.iter().all(Option::is_none);
+        let mut events: Vec<BatchEvent> = Vec::new();
         if mode != Mode::Static || all_free {
-            for s in slot.iter_mut() {
+            for (idx, s) in slot.iter_mut().enumerate() {
                 if s.is_none() {
                     if let Some(req) = waiting.pop_front() {
                         admitted += 1;
+                        events.push(BatchEvent::Admitted {
+                            label: trace[req].label.clone(),
+                            slot: idx as u32,
+                        });
                         *s = Some(Seq {
                             req,
                             prefill_left: trace[req].prefill.max(1),
@@ -271,21 +379,39 @@ pub fn simulate(
                 seq.prefill_left -= 1;
                 if seq.prefill_left == 0 {
                     prefilled[seq.req] = t;
+                    events.push(BatchEvent::PrefillDone { label: label.clone() });
                 }
                 states[i] = SlotState::Prefill { label };
             } else {
                 seq.emitted += 1;
                 out += 1;
+                if first[seq.req].is_none() {
+                    events.push(BatchEvent::FirstToken { label: label.clone() });
+                }
                 first[seq.req].get_or_insert(t);
                 last[seq.req] = t;
                 states[i] = SlotState::Decode { label };
                 if seq.emitted >= trace[seq.req].output.max(1) {
+                    events.push(BatchEvent::Finished {
+                        label: trace[seq.req].label.clone(),
+                    });
                     completed.push(trace[seq.req].label.clone());
                     *s = None;
                 }
             }
         }
         zero += u32::from(out == 0);
+        let idle = states.iter().filter(|s| **s == SlotState::Idle).count() as u32;
+        let moment = if idle > 0 && !waiting.is_empty() {
+            Some(BatchMoment::IdleWhileWaiting {
+                idle,
+                waiting: waiting.len() as u32,
+            })
+        } else if out == 0 && idle < slots as u32 {
+            Some(BatchMoment::ZeroOutput)
+        } else {
+            None
+        };
         detail.push(IterationDetail {
             iteration: t,
             slots: states,
@@ -293,6 +419,8 @@ pub fn simulate(
             zero_output: out == 0,
             waiting: waiting.iter().map(|&r| trace[r].label.clone()).collect(),
             completed: completed.clone(),
+            events,
+            moment,
         });
     }
     let requests: Vec<RequestStats> = trace

@@ -30,7 +30,7 @@ mod rules;
 mod sim;
 
 pub use config::Config;
-pub use outcome::{Outcome, RouterView, RuleSummary, TickSnapshot, Timeline};
+pub use outcome::{HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals};
 pub use rules::{HerdingRule, StaleView};
 pub use sim::{run, run_rule, run_rules};
 

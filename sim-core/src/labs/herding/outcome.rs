@@ -36,6 +36,75 @@ pub struct TickSnapshot {
     pub skew: u32,
     /// One entry per router.
     pub routers: Vec<RouterView>,
+    /// What makes this tick worth stopping at, if anything.
+    #[serde(default)]
+    pub moment: Option<HerdMoment>,
+}
+
+/// A tick the player flags for the reader (the "Next key moment" button stops
+/// at these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum HerdMoment {
+    /// Two or more requests arrived and every one of them went to the same
+    /// replica, each because its router's numbers showed that replica as
+    /// the one idlest (a unique minimum, not a coin-flip among ties): the
+    /// routers agreed from stale numbers (§5.6). Every stampede is a pile-up
+    /// of the metrics; a pile-up from tie-breaking is not a stampede.
+    Stampede {
+        /// The replica they all chose (0-based).
+        replica: u32,
+        /// How many requests went there.
+        requests: u32,
+        /// How many routers took part.
+        routers: u32,
+    },
+}
+
+/// Metrics over the ticks played so far (the whole run at the last tick).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Totals {
+    /// Largest skew so far.
+    pub peak_skew: u32,
+    /// Mean skew so far.
+    pub mean_skew: f64,
+    /// Mean |skew change| between consecutive ticks so far.
+    pub oscillation: f64,
+    /// Share of ticks with 2+ arrivals that all went to one replica, so far.
+    pub pile_up_share: f64,
+}
+
+impl Totals {
+    /// The metrics of `ticks` (a prefix of a run, or the whole of it). The
+    /// run's summary is computed by this same function, so a player's
+    /// progressive table ends exactly on the final figures.
+    pub fn of(ticks: &[TickSnapshot]) -> Totals {
+        let n = ticks.len();
+        let sum: u64 = ticks.iter().map(|t| u64::from(t.skew)).sum();
+        let diffs: u64 = ticks
+            .windows(2)
+            .map(|w| u64::from(w[1].skew.abs_diff(w[0].skew)))
+            .sum();
+        let multi = ticks.iter().filter(|t| t.arrivals >= 2).count();
+        let piled = ticks
+            .iter()
+            .filter(|t| t.arrivals >= 2 && t.new.iter().filter(|&&x| x > 0).count() == 1)
+            .count();
+        Totals {
+            peak_skew: ticks.iter().map(|t| t.skew).max().unwrap_or(0),
+            mean_skew: if n == 0 { 0.0 } else { sum as f64 / n as f64 },
+            oscillation: if n < 2 {
+                0.0
+            } else {
+                diffs as f64 / (n - 1) as f64
+            },
+            pile_up_share: if multi == 0 {
+                0.0
+            } else {
+                piled as f64 / multi as f64
+            },
+        }
+    }
 }
 
 /// Every tick of one rule's run.

@@ -4,7 +4,7 @@ use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{Outcome, RouterView, RuleSummary, TickSnapshot, Timeline};
+use super::outcome::{HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals};
 use super::{Config, HerdingRule};
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
@@ -82,7 +82,6 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     let mut next_router = 0usize;
     let mut ticks = Vec::with_capacity(arrivals.len());
     let mut skews = Vec::with_capacity(arrivals.len());
-    let (mut multi_ticks, mut piled_ticks) = (0u32, 0u32);
 
     for (t, &count) in arrivals.iter().enumerate() {
         let t = t as u32;
@@ -105,6 +104,9 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         }
         let mut new = vec![0u32; n];
         let mut dispatched: Vec<Vec<u32>> = vec![Vec::new(); k];
+        // Whether every dispatch of this tick went to the replica its router
+        // believed to be the one idlest (a unique minimum, not a tie).
+        let mut all_believed = true;
         for _ in 0..count {
             let ri = next_router;
             next_router = (next_router + 1) % k;
@@ -129,6 +131,9 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
                 continue;
             };
             let target = decision.replica as usize;
+            let least = views.iter().map(|v| v.seen).min().unwrap_or(0);
+            all_believed &= views[target].seen == least
+                && views.iter().filter(|v| v.seen == least).count() == 1;
             router.own[target] += 1;
             outstanding[target] += 1;
             new[target] += 1;
@@ -137,12 +142,12 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         }
         let skew = outstanding.iter().max().copied().unwrap_or(0)
             - outstanding.iter().min().copied().unwrap_or(0);
-        if count >= 2 {
-            multi_ticks += 1;
-            if new.iter().filter(|&&x| x > 0).count() == 1 {
-                piled_ticks += 1;
-            }
-        }
+        let targets = new.iter().filter(|&&x| x > 0).count();
+        let moment = (count >= 2 && targets == 1 && all_believed).then(|| HerdMoment::Stampede {
+            replica: new.iter().position(|&x| x > 0).unwrap_or(0) as u32,
+            requests: count,
+            routers: dispatched.iter().filter(|d| !d.is_empty()).count() as u32,
+        });
         skews.push(skew);
         ticks.push(TickSnapshot {
             tick: t,
@@ -162,27 +167,17 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
                     dispatched,
                 })
                 .collect(),
+            moment,
         });
     }
 
-    let mean = |xs: &[u32]| {
-        if xs.is_empty() {
-            0.0
-        } else {
-            xs.iter().map(|&x| f64::from(x)).sum::<f64>() / xs.len() as f64
-        }
-    };
-    let diffs: Vec<u32> = skews.windows(2).map(|w| w[1].abs_diff(w[0])).collect();
+    let totals = Totals::of(&ticks);
     RuleSummary {
         rule,
-        peak_skew: skews.iter().max().copied().unwrap_or(0),
-        mean_skew: mean(&skews),
-        oscillation: mean(&diffs),
-        pile_up_share: if multi_ticks == 0 {
-            0.0
-        } else {
-            f64::from(piled_ticks) / f64::from(multi_ticks)
-        },
+        peak_skew: totals.peak_skew,
+        mean_skew: totals.mean_skew,
+        oscillation: totals.oscillation,
+        pile_up_share: totals.pile_up_share,
         skew: skews,
         timeline: Timeline { ticks },
     }

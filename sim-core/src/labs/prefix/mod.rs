@@ -32,7 +32,9 @@ mod sim;
 mod trace;
 
 pub use config::{Config, TraceChoice, MAX_REQUESTS, RANDOM_LEN};
-pub use outcome::{CacheEntry, Outcome, PrefixReason, RouterKind, RouterRun, Step, SweepPoint};
+pub use outcome::{
+    CacheEntry, Outcome, PrefixMoment, PrefixReason, RouterKind, RouterRun, Step, SweepPoint, Totals,
+};
 pub use sim::{run, simulate};
 pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};
 

@@ -98,6 +98,64 @@ pub struct Step {
     pub assignments: Vec<u32>,
     /// Cache contents per replica after this step, most recently used last.
     pub caches: Vec<Vec<CacheEntry>>,
+    /// The prefix this step pushed out of the target's cache, if any.
+    #[serde(default)]
+    pub evicted: Option<u8>,
+    /// What makes this step worth stopping at, if anything.
+    #[serde(default)]
+    pub moment: Option<PrefixMoment>,
+}
+
+/// A step the player flags for the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum PrefixMoment {
+    /// The prefix was cached on another replica, but the router sent the
+    /// request elsewhere and it missed: the whole prompt is prefilled again.
+    HotMiss {
+        /// A replica (0-based) that held the prefix.
+        holder: u32,
+    },
+    /// The prefix-aware router left the holder because it was too far ahead
+    /// of the least-loaded replica (the load-gap escape hatch, §6.1).
+    Escape {
+        /// The replica (0-based) holding the prefix.
+        holder: u32,
+    },
+    /// The request's miss pushed another prefix out of a full cache.
+    Eviction {
+        /// The prefix pushed out.
+        prefix: u8,
+    },
+}
+
+/// One router's counts over the steps played so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Totals {
+    /// Requests that hit.
+    pub hits: u32,
+    /// Prefill tokens.
+    pub prefill_tokens: u64,
+    /// Escapes taken.
+    pub escapes: u32,
+    /// Requests routed.
+    pub requests: u32,
+}
+
+impl RouterRun {
+    /// Counts over steps `0..=step` (the whole run from the last step on).
+    pub fn totals_upto(&self, step: usize) -> Totals {
+        let played = &self.steps[..(step + 1).min(self.steps.len())];
+        Totals {
+            hits: played.iter().filter(|s| s.hit).count() as u32,
+            prefill_tokens: played.last().map_or(0, |s| s.cumulative_prefill),
+            escapes: played
+                .iter()
+                .filter(|s| matches!(s.reason, PrefixReason::AffinityDropped { .. }))
+                .count() as u32,
+            requests: played.len() as u32,
+        }
+    }
 }
 
 /// One router over the whole trace.

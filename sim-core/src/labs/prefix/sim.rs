@@ -6,7 +6,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{CacheEntry, Outcome, PrefixReason, RouterKind, RouterRun, Step, SweepPoint};
+use super::outcome::{
+    CacheEntry, Outcome, PrefixMoment, PrefixReason, RouterKind, RouterRun, Step, SweepPoint,
+};
 use super::{Config, PrefixRequest};
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
@@ -171,6 +173,11 @@ pub fn simulate(
             seen.push(req.prefix);
         }
         let target = decision.replica as usize;
+        let holder = views
+            .iter()
+            .position(|v| v.cached > 0)
+            .filter(|_| views[target].cached == 0);
+        let mut evicted = None;
         let cache = &mut caches[target];
         let hit = match cache.iter().position(|e| e.prefix == req.prefix) {
             Some(pos) => {
@@ -181,7 +188,7 @@ pub fn simulate(
             }
             None => {
                 if cache.len() >= slots {
-                    cache.remove(0);
+                    evicted = Some(cache.remove(0).prefix);
                 }
                 cache.push(CacheEntry {
                     prefix: req.prefix,
@@ -198,6 +205,14 @@ pub fn simulate(
         hits += u32::from(hit);
         total += u64::from(prefill);
         loads[target] += 1;
+        let moment = match (reason, holder, evicted) {
+            (PrefixReason::AffinityDropped { holder, .. }, _, _) => {
+                Some(PrefixMoment::Escape { holder })
+            }
+            (_, Some(h), _) => Some(PrefixMoment::HotMiss { holder: h as u32 }),
+            (_, None, Some(prefix)) => Some(PrefixMoment::Eviction { prefix }),
+            _ => None,
+        };
         steps.push(Step {
             request: i as u32,
             target: target as u32,
@@ -207,6 +222,8 @@ pub fn simulate(
             cumulative_prefill: total,
             assignments: loads.clone(),
             caches: caches.clone(),
+            evicted,
+            moment,
         });
     }
     RouterRun {

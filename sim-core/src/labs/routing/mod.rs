@@ -14,6 +14,7 @@
 
 mod config;
 mod outcome;
+pub mod player;
 mod report;
 mod series;
 mod shadows;
@@ -26,12 +27,51 @@ pub use outcome::{
 };
 pub use sim::{run, run_on_reporting, run_rules, run_rules_on, run_rules_reporting};
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
 use crate::params::{Configurable, ParamError};
 use crate::routing::RuleKind;
+
+/// The player's timeline for the rules named in `only` (comma-separated, at
+/// most [`player::PLAYER_RULES`]; none named: least outstanding), on the
+/// generated trace or on `trace`.
+pub fn play(
+    config: &Config,
+    trace: Option<&TraceInput<'_>>,
+    only: Option<&str>,
+) -> Result<player::Timeline, RunError> {
+    config.validate().map_err(RunError::Param)?;
+    let mut rules: Vec<RuleKind> = Vec::new();
+    for name in only.unwrap_or("").split(',').filter(|n| !n.is_empty()) {
+        let rule = RuleKind::from_name(name).ok_or_else(|| {
+            RunError::Param(ParamError {
+                key: "rule",
+                given: String::from(name),
+                problem: crate::params::Problem::Option(
+                    RuleKind::ALL.iter().map(|r| r.name()).collect(),
+                ),
+            })
+        })?;
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    if rules.is_empty() {
+        rules.push(RuleKind::LeastOutstanding);
+    }
+    let workload = match trace {
+        None => crate::workload::generator::generate(&config.generator(), config.seed),
+        Some(t) => {
+            t.options
+                .import(t.text, Some(config.capacity()))
+                .map_err(|e| RunError::Trace(e.0))?
+                .0
+        }
+    };
+    Ok(player::record(config, &workload, &rules))
+}
 
 /// The Routing Lab in the lab registry.
 pub struct RoutingLab;
@@ -99,6 +139,16 @@ impl Lab for RoutingLab {
                 Ok(o)
             }
         }
+    }
+
+    fn play(
+        config: &Config,
+        trace: Option<&TraceInput<'_>>,
+        only: Option<&str>,
+    ) -> Option<Result<String, RunError>> {
+        Some(play(config, trace, only).and_then(|t| {
+            serde_json::to_string(&t).map_err(|e| RunError::Json(e.to_string()))
+        }))
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

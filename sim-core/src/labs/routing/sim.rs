@@ -98,7 +98,41 @@ fn simulate(
     }
 }
 
+/// A decision as the observer sees it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Routed {
+    /// The request.
+    pub request: u32,
+    /// The rule's pick and why.
+    pub decision: crate::routing::Decision,
+    /// Outstanding requests on the pick just before this request joined.
+    pub load: u32,
+    /// The replica with the fewest outstanding at that moment (lowest index
+    /// among ties) and its count.
+    pub lightest: (u32, u32),
+}
+
+/// What the tick loop shows an observer after each tick: the tick, the
+/// replicas after their step, the decisions taken at this tick and the
+/// engines' events (replica, event).
+pub(super) type Observer<'a> = &'a mut dyn FnMut(Tick, &[Replica], &[Routed], &[(u32, EngineEvent)]);
+
 fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
+    run_observed(config, workload, rule, None)
+}
+
+/// One rule's run; with an observer, every tick is shown to it (the
+/// player's timeline is recorded this way, so it replays the very run whose
+/// metrics the lab reports).
+pub(super) fn run_observed(
+    config: &Config,
+    workload: &Workload,
+    rule: RuleKind,
+    mut observer: Option<Observer<'_>>,
+) -> RuleOutcome {
+    let watching = observer.is_some();
+    let mut routed_now: Vec<Routed> = Vec::new();
+    let mut events_now: Vec<(u32, EngineEvent)> = Vec::new();
     let n = config.replicas as usize;
     let reqs = &workload.requests;
     let new_replica = |i: usize, at: Tick| {
@@ -152,13 +186,29 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
                     others: shadows.consult(&ctx, decision.replica),
                 });
             }
+            if watching {
+                routed_now.push(Routed {
+                    request: next as u32,
+                    decision,
+                    load: replicas[decision.replica as usize].outstanding(),
+                    lightest: replicas
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| (r.outstanding(), i as u32))
+                        .min()
+                        .map_or((0, 0), |(load, i)| (i, load)),
+                });
+            }
             replicas[decision.replica as usize].enqueue(next as u32, reqs[next].prompt_tokens);
             decisions.push(decision);
             next += 1;
         }
-        for replica in replicas.iter_mut() {
+        for (index, replica) in replicas.iter_mut().enumerate() {
             events.clear();
             replica.tick(now, workload, &mut events);
+            if watching {
+                events_now.extend(events.iter().map(|&e| (index as u32, e)));
+            }
             for ev in &events {
                 match *ev {
                     EngineEvent::Admitted {
@@ -183,6 +233,11 @@ fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome 
             }
         }
         sampler.push(&replicas);
+        if let Some(observe) = observer.as_mut() {
+            observe(now, &replicas, &routed_now, &events_now);
+            routed_now.clear();
+            events_now.clear();
+        }
         now = now.next();
         let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
         if next == reqs.len() && replicas.iter().all(Replica::is_idle) && !scale_up_pending {

@@ -1,0 +1,260 @@
+//! The Routing Lab as a player: the run of one or two rules recorded tick by
+//! tick, so a reader can step through who was routed where, which replica
+//! queued while another idled, and when KV pressure preempted a sequence.
+//!
+//! The frames come from the same tick loop as the lab's metrics
+//! ([`super::sim::run_observed`] with an observer), so the player and the
+//! result cards describe one and the same run.
+
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::sim::{run_observed, Routed};
+use super::Config;
+use crate::engine::{EngineEvent, Replica};
+use crate::routing::{Reason, RuleKind};
+use crate::time::Tick;
+use crate::workload::Workload;
+
+/// Ticks a timeline keeps: past this the run goes on (its metrics are whole)
+/// but frames stop, so a long trace cannot fill the page's memory.
+pub const PLAYER_TICKS: u64 = 3_000;
+
+/// How many more outstanding requests than the lightest replica make a
+/// decision worth flagging: one or two is the ordinary churn of a busy pool.
+pub const PAST_LIGHTER: u32 = 3;
+
+/// Rules a timeline plays side by side, at most.
+pub const PLAYER_RULES: usize = 2;
+
+/// A request as the player draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayRequest {
+    /// Tick it arrives.
+    pub arrival: u64,
+    /// Prompt length, in tokens (the mark's size).
+    pub prompt_tokens: u32,
+    /// Output length, in tokens.
+    pub output_tokens: u32,
+}
+
+/// Something that happened at one tick.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum TickEvent {
+    /// A request arrived and the rule sent it to a replica.
+    Routed {
+        /// Request index.
+        request: u32,
+        /// Replica (0-based).
+        replica: u32,
+        /// Why the rule chose it ([`Reason::explain`] says it in words).
+        reason: Reason,
+    },
+    /// A request's first token came out.
+    FirstToken {
+        /// Request index.
+        request: u32,
+        /// Replica (0-based).
+        replica: u32,
+    },
+    /// A request finished and left its replica.
+    Finished {
+        /// Request index.
+        request: u32,
+        /// Replica (0-based).
+        replica: u32,
+    },
+    /// A running sequence was pushed back to the queue to free KV blocks.
+    Preempted {
+        /// Request index.
+        request: u32,
+        /// Replica (0-based).
+        replica: u32,
+    },
+}
+
+/// A tick the player flags for the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum RoutingMoment {
+    /// The rule sent a request to a replica at least [`PAST_LIGHTER`]
+    /// requests busier than the lightest one: the newcomer shares iterations
+    /// with more sequences than it had to (§4.2's round-robin failure).
+    SentPastLighter {
+        /// The request.
+        request: u32,
+        /// Where it went (0-based).
+        replica: u32,
+        /// Requests outstanding there when it arrived.
+        load: u32,
+        /// The lightest replica at that moment (0-based).
+        lighter: u32,
+        /// Its outstanding requests.
+        lighter_load: u32,
+    },
+    /// KV ran out and a running sequence went back to the queue.
+    Preemption {
+        /// The replica (0-based).
+        replica: u32,
+        /// The request preempted.
+        request: u32,
+    },
+}
+
+/// The pool after one tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The tick.
+    pub tick: u64,
+    /// Per replica, the waiting queue, front first.
+    pub waiting: Vec<Vec<u32>>,
+    /// Per replica, the sequences in batch slots: (request, still prefilling).
+    pub running: Vec<Vec<(u32, bool)>>,
+    /// What happened at this tick, routing first.
+    pub events: Vec<TickEvent>,
+    /// Whether this tick is a key moment, and which.
+    pub moment: Option<RoutingMoment>,
+    /// Per replica, requests routed there so far.
+    pub assigned: Vec<u32>,
+    /// Per replica, requests finished there so far.
+    pub completed: Vec<u32>,
+}
+
+/// One rule's recorded run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RulePlay {
+    /// The rule.
+    pub rule: RuleKind,
+    /// Tick by tick, from tick 0 (at most [`PLAYER_TICKS`]).
+    pub frames: Vec<Frame>,
+    /// Ticks the whole run lasted (more than `frames.len()` when cut).
+    pub ticks: u64,
+}
+
+/// The player's record of a Routing Lab run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timeline {
+    /// Replicas in the pool at the start.
+    pub replicas: u32,
+    /// Every request of the trace, in arrival order.
+    pub requests: Vec<PlayRequest>,
+    /// One entry per rule asked for, in the order asked.
+    pub rules: Vec<RulePlay>,
+}
+
+impl Timeline {
+    /// Frames every rule has (the player's length).
+    pub fn len(&self) -> usize {
+        self.rules
+            .iter()
+            .map(|r| r.frames.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether there is nothing to play.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Record `rules` (at most [`PLAYER_RULES`]; the rest are ignored) on
+/// `workload`; `config` must have been validated.
+pub fn record(config: &Config, workload: &Workload, rules: &[RuleKind]) -> Timeline {
+    let requests = workload
+        .requests
+        .iter()
+        .map(|r| PlayRequest {
+            arrival: r.arrival.0,
+            prompt_tokens: r.prompt_tokens,
+            output_tokens: r.output_tokens,
+        })
+        .collect();
+    Timeline {
+        replicas: config.replicas,
+        requests,
+        rules: rules
+            .iter()
+            .take(PLAYER_RULES)
+            .map(|&rule| record_rule(config, workload, rule))
+            .collect(),
+    }
+}
+
+fn record_rule(config: &Config, workload: &Workload, rule: RuleKind) -> RulePlay {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut assigned: Vec<u32> = Vec::new();
+    let mut completed: Vec<u32> = Vec::new();
+    let mut observe = |now: Tick,
+                       replicas: &[Replica],
+                       routed: &[Routed],
+                       engine: &[(u32, EngineEvent)]| {
+        if now.0 >= PLAYER_TICKS {
+            return;
+        }
+        let n = replicas.len();
+        assigned.resize(n, 0);
+        completed.resize(n, 0);
+        let mut moment = None;
+        let mut events: Vec<TickEvent> = routed
+            .iter()
+            .map(|r| {
+                let replica = r.decision.replica;
+                assigned[replica as usize] += 1;
+                let (lighter, lighter_load) = r.lightest;
+                if r.load >= lighter_load + PAST_LIGHTER {
+                    moment.get_or_insert(RoutingMoment::SentPastLighter {
+                        request: r.request,
+                        replica,
+                        load: r.load,
+                        lighter,
+                        lighter_load,
+                    });
+                }
+                TickEvent::Routed {
+                    request: r.request,
+                    replica,
+                    reason: r.decision.reason,
+                }
+            })
+            .collect();
+        for &(replica, e) in engine {
+            match e {
+                EngineEvent::FirstToken { request, .. } => {
+                    events.push(TickEvent::FirstToken { request, replica });
+                }
+                EngineEvent::Finished { request, .. } => {
+                    completed[replica as usize] += 1;
+                    events.push(TickEvent::Finished { request, replica });
+                }
+                EngineEvent::Preempted { request } => {
+                    events.push(TickEvent::Preempted { request, replica });
+                    moment.get_or_insert(RoutingMoment::Preemption { replica, request });
+                }
+                EngineEvent::Admitted { .. } => {}
+            }
+        }
+        frames.push(Frame {
+            tick: now.0,
+            waiting: replicas
+                .iter()
+                .map(|r| r.waiting_requests().collect())
+                .collect(),
+            running: replicas
+                .iter()
+                .map(|r| r.running_requests().collect())
+                .collect(),
+            events,
+            moment,
+            assigned: assigned.clone(),
+            completed: completed.clone(),
+        });
+    };
+    let outcome = run_observed(config, workload, rule, Some(&mut observe));
+    RulePlay {
+        rule,
+        frames,
+        ticks: outcome.ticks,
+    }
+}

@@ -1,0 +1,187 @@
+//! The players' step-by-step records: key moments are flagged where the model
+//! says they happen, progressive totals end on the run's own figures, and the
+//! Routing Lab's timeline replays the very run its metrics describe.
+
+use sim_core::labs::batching::{self, BatchMoment, Mode, SlotState};
+use sim_core::labs::herding::{self, HerdMoment, HerdingRule, Totals};
+use sim_core::labs::prefix::{self, PrefixMoment, PrefixReason};
+use sim_core::labs::routing::player::{RoutingMoment, TickEvent, PLAYER_TICKS};
+use sim_core::labs::routing::{self, Config as RoutingConfig};
+use sim_core::routing::RuleKind;
+
+#[test]
+fn herding_stampedes_are_the_pile_up_ticks_and_totals_end_on_the_summary() {
+    for seed in 1..=20 {
+        let o = herding::run(&herding::Config {
+            seed,
+            ..herding::Config::default()
+        })
+        .expect("valid");
+        for r in &o.rules {
+            let ticks = &r.timeline.ticks;
+            for t in ticks {
+                let targets: Vec<usize> = (0..t.new.len()).filter(|&i| t.new[i] > 0).collect();
+                let piled = t.arrivals >= 2 && targets.len() == 1;
+                assert!(t.moment.is_none() || piled, "tick {} of {:?}", t.tick, r.rule);
+                if let Some(HerdMoment::Stampede { replica, requests, .. }) = t.moment {
+                    assert_eq!((replica as usize, requests), (targets[0], t.arrivals));
+                }
+            }
+            let all = Totals::of(ticks);
+            assert_eq!(all.peak_skew, r.peak_skew);
+            assert_eq!(all.mean_skew.to_bits(), r.mean_skew.to_bits());
+            assert_eq!(all.oscillation.to_bits(), r.oscillation.to_bits());
+            assert_eq!(all.pile_up_share.to_bits(), r.pile_up_share.to_bits());
+            // Totals over a prefix never exceed the whole run's peak.
+            assert!(Totals::of(&ticks[..ticks.len() / 2]).peak_skew <= r.peak_skew);
+        }
+    }
+    // At the defaults, the stale rule stampedes and the first one is early.
+    let o = herding::run(&herding::Config::default()).expect("valid");
+    let stale = o.rule(HerdingRule::Stale).expect("runs");
+    let first = stale.timeline.ticks.iter().position(|t| t.moment.is_some());
+    println!("first stampede under stale signals at the defaults: tick {first:?}");
+    // Tick 10 is the first scrape after the start: every router sees the
+    // same idlest replica and sends it everything (ticks 0-9 are ties).
+    assert_eq!(first, Some(10));
+}
+
+#[test]
+fn prefix_moments_name_escapes_hot_misses_and_evictions() {
+    let o = prefix::run(&prefix::Config::default()).expect("valid");
+    for run in &o.routers {
+        let escapes = run
+            .steps
+            .iter()
+            .filter(|s| matches!(s.moment, Some(PrefixMoment::Escape { .. })))
+            .count() as u32;
+        assert_eq!(escapes, run.escapes, "{:?}", run.router);
+        for (i, s) in run.steps.iter().enumerate() {
+            if let Some(PrefixMoment::HotMiss { holder }) = s.moment {
+                assert!(!s.hit && holder != s.target);
+                let before = if i == 0 { None } else { Some(&run.steps[i - 1]) };
+                let held = before.is_some_and(|b| {
+                    b.caches[holder as usize]
+                        .iter()
+                        .any(|e| e.prefix == o.trace[i].prefix)
+                });
+                assert!(held, "step {i}: the holder had the prefix before the step");
+            }
+            if s.evicted.is_some() {
+                assert!(!s.hit);
+            }
+            if matches!(s.reason, PrefixReason::Affinity) {
+                assert!(s.moment.is_none());
+            }
+        }
+        let t = run.totals_upto(run.steps.len() - 1);
+        assert_eq!(
+            (t.hits, t.prefill_tokens, t.escapes),
+            (run.hits, run.prefill_tokens, run.escapes)
+        );
+        assert_eq!(run.totals_upto(0).requests, 1);
+    }
+    // Load-only routing misses a prefix another replica holds at least once.
+    assert!(o.routers[0]
+        .steps
+        .iter()
+        .any(|s| matches!(s.moment, Some(PrefixMoment::HotMiss { .. }))));
+}
+
+#[test]
+fn batching_moments_and_totals() {
+    let o = batching::run(&batching::Config::default(), &Mode::ALL).expect("valid");
+    for m in &o.modes {
+        let last = m.iterations_detail.len() - 1;
+        let t = m.totals_upto(last);
+        assert_eq!(t.iterations, m.iterations);
+        assert_eq!(t.zero_output_iterations, m.zero_output_iterations);
+        assert_eq!(t.slot_occupancy.to_bits(), m.slot_occupancy.to_bits());
+        assert_eq!(t.mean_gap.to_bits(), m.mean_gap.to_bits());
+        assert_eq!(t.finished as usize, m.requests.len());
+        for d in &m.iterations_detail {
+            let idle = d.slots.iter().filter(|s| **s == SlotState::Idle).count();
+            match d.moment {
+                Some(BatchMoment::IdleWhileWaiting { idle: i, waiting }) => {
+                    assert_eq!((i as usize, waiting as usize), (idle, d.waiting.len()));
+                    assert!(idle > 0 && waiting > 0);
+                }
+                Some(BatchMoment::ZeroOutput) => assert!(d.zero_output && idle < d.slots.len()),
+                None => assert!(idle == 0 || d.waiting.is_empty()),
+            }
+        }
+    }
+    // The article's point (§7.1): only static batching leaves slots empty while
+    // requests wait.
+    let idles = |mode: Mode| {
+        o.mode(mode)
+            .expect("ran")
+            .iterations_detail
+            .iter()
+            .filter(|d| matches!(d.moment, Some(BatchMoment::IdleWhileWaiting { .. })))
+            .count()
+    };
+    println!(
+        "iterations with idle slots while requests wait: static {}, continuous {}, chunked {}",
+        idles(Mode::Static),
+        idles(Mode::Continuous),
+        idles(Mode::Chunked)
+    );
+    assert!(idles(Mode::Static) > 0);
+    assert_eq!(idles(Mode::Continuous), 0);
+}
+
+#[test]
+fn the_routing_timeline_replays_the_run_the_metrics_describe() {
+    let config = RoutingConfig::default();
+    let only = "round-robin,least-outstanding";
+    let t = routing::play(&config, None, Some(only)).expect("valid");
+    let o = routing::run_rules(&config, &[RuleKind::RoundRobin, RuleKind::LeastOutstanding])
+        .expect("valid");
+    assert_eq!(t.rules.len(), 2);
+    assert_eq!(t.requests.len(), config.requests as usize);
+    for (play, out) in t.rules.iter().zip(&o.rules) {
+        assert_eq!(play.rule, out.rule);
+        assert_eq!(play.ticks, out.ticks);
+        assert!((play.frames.len() as u64) <= PLAYER_TICKS);
+        let last = play.frames.last().expect("frames");
+        let assigned: Vec<u32> = out.replicas.iter().map(|r| r.assigned).collect();
+        let completed: Vec<u32> = out.replicas.iter().map(|r| r.completed).collect();
+        assert_eq!(last.assigned, assigned, "{:?}", play.rule);
+        assert_eq!(last.completed, completed, "{:?}", play.rule);
+        let routed = play
+            .frames
+            .iter()
+            .flat_map(|f| &f.events)
+            .filter(|e| matches!(e, TickEvent::Routed { .. }))
+            .count();
+        assert_eq!(routed, t.requests.len());
+        // Every request is somewhere (waiting or running) from the tick it is
+        // routed until it finishes, and never in two places.
+        for f in &play.frames {
+            let mut seen: Vec<u32> = f.waiting.iter().flatten().copied().collect();
+            seen.extend(f.running.iter().flatten().map(|r| r.0));
+            let n = seen.len();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), n, "tick {}", f.tick);
+        }
+    }
+    let moments = |i: usize| {
+        t.rules[i]
+            .frames
+            .iter()
+            .filter(|f| matches!(f.moment, Some(RoutingMoment::SentPastLighter { .. })))
+            .count()
+    };
+    println!(
+        "sent past a replica 3+ lighter: round robin {}, least outstanding {}",
+        moments(0),
+        moments(1)
+    );
+    assert!(moments(0) > 0);
+    assert_eq!(moments(1), 0, "least outstanding always picks the lightest");
+    // Same config, same seed: the same record.
+    assert_eq!(t, routing::play(&config, None, Some(only)).expect("valid"));
+    assert!(routing::play(&config, None, Some("nope")).is_err());
+}
