@@ -22,8 +22,16 @@ fn herding_stampedes_are_the_pile_up_ticks_and_totals_end_on_the_summary() {
             for t in ticks {
                 let targets: Vec<usize> = (0..t.new.len()).filter(|&i| t.new[i] > 0).collect();
                 let piled = t.arrivals >= 2 && targets.len() == 1;
-                assert!(t.moment.is_none() || piled, "tick {} of {:?}", t.tick, r.rule);
-                if let Some(HerdMoment::Stampede { replica, requests, .. }) = t.moment {
+                assert!(
+                    t.moment.is_none() || piled,
+                    "tick {} of {:?}",
+                    t.tick,
+                    r.rule
+                );
+                if let Some(HerdMoment::Stampede {
+                    replica, requests, ..
+                }) = t.moment
+                {
                     assert_eq!((replica as usize, requests), (targets[0], t.arrivals));
                 }
             }
@@ -59,7 +67,11 @@ fn prefix_moments_name_escapes_hot_misses_and_evictions() {
         for (i, s) in run.steps.iter().enumerate() {
             if let Some(PrefixMoment::HotMiss { holder }) = s.moment {
                 assert!(!s.hit && holder != s.target);
-                let before = if i == 0 { None } else { Some(&run.steps[i - 1]) };
+                let before = if i == 0 {
+                    None
+                } else {
+                    Some(&run.steps[i - 1])
+                };
                 let held = before.is_some_and(|b| {
                     b.caches[holder as usize]
                         .iter()

@@ -173,3 +173,59 @@ fn claims_on_the_sglang_threshold() {
         },
     );
 }
+
+/// The Routing Lab's introduction says: up to about the pool's capacity,
+/// least outstanding keeps the TTFT tail below round robin's in most seeds;
+/// far past it (offered load well over 100%) every rule is a queue and the
+/// order is close to a coin flip. Both halves are checked here, with the
+/// offered load the page shows beside the rate.
+#[test]
+fn the_intro_holds_where_it_says_it_holds() {
+    let only = [RuleKind::RoundRobin, RuleKind::LeastOutstanding];
+    let at = |rate: f64| -> (f64, f64) {
+        let runs: Vec<Outcome> = SEEDS
+            .map(|seed| {
+                sim_core::labs::routing::run_rules(
+                    &Config {
+                        rate,
+                        seed,
+                        ..Config::default()
+                    },
+                    &only,
+                )
+                .expect("valid")
+            })
+            .collect();
+        let wins = runs
+            .iter()
+            .filter(|o| {
+                get(o, RuleKind::LeastOutstanding).ttft_p95 <= get(o, RuleKind::RoundRobin).ttft_p95
+            })
+            .count() as f64
+            / runs.len() as f64;
+        let load = runs
+            .iter()
+            .map(|o| get(o, RuleKind::LeastOutstanding).offered_load)
+            .sum::<f64>()
+            / runs.len() as f64;
+        (wins, load)
+    };
+    for rate in [0.15, 0.2, 0.25] {
+        let (wins, load) = at(rate);
+        println!(
+            "rate {rate}: mean offered load {:.0}%, least outstanding's TTFT P95 ≤ round robin's in {:.0}% of seeds",
+            load * 100.0,
+            wins * 100.0
+        );
+        assert!(wins >= 0.8, "rate {rate}: {wins}");
+        assert!(load < 1.5, "rate {rate} is not 'about capacity': {load}");
+    }
+    let (wins, load) = at(0.4);
+    println!(
+        "rate 0.4: mean offered load {:.0}%, least outstanding ahead in {:.0}% of seeds",
+        load * 100.0,
+        wins * 100.0
+    );
+    assert!(load > 1.8, "{load}");
+    assert!((0.3..0.8).contains(&wins), "{wins}");
+}

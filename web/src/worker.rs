@@ -39,6 +39,9 @@ pub struct Job {
     pub only: Option<String>,
     /// A trace to replay: its text and the import options' pairs.
     pub trace: Option<(Arc<str>, Pairs)>,
+    /// Record the lab's step-by-step timeline ([`sim_core::labs::Lab::play`])
+    /// for the rules in `only`, instead of its outcome.
+    pub play: bool,
 }
 
 /// How a job ended.
@@ -46,8 +49,11 @@ pub struct Job {
 pub enum Reply {
     /// The outcome as JSON, and the milliseconds the worker computed.
     Done {
-        /// `lblab <lab> --json` on one line.
+        /// `lblab <lab> --json` on one line (empty for a timeline).
         json: Arc<str>,
+        /// The same outcome (or the timeline), [`sim_core::labs::encode`]d:
+        /// what the page reads back.
+        bytes: Vec<u8>,
         /// Compute time in the worker.
         ms: f64,
     },
@@ -188,6 +194,10 @@ fn on_message(e: web_sys::MessageEvent) {
     let reply = match kind.as_str() {
         "done" => Reply::Done {
             json: get(&data, "json").as_string().unwrap_or_default().into(),
+            bytes: get(&data, "bytes")
+                .dyn_into::<js_sys::Uint8Array>()
+                .map(|a| a.to_vec())
+                .unwrap_or_default(),
             ms: get(&data, "ms").as_f64().unwrap_or(f64::NAN),
         },
         _ => Reply::Failed(get(&data, "message").as_string().unwrap_or_default()),
@@ -237,6 +247,7 @@ pub fn submit(
         set("id", &JsValue::from(id));
         set("lab", &JsValue::from_str(job.lab));
         set("pairs", &pairs_js(&job.pairs));
+        set("play", &JsValue::from_bool(job.play));
         set(
             "only",
             &job.only.as_deref().map_or(JsValue::NULL, JsValue::from_str),
@@ -347,7 +358,8 @@ pub fn lblab_worker_message(data: JsValue) {
     let start = crate::labs::now_ms_anywhere();
     let end = std::cell::Cell::new(f64::NAN);
     let computed = || end.set(crate::labs::now_ms_anywhere());
-    let out = (lab.run)(&RunRequest {
+    let play = get(&data, "play").as_bool().unwrap_or(false);
+    let request = RunRequest {
         pairs: &pairs,
         only: only.as_deref(),
         trace: trace.as_deref().map(|text| TraceInput {
@@ -357,13 +369,31 @@ pub fn lblab_worker_message(data: JsValue) {
         format: Format::JsonCompact,
         progress: Some(&progress),
         computed: Some(&computed),
-    });
+    };
+    let out = if play {
+        let out = (lab.play)(&request)
+            .unwrap_or_else(|| {
+                Err(labs::RunError::Json(format!(
+                    "lab '{lab_id}' has no timeline"
+                )))
+            })
+            .map(|bytes| (String::new(), bytes));
+        computed();
+        out
+    } else {
+        (lab.run_coded)(&request)
+    };
     // The simulation's own time (writing the JSON is not part of it).
     let ms = end.get() - start;
     match out {
-        Ok(json) => {
+        Ok((json, bytes)) => {
             let msg = message(id, "done");
             let _ = Reflect::set(&msg, &"json".into(), &JsValue::from_str(&json));
+            let _ = Reflect::set(
+                &msg,
+                &"bytes".into(),
+                &js_sys::Uint8Array::from(bytes.as_slice()),
+            );
             let _ = Reflect::set(&msg, &"ms".into(), &JsValue::from(ms));
             post(&msg);
         }

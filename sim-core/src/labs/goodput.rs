@@ -64,7 +64,7 @@ pub struct Outcome {
     /// Generated requests or a replayed trace.
     pub source: TraceSource,
     /// For a replayed trace: what the import read, kept and skipped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub import: Option<ImportReport>,
     /// One point per swept rate, lowest first.
     pub points: Vec<Point>,

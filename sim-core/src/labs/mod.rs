@@ -173,13 +173,13 @@ pub trait Lab {
     }
 
     /// For a lab whose page plays a run beyond its outcome (the Routing
-    /// Lab's tick-by-tick timeline): that record as JSON, for the rules named
-    /// in `only` (comma-separated). `None`: this lab has none.
+    /// Lab's tick-by-tick timeline): that record, [`encode`]d, for the rules
+    /// named in `only` (comma-separated). `None`: this lab has none.
     fn play(
         config: &Self::Config,
         trace: Option<&TraceInput<'_>>,
         only: Option<&str>,
-    ) -> Option<Result<String, RunError>> {
+    ) -> Option<Result<Vec<u8>, RunError>> {
         let _ = (config, trace, only);
         None
     }
@@ -272,8 +272,17 @@ pub struct LabEntry {
     /// as canonical text, in table order.
     pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
     /// [`Lab::play`] on parameter pairs (`None`: the lab has no timeline).
-    pub play: fn(&RunRequest<'_>) -> Option<Result<String, RunError>>,
+    pub play: fn(&RunRequest<'_>) -> Option<Coded>,
+    /// The run as compact JSON (for exports) and as [`encode`]d bytes (for
+    /// the page to read back); `format` is ignored.
+    pub run_coded: fn(&RunRequest<'_>) -> JsonAndBytes,
 }
+
+/// An [`encode`]d record, or why there is none.
+pub type Coded = Result<Vec<u8>, RunError>;
+
+/// A run as JSON and as [`encode`]d bytes.
+pub type JsonAndBytes = Result<(String, Vec<u8>), RunError>;
 
 /// What an erased run needs.
 pub struct RunRequest<'a> {
@@ -308,6 +317,7 @@ impl LabEntry {
             config_json: config_json::<L>,
             canonical: canonical::<L>,
             play: play_erased::<L>,
+            run_coded: run_coded::<L>,
         }
     }
 }
@@ -339,14 +349,47 @@ fn canonical<L: Lab>(pairs: &[(&str, &str)]) -> Result<Vec<(&'static str, String
     config_from::<L>(pairs).map(|c| crate::params::all_pairs(&c))
 }
 
-fn play_erased<L: Lab>(req: &RunRequest<'_>) -> Option<Result<String, RunError>> {
+fn play_erased<L: Lab>(req: &RunRequest<'_>) -> Option<Coded> {
     match config_from::<L>(req.pairs) {
         Ok(config) => L::play(&config, req.trace.as_ref(), req.only),
         Err(e) => Some(Err(RunError::Param(e))),
     }
 }
 
+/// Encode an outcome (or any record) positionally with postcard: every
+/// field in declaration order, no names. Outcomes never skip a field when
+/// serialising, so this reads back exactly (`web` decodes it on the page).
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
+    postcard::to_allocvec(value).map_err(|e| RunError::Json(e.to_string()))
+}
+
+/// Read back what [`encode`] wrote.
+pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+fn run_coded<L: Lab>(req: &RunRequest<'_>) -> JsonAndBytes {
+    let outcome = run_outcome::<L>(req)?;
+    let json = serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?;
+    Ok((json, encode(&outcome)?))
+}
+
 fn run_erased<L: Lab>(req: &RunRequest<'_>) -> Result<String, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    Ok(match req.format {
+        Format::Report => L::report(&outcome, false),
+        Format::Detail => L::report(&outcome, true),
+        Format::Csv => L::csv(&outcome),
+        Format::Json => {
+            serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
+        }
+        Format::JsonCompact => {
+            serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?
+        }
+    })
+}
+
+fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
     let config = config_from::<L>(req.pairs).map_err(RunError::Param)?;
     if let (Some(only), Some(focus)) = (req.only, L::FOCUS) {
         if !(focus.options)().iter().any(|o| o.name == only) {
@@ -368,17 +411,7 @@ fn run_erased<L: Lab>(req: &RunRequest<'_>) -> Result<String, RunError> {
     if let Some(computed) = req.computed {
         computed();
     }
-    Ok(match req.format {
-        Format::Report => L::report(&outcome, false),
-        Format::Detail => L::report(&outcome, true),
-        Format::Csv => L::csv(&outcome),
-        Format::Json => {
-            serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
-        }
-        Format::JsonCompact => {
-            serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?
-        }
-    })
+    Ok(outcome)
 }
 
 /// A CSV field: quoted (with inner quotes doubled) when it holds a comma, a

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The reason recorded with every [`super::Decision`]. Loads are outstanding
 /// requests (waiting + running) at decision time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// Uniform draw; no signal read.
     Random,

@@ -10,10 +10,12 @@ pub mod goodput;
 pub mod hedging;
 pub mod knee;
 pub mod little;
+pub mod prefill_so_far;
 pub mod queue_evolution;
 pub mod retries;
 pub mod skew_over_time;
 pub mod threshold_sweep;
+pub mod tokens_per_iteration;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -119,12 +121,108 @@ pub fn whole(x: f64) -> String {
     crate::format::fixed(x, 0)
 }
 
-/// Draw `spec` onto `root`.
+/// Where the plot landed on the canvas, in pixels: what the pointer maps
+/// back to data through.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlotArea {
+    /// Left and right pixel of the plotting area.
+    pub x: (i32, i32),
+    /// Top and bottom pixel.
+    pub y: (i32, i32),
+}
+
+impl PlotArea {
+    /// The data x under pixel `px`, if it is over the plot.
+    pub fn data_x(&self, spec: &ChartSpec, px: f64) -> Option<f64> {
+        let (l, r) = (f64::from(self.x.0), f64::from(self.x.1));
+        if r <= l || px < l - 2.0 || px > r + 2.0 {
+            return None;
+        }
+        let f = ((px - l) / (r - l)).clamp(0.0, 1.0);
+        Some(spec.x_range.0 + f * (spec.x_range.1 - spec.x_range.0))
+    }
+
+    /// The pixel of data x `x`.
+    pub fn pixel_x(&self, spec: &ChartSpec, x: f64) -> f64 {
+        let (l, r) = (f64::from(self.x.0), f64::from(self.x.1));
+        let span = (spec.x_range.1 - spec.x_range.0).max(f64::MIN_POSITIVE);
+        l + (x - spec.x_range.0) / span * (r - l)
+    }
+}
+
+/// A value for a tooltip: whole numbers as they are, others to three
+/// significant figures or so.
+fn tip_number(y: f64) -> String {
+    let a = y.abs();
+    let places = if y.fract() == 0.0 || a >= 100.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else {
+        3
+    };
+    crate::format::fixed(y, places)
+}
+
+/// What the chart shows at data x `x`: the x value, then each series' point
+/// nearest to it (bars: the bar under it). Lines of text for a tooltip.
+pub fn values_at(spec: &ChartSpec, x: f64) -> Vec<String> {
+    // The heading is the x of the first point found (a bar's own x), or the
+    // pointer's x when no series has a point there.
+    let mut lines = vec![String::new()];
+    let mut at: Option<f64> = None;
+    let span = spec.x_range.1 - spec.x_range.0;
+    for s in &spec.series {
+        if s.mark == Mark::Area || s.points.is_empty() {
+            continue;
+        }
+        let found = if s.mark == Mark::Bars {
+            // The bar under x (bars run from x to x + 1).
+            s.points.iter().find(|p| x >= p.0 && x < p.0 + 1.0).copied()
+        } else {
+            // The nearest point, within half the widest gap between
+            // neighbours (at least 2% of the axis).
+            let gap = s
+                .points
+                .windows(2)
+                .map(|w| (w[1].0 - w[0].0).abs())
+                .fold(0.0f64, f64::max);
+            let tolerance = (gap / 2.0).max(span * 0.02);
+            s.points
+                .iter()
+                .min_by(|a, b| (a.0 - x).abs().total_cmp(&(b.0 - x).abs()))
+                .filter(|p| (p.0 - x).abs() <= tolerance + 1e-9)
+                .copied()
+        };
+        if let Some((px, py)) = found {
+            let name = s.label.as_deref().unwrap_or(spec.y_desc);
+            lines.push(format!("{name}: {}", tip_number(py)));
+            at.get_or_insert(px);
+        }
+    }
+    lines[0] = format!("{} {}", spec.x_desc, (spec.x_label)(at.unwrap_or(x)));
+    lines
+}
+
+/// The data x a click at data x `x` means: the x of the point the tooltip
+/// names first (a bar's own x), or `x` itself.
+pub fn picked_x(spec: &ChartSpec, x: f64) -> f64 {
+    spec.series
+        .iter()
+        .filter(|s| s.mark == Mark::Bars)
+        .flat_map(|s| s.points.iter())
+        .find(|p| x >= p.0 && x < p.0 + 1.0)
+        .map_or(x, |p| p.0)
+}
+
+/// Draw `spec` onto `root`; returns where the plot itself landed.
 pub fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     spec: &ChartSpec,
     theme: &ChartTheme,
-) -> Result<(), String> {
+) -> Result<PlotArea, String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&theme.background).map_err(err)?;
     let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
@@ -244,7 +342,12 @@ pub fn draw<DB: DrawingBackend>(
                 .map(|(x, y, t)| Text::new(t.clone(), (*x, *y), text(11))),
         )
         .map_err(err)?;
-    root.present().map_err(err)
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    root.present().map_err(err)?;
+    Ok(PlotArea {
+        x: (xs.start, xs.end),
+        y: (ys.start, ys.end),
+    })
 }
 
 /// Size the canvas to its CSS box and draw `spec` on it. Errors come back as
@@ -253,7 +356,7 @@ pub fn draw_on_canvas(
     canvas: &web_sys::HtmlCanvasElement,
     spec: &ChartSpec,
     theme: &ChartTheme,
-) -> Result<(), String> {
+) -> Result<PlotArea, String> {
     let width = canvas.client_width().max(200) as u32;
     let height = canvas.client_height().max(150) as u32;
     if canvas.width() != width {
@@ -310,5 +413,49 @@ mod tests {
         )
         .expect("draws");
         assert!(svg.contains("<rect") && svg.contains("<polyline") && svg.contains("<circle"));
+    }
+
+    #[test]
+    fn the_tooltip_reads_the_point_under_the_pointer() {
+        let spec = ChartSpec {
+            x_desc: "tick",
+            y_desc: "skew",
+            x_range: (0.0, 4.0),
+            y_range: (0.0, 5.0),
+            x_label: whole,
+            y_label: whole,
+            x_labels: 5,
+            series: vec![
+                Series {
+                    label: None,
+                    color: RGBColor(1, 2, 3),
+                    mark: Mark::Bars,
+                    points: vec![(0.0, 1.0), (1.0, 3.0), (3.0, 2.0)],
+                },
+                Series {
+                    label: Some("mean".into()),
+                    color: RGBColor(1, 2, 3),
+                    mark: Mark::Line,
+                    points: vec![(0.0, 1.5), (2.0, 2.25)],
+                },
+            ],
+            marker_x: None,
+            marker_y: None,
+            ring: None,
+            notes: vec![],
+            legend: Legend::None,
+        };
+        // Over the bar from 1 to 2: its value; the line's nearest point is at 2.
+        assert_eq!(values_at(&spec, 1.6), ["tick 1", "skew: 3", "mean: 2.25"]);
+        assert_eq!(picked_x(&spec, 1.6), 1.0);
+        // Over x 2.2: no bar there (2–3 is empty).
+        assert_eq!(values_at(&spec, 2.2), ["tick 2", "mean: 2.25"]);
+        let area = PlotArea {
+            x: (40, 240),
+            y: (0, 100),
+        };
+        assert_eq!(area.data_x(&spec, 140.0), Some(2.0));
+        assert_eq!(area.pixel_x(&spec, 3.0), 190.0);
+        assert_eq!(area.data_x(&spec, 300.0), None);
     }
 }

@@ -17,8 +17,9 @@ pub fn shared_range<'a>(queues: impl IntoIterator<Item = &'a QueueSeries>) -> (f
     (x, f64::from(y + 1))
 }
 
-/// One line per replica, with a legend, on axes reaching `(x_max, y_max)`.
-pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64)) -> ChartSpec {
+/// One line per replica, with a legend, on axes reaching `(x_max, y_max)`;
+/// `current` marks the player's tick.
+pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64), current: Option<f64>) -> ChartSpec {
     ChartSpec {
         x_desc: "tick",
         y_desc: "outstanding requests",
@@ -42,7 +43,7 @@ pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64)) -> ChartSpec {
                     .collect(),
             })
             .collect(),
-        marker_x: None,
+        marker_x: current,
         marker_y: None,
         ring: None,
         notes: Vec::new(),

@@ -43,7 +43,8 @@ pub fn spec(skew: &[u32], top: u32, current: usize, theme: &ChartTheme) -> Chart
                 points: bars(&|t| t == current),
             },
         ],
-        marker_x: Some(current as f64),
+        // The middle of the current bar (it runs from `current` to `current + 1`).
+        marker_x: Some(current as f64 + 0.5),
         marker_y: None,
         ring: None,
         notes: Vec::new(),

@@ -6,6 +6,7 @@ mod notice;
 mod player;
 mod run_status;
 mod share_bar;
+pub mod stage;
 mod trace_editor;
 mod trace_panel;
 
@@ -15,5 +16,6 @@ pub use notice::{ChartError, ErrorLine, Notice};
 pub use player::Player;
 pub use run_status::RunStatus;
 pub use share_bar::{EmbedFooter, ShareBar};
+pub use stage::{Mark, Palette, Rect, Scene, SceneFn, Stage};
 pub use trace_editor::editor_click;
 pub use trace_panel::TracePanel;

@@ -1,8 +1,11 @@
 //! The player bar shared by every step-through lab: first, back, play/pause,
-//! forward, last (⇤ ← ▶/❚❚ → ⇥, glyphs every system font has), a scrub slider,
-//! "tick n of N", and a speed choice. Space plays or pauses and ←/→ step while
-//! focus is not in another control. The player only moves an index; the lab
-//! shows the recorded snapshot at that index (the UI never re-simulates).
+//! forward, last (⇤ ← ▶/❚❚ → ⇥, glyphs every system font has), a scrub slider
+//! with the key moments marked on it, "Previous key moment" / "Next key
+//! moment", "tick n of N", a speed choice, and the step's narration in a
+//! polite live region. Space plays or pauses, ←/→ step and [ / ] jump between
+//! key moments while focus is not in another control. The player only moves an
+//! index; the lab shows the recorded snapshot at that index and its key
+//! moments come from sim-core (the UI never re-simulates).
 
 use std::time::Duration;
 
@@ -30,6 +33,12 @@ pub fn Player(
     /// Whether steps are shown 0-based (ticks) or 1-based (requests, iterations).
     #[prop(optional)]
     zero_based: bool,
+    /// Indices of the key moments, ascending (from sim-core's records).
+    #[prop(into)]
+    moments: Signal<Vec<usize>>,
+    /// What the current step means, in a sentence or two.
+    #[prop(into)]
+    narration: Signal<String>,
 ) -> impl IntoView {
     if use_context::<crate::embed::EmbedOptions>().is_some_and(|o| o.should_autoplay()) {
         playing.set(true);
@@ -40,8 +49,22 @@ pub fn Player(
         if step.get_untracked() >= last() {
             playing.set(false);
         } else {
+            // The step's cost: the move and every update it sets off, which
+            // the reactive system runs as tasks queued behind this one.
+            let began = crate::labs::now_ms();
             step.update(|s| *s += 1);
+            leptos::task::spawn_local(async move {
+                crate::components::stage::record_step(crate::labs::now_ms() - began);
+            });
         }
+    };
+    let next_moment = move || {
+        let at = step.get_untracked();
+        moments.with_untracked(|m| m.iter().copied().find(|&i| i > at))
+    };
+    let previous_moment = move || {
+        let at = step.get_untracked();
+        moments.with_untracked(|m| m.iter().rev().copied().find(|&i| i < at))
     };
 
     // Drive playback with an interval that lives only while playing.
@@ -87,6 +110,18 @@ pub fn Player(
                 playing.set(false);
                 go(step.get_untracked().saturating_sub(1));
             }
+            "]" => {
+                if let Some(i) = next_moment() {
+                    playing.set(false);
+                    go(i);
+                }
+            }
+            "[" => {
+                if let Some(i) = previous_moment() {
+                    playing.set(false);
+                    go(i);
+                }
+            }
             _ => {}
         }
     });
@@ -115,16 +150,43 @@ pub fn Player(
                     on:click=move |_| { playing.set(false); go(step.get() + 1) }>"→"</button>
                 <button title="Last" aria-label="Last" on:click=move |_| { playing.set(false); go(last()) }>"⇥"</button>
             </div>
-            <input type="range" class="player-scrub" id="player-scrub" aria-label=format!("Scrub {unit}")
-                min="0" max=move || last().to_string() step="1"
-                prop:value=move || step.get().to_string()
-                on:input=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<usize>() {
-                        playing.set(false);
-                        go(v);
-                    }
-                } />
-            <span class="player-label" id="player-label" aria-live="polite">{label}</span>
+            <div class="scrub-wrap">
+                <input type="range" class="player-scrub" id="player-scrub" aria-label=format!("Scrub {unit}")
+                    min="0" max=move || last().to_string() step="1"
+                    prop:value=move || step.get().to_string()
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+                            playing.set(false);
+                            go(v);
+                        }
+                    } />
+                <div class="scrub-marks" aria-hidden="true">
+                    {move || {
+                        let span = last().max(1) as f64;
+                        moments.get().into_iter().map(|i| view! {
+                            <span class="scrub-mark" style=format!("left:{:.3}%", 100.0 * i as f64 / span)></span>
+                        }).collect_view()
+                    }}
+                </div>
+            </div>
+            <div class="moment-buttons">
+                <button id="moment-previous" title="Previous key moment ([)"
+                    disabled=move || { step.get(); moments.with(|m| m.is_empty()) || previous_moment().is_none() }
+                    on:click=move |_| if let Some(i) = previous_moment() { playing.set(false); go(i) }>
+                    "◆ Previous key moment"
+                </button>
+                <button id="moment-next" title="Next key moment (])"
+                    disabled=move || { step.get(); moments.with(|m| m.is_empty()) || next_moment().is_none() }
+                    on:click=move |_| if let Some(i) = next_moment() { playing.set(false); go(i) }>
+                    "Next key moment ◆"
+                </button>
+                <span class="small muted moment-count">{move || match moments.with(Vec::len) {
+                    0 => "no key moments in this run".to_string(),
+                    1 => "1 key moment".to_string(),
+                    n => format!("{n} key moments"),
+                }}</span>
+            </div>
+            <span class="player-label" id="player-label">{label}</span>
             <label class="player-speed">
                 "Speed "
                 <select on:change=move |ev| {
@@ -135,6 +197,7 @@ pub fn Player(
                     <option value=s.to_string() selected=s == speed.get_untracked()>{format!("{s}/s")}</option>
                 }).collect_view()}</select>
             </label>
+            <p class="narration" id="narration" aria-live="polite" aria-atomic="true">{narration}</p>
         </div>
     }
 }

@@ -38,6 +38,9 @@ pub struct LabPage<L: Lab> {
     pub focus: RwSignal<&'static str>,
     /// The player's step, 0-based.
     pub step: RwSignal<usize>,
+    /// A second focus item the player shows side by side with the first
+    /// (`vs=`; empty for none).
+    pub vs: RwSignal<&'static str>,
     /// The run of the current configuration.
     pub outcome: LabOutcome<L::Outcome>,
     /// Where the run stands (running with progress, cancelled, idle).
@@ -58,6 +61,7 @@ impl<L: Lab> Clone for LabPage<L> {
             config: self.config,
             focus: self.focus,
             step: self.step,
+            vs: self.vs,
             outcome: self.outcome,
             status: self.status,
             trace: self.trace,
@@ -98,6 +102,28 @@ fn read_focus(
                 focus.default
             }
         },
+    }
+}
+
+/// The side-by-side item in `pairs` (`vs=`), or none with a notice.
+fn read_vs(focus: &Focus, pairs: &[(String, String)], notices: &mut Vec<String>) -> &'static str {
+    let Some((_, v)) = pairs.iter().find(|(k, _)| k == "vs") else {
+        return "";
+    };
+    if v.is_empty() {
+        return "";
+    }
+    let options = (focus.options)();
+    match options.iter().find(|o| o.name == v) {
+        Some(o) => o.name,
+        None => {
+            let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+            notices.push(format!(
+                "“vs={v}” is not one of {}; showing one rule.",
+                names.join(", ")
+            ));
+            ""
+        }
     }
 }
 
@@ -172,6 +198,10 @@ where
                 .unwrap_or(""),
         );
         let step = RwSignal::new(read_step(steps, pairs, &mut notices));
+        let vs = RwSignal::new(match (L::FOCUS, steps) {
+            (Some(f), Steps::FromZero | Steps::FromOne) => read_vs(&f, pairs, &mut notices),
+            _ => "",
+        });
         let trace = read_trace::<L>(pairs, &mut notices);
         let import = RwSignal::new(if L::REPLAYS_TRACES {
             read_config::<ImportOptions>(pairs, &mut notices)
@@ -189,6 +219,7 @@ where
                 pairs,
                 only: None,
                 trace,
+                play: false,
             })
         });
         let (outcome, status) = super::use_lab_job::<L::Outcome>(job, Some(L::csv));
@@ -212,12 +243,17 @@ where
                 Steps::FromZero => q.push(("step", step.get().to_string())),
                 Steps::FromOne => q.push(("step", (step.get() + 1).to_string())),
             }
+            let vs = vs.get();
+            if !vs.is_empty() {
+                q.push(("vs", vs.to_string()));
+            }
             q
         }));
         LabPage {
             config,
             focus,
             step,
+            vs,
             outcome,
             status,
             trace,

@@ -271,25 +271,27 @@ fn start<O>(
         move |done, total| status.set(RunState::Running { done, total, since }),
         move |reply| {
             match reply {
-                crate::worker::Reply::Done { json, ms } => match serde_json::from_str::<O>(&json) {
-                    Ok(o) => {
-                        let o = Arc::new(o);
-                        if let Some(csv) = csv {
-                            let for_csv = Arc::clone(&o);
-                            publish(move || json.to_string(), move || csv(&for_csv), ms);
+                crate::worker::Reply::Done { json, bytes, ms } => {
+                    match sim_core::labs::decode::<O>(&bytes) {
+                        Ok(o) => {
+                            let o = Arc::new(o);
+                            if let Some(csv) = csv {
+                                let for_csv = Arc::clone(&o);
+                                publish(move || json.to_string(), move || csv(&for_csv), ms);
+                            }
+                            state.set(Erased {
+                                outcome: Ok(Some(o)),
+                            });
+                            status.set(RunState::Idle);
                         }
-                        state.set(Erased {
-                            outcome: Ok(Some(o)),
-                        });
-                        status.set(RunState::Idle);
+                        Err(e) => {
+                            state.set(Erased {
+                                outcome: Err(format!("cannot read the worker's outcome: {e}")),
+                            });
+                            status.set(RunState::Idle);
+                        }
                     }
-                    Err(e) => {
-                        state.set(Erased {
-                            outcome: Err(format!("cannot read the worker's outcome: {e}")),
-                        });
-                        status.set(RunState::Idle);
-                    }
-                },
+                }
                 crate::worker::Reply::Failed(why) => {
                     state.set(Erased { outcome: Err(why) });
                     status.set(RunState::Idle);
@@ -334,21 +336,275 @@ pub type SpecFn =
     Arc<dyn Fn(&crate::theme::ChartTheme) -> Option<crate::charts::ChartSpec> + Send + Sync>;
 
 /// Redraw `canvas` in the page's theme whenever what `spec` reads changes; the
-/// returned signal holds the drawing error to show, if any.
+/// returned signal holds the drawing error to show, if any. The chart reads
+/// out its values under the pointer or keyboard focus ([`draw_linked`]).
 pub fn draw_effect(
     canvas: NodeRef<leptos::html::Canvas>,
     spec: SpecFn,
 ) -> RwSignal<Option<String>> {
+    draw_linked(canvas, spec, None)
+}
+
+/// What a click (or Enter) on a player's chart does with the data x under it.
+pub type PickFn = Arc<dyn Fn(f64) + Send + Sync>;
+
+/// A pick that moves a player to the step at data x (steps are the chart's
+/// x units: ticks, requests, iterations from 0) and pauses it.
+pub fn seek_to(step: RwSignal<usize>, playing: RwSignal<bool>) -> PickFn {
+    Arc::new(move |x| {
+        playing.set(false);
+        step.set(x.round().max(0.0) as usize);
+    })
+}
+
+/// [`draw_effect`], plus: the values under the pointer or the keyboard
+/// cursor (← → on the focused chart) in a `role="tooltip"` element, and with
+/// `pick`, a click or Enter on the chart hands its data x to `pick`.
+pub fn draw_linked(
+    canvas: NodeRef<leptos::html::Canvas>,
+    spec: SpecFn,
+    pick: Option<PickFn>,
+) -> RwSignal<Option<String>> {
     let error = RwSignal::new(None::<String>);
+    let drawn: std::rc::Rc<RefCell<Option<Drawn>>> = Default::default();
+    let hooked = std::rc::Rc::new(std::cell::Cell::new(false));
     Effect::new(move |_| {
         if let Some(c) = canvas.get() {
             let theme = crate::theme::ChartTheme::from_css();
             if let Some(spec) = spec(&theme) {
-                error.set(crate::charts::draw_on_canvas(&c, &spec, &theme).err());
+                match crate::charts::draw_on_canvas(&c, &spec, &theme) {
+                    Ok(area) => {
+                        error.set(None);
+                        *drawn.borrow_mut() = Some(Drawn { spec, area });
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            }
+            if !hooked.replace(true) {
+                hover::attach(&c, std::rc::Rc::clone(&drawn), pick.clone());
             }
         }
     });
     error
+}
+
+/// The last drawing of a chart: what it showed and where.
+pub struct Drawn {
+    spec: crate::charts::ChartSpec,
+    area: crate::charts::PlotArea,
+}
+
+mod hover {
+    //! Pointer and keyboard read-outs on a chart canvas.
+
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    use super::{Drawn, PickFn};
+
+    /// The tooltip element beside `canvas` (made on first use).
+    fn tip(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::HtmlElement> {
+        let id = format!("{}-tip", canvas.id());
+        let doc = canvas.owner_document()?;
+        if let Some(t) = doc.get_element_by_id(&id) {
+            return t.dyn_into().ok();
+        }
+        let t: web_sys::HtmlElement = doc.create_element("div").ok()?.dyn_into().ok()?;
+        t.set_id(&id);
+        t.set_class_name("chart-tip");
+        let _ = t.set_attribute("role", "tooltip");
+        t.set_hidden(true);
+        canvas.parent_element()?.append_child(&t).ok()?;
+        let _ = canvas.set_attribute("aria-describedby", &id);
+        Some(t)
+    }
+
+    /// Show the values at data x `x` (pixel `px` across the canvas).
+    fn show(canvas: &web_sys::HtmlCanvasElement, d: &Drawn, x: f64) {
+        let Some(t) = tip(canvas) else { return };
+        let lines = crate::charts::values_at(&d.spec, x);
+        t.set_text_content(None);
+        if let Some(doc) = canvas.owner_document() {
+            for (i, line) in lines.iter().enumerate() {
+                if let Ok(el) = doc.create_element(if i == 0 { "strong" } else { "span" }) {
+                    el.set_text_content(Some(line));
+                    let _ = t.append_child(&el);
+                }
+            }
+        }
+        let px = d.area.pixel_x(&d.spec, x);
+        let width = f64::from(canvas.client_width().max(1));
+        let scale = width / f64::from(canvas.width().max(1));
+        let left = canvas.offset_left() as f64 + px * scale;
+        let style = t.style();
+        // Keep the box over the canvas: flip to the left past the middle.
+        if px * scale > width / 2.0 {
+            let _ = style.set_property("left", "");
+            let right = canvas.offset_left() as f64 + width - px * scale + 10.0;
+            let _ = style.set_property("right", &format!("{right:.0}px"));
+        } else {
+            let _ = style.set_property("right", "");
+            let _ = style.set_property("left", &format!("{:.0}px", left + 10.0));
+        }
+        let _ = style.set_property("top", &format!("{}px", canvas.offset_top() + 8));
+        t.set_hidden(false);
+    }
+
+    fn hide(canvas: &web_sys::HtmlCanvasElement) {
+        if let Some(t) = tip(canvas) {
+            t.set_hidden(true);
+        }
+    }
+
+    /// Listen for the pointer and the keyboard on `canvas`.
+    pub fn attach(
+        canvas: &web_sys::HtmlCanvasElement,
+        drawn: Rc<RefCell<Option<Drawn>>>,
+        pick: Option<PickFn>,
+    ) {
+        let _ = canvas.set_attribute("tabindex", "0");
+        if pick.is_some() {
+            canvas.class_list().add_1("pickable").ok();
+        }
+        // The keyboard cursor, in data x.
+        let cursor: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
+        let at_pointer = {
+            let drawn = Rc::clone(&drawn);
+            move |e: &web_sys::MouseEvent| -> Option<f64> {
+                let c: web_sys::HtmlCanvasElement = e.current_target()?.dyn_into().ok()?;
+                let d = drawn.borrow();
+                let d = d.as_ref()?;
+                let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
+                d.area.data_x(&d.spec, f64::from(e.offset_x()) * scale)
+            }
+        };
+        let on_move = {
+            let drawn = Rc::clone(&drawn);
+            let at = at_pointer.clone();
+            Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+                let Some(c) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                else {
+                    return;
+                };
+                match (at(&e), drawn.borrow().as_ref()) {
+                    (Some(x), Some(d)) => show(&c, d, x),
+                    _ => hide(&c),
+                }
+            })
+        };
+        let on_leave =
+            Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+                if let Some(c) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                {
+                    hide(&c);
+                }
+            });
+        let on_click = {
+            let drawn = Rc::clone(&drawn);
+            let pick = pick.clone();
+            Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+                let (Some(pick), Some(x)) = (pick.as_ref(), at_pointer(&e)) else {
+                    return;
+                };
+                let x = drawn
+                    .borrow()
+                    .as_ref()
+                    .map_or(x, |d| crate::charts::picked_x(&d.spec, x));
+                pick(x);
+            })
+        };
+        let on_key = {
+            let drawn = Rc::clone(&drawn);
+            let cursor = Rc::clone(&cursor);
+            Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                let Some(c) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                else {
+                    return;
+                };
+                let d = drawn.borrow();
+                let Some(d) = d.as_ref() else { return };
+                let (lo, hi) = d.spec.x_range;
+                // Keys move by one unit on short axes, by 1/50 of the axis on long ones.
+                let unit = ((hi - lo) / 50.0).max(1.0).min(hi - lo);
+                let x = cursor.get().or(d.spec.marker_x).unwrap_or(lo);
+                let next = match e.key().as_str() {
+                    "ArrowRight" => (x + unit).min(hi),
+                    "ArrowLeft" => (x - unit).max(lo),
+                    "Home" => lo,
+                    "End" => hi,
+                    "Enter" | " " => {
+                        if let Some(pick) = pick.as_ref() {
+                            e.prevent_default();
+                            e.stop_propagation();
+                            pick(crate::charts::picked_x(&d.spec, x));
+                        }
+                        return;
+                    }
+                    "Escape" => {
+                        hide(&c);
+                        return;
+                    }
+                    _ => return,
+                };
+                e.prevent_default();
+                e.stop_propagation();
+                cursor.set(Some(next));
+                show(&c, d, next);
+            })
+        };
+        let on_focus = {
+            let drawn = Rc::clone(&drawn);
+            let cursor = Rc::clone(&cursor);
+            Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
+                let Some(c) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                else {
+                    return;
+                };
+                if let Some(d) = drawn.borrow().as_ref() {
+                    let x = d.spec.marker_x.unwrap_or(d.spec.x_range.0);
+                    cursor.set(Some(x));
+                    show(&c, d, x);
+                }
+            })
+        };
+        let on_blur =
+            Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
+                if let Some(c) = e
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                {
+                    hide(&c);
+                }
+            });
+        let add = |name: &str, f: &JsValue| {
+            let _ = canvas.add_event_listener_with_callback(name, f.unchecked_ref());
+        };
+        add("mousemove", on_move.as_ref());
+        add("mouseleave", on_leave.as_ref());
+        add("click", on_click.as_ref());
+        add("keydown", on_key.as_ref());
+        add("focus", on_focus.as_ref());
+        add("blur", on_blur.as_ref());
+        // The listeners live as long as the canvas: closures are leaked once
+        // per chart (a page has a handful).
+        on_move.forget();
+        on_leave.forget();
+        on_click.forget();
+        on_key.forget();
+        on_focus.forget();
+        on_blur.forget();
+    }
 }
 
 #[cfg(test)]

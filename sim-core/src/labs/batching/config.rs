@@ -73,7 +73,7 @@ pub struct BatchRequest {
 
 /// Which trace to play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "requests")]
+#[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The trace that reproduces the article's figures.
     Default,

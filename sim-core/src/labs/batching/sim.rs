@@ -11,7 +11,7 @@ use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "state", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum SlotState {
     /// No sequence in the slot.
     Idle,
@@ -58,7 +58,7 @@ pub struct IterationDetail {
 
 /// Something that happened to one request in one iteration.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum BatchEvent {
     /// The request left the queue for a slot (0-based).
     Admitted {
@@ -86,7 +86,7 @@ pub enum BatchEvent {
 
 /// An iteration the player flags for the reader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum BatchMoment {
     /// Slots sat empty while requests waited: static batching admits only
     /// when the whole batch has drained (§7.1).
@@ -379,14 +379,18 @@ pub fn simulate(
                 seq.prefill_left -= 1;
                 if seq.prefill_left == 0 {
                     prefilled[seq.req] = t;
-                    events.push(BatchEvent::PrefillDone { label: label.clone() });
+                    events.push(BatchEvent::PrefillDone {
+                        label: label.clone(),
+                    });
                 }
                 states[i] = SlotState::Prefill { label };
             } else {
                 seq.emitted += 1;
                 out += 1;
                 if first[seq.req].is_none() {
-                    events.push(BatchEvent::FirstToken { label: label.clone() });
+                    events.push(BatchEvent::FirstToken {
+                        label: label.clone(),
+                    });
                 }
                 first[seq.req].get_or_insert(t);
                 last[seq.req] = t;

@@ -44,13 +44,14 @@ pub struct TickSnapshot {
 /// A tick the player flags for the reader (the "Next key moment" button stops
 /// at these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum HerdMoment {
     /// Two or more requests arrived and every one of them went to the same
     /// replica, each because its router's numbers showed that replica as
     /// the one idlest (a unique minimum, not a coin-flip among ties): the
     /// routers agreed from stale numbers (§5.6). Every stampede is a pile-up
-    /// of the metrics; a pile-up from tie-breaking is not a stampede.
+    /// of the metrics; a pile-up from tie-breaking is not a stampede. Only
+    /// the first tick of a run of stampedes onto one replica is flagged.
     Stampede {
         /// The replica they all chose (0-based).
         replica: u32,

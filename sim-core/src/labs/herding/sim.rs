@@ -4,7 +4,9 @@ use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals};
+use super::outcome::{
+    HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals,
+};
 use super::{Config, HerdingRule};
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
@@ -81,6 +83,8 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     let mut in_flight: VecDeque<(u32, usize)> = VecDeque::new();
     let mut next_router = 0usize;
     let mut ticks = Vec::with_capacity(arrivals.len());
+    // The replica of the stampede in progress (the previous tick's), if any.
+    let mut stampeding: Option<u32> = None;
     let mut skews = Vec::with_capacity(arrivals.len());
 
     for (t, &count) in arrivals.iter().enumerate() {
@@ -143,11 +147,16 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         let skew = outstanding.iter().max().copied().unwrap_or(0)
             - outstanding.iter().min().copied().unwrap_or(0);
         let targets = new.iter().filter(|&&x| x > 0).count();
-        let moment = (count >= 2 && targets == 1 && all_believed).then(|| HerdMoment::Stampede {
-            replica: new.iter().position(|&x| x > 0).unwrap_or(0) as u32,
+        let target = new.iter().position(|&x| x > 0).unwrap_or(0) as u32;
+        let stampede = count >= 2 && targets == 1 && all_believed;
+        // Flag the first tick of a stampede, not every tick it lasts: the
+        // reader jumps to where it starts.
+        let moment = (stampede && stampeding != Some(target)).then(|| HerdMoment::Stampede {
+            replica: target,
             requests: count,
             routers: dispatched.iter().filter(|d| !d.is_empty()).count() as u32,
         });
+        stampeding = stampede.then_some(target);
         skews.push(skew);
         ticks.push(TickSnapshot {
             tick: t,

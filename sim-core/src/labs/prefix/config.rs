@@ -9,7 +9,7 @@ use crate::params::{narrow, Configurable, Param};
 
 /// Which trace to route.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "ids")]
+#[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The article's 12-request scenario.
     Default,

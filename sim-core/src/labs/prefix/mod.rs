@@ -33,7 +33,8 @@ mod trace;
 
 pub use config::{Config, TraceChoice, MAX_REQUESTS, RANDOM_LEN};
 pub use outcome::{
-    CacheEntry, Outcome, PrefixMoment, PrefixReason, RouterKind, RouterRun, Step, SweepPoint, Totals,
+    CacheEntry, Outcome, PrefixMoment, PrefixReason, RouterKind, RouterRun, Step, SweepPoint,
+    Totals,
 };
 pub use sim::{run, simulate};
 pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREFIXES};

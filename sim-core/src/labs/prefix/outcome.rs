@@ -36,7 +36,7 @@ impl RouterKind {
 
 /// Why a router chose its replica.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum PrefixReason {
     /// Fewest assignments (the load-only router, always).
     Load,
@@ -108,7 +108,7 @@ pub struct Step {
 
 /// A step the player flags for the reader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum PrefixMoment {
     /// The prefix was cached on another replica, but the router sent the
     /// request elsewhere and it missed: the whole prompt is prefilled again.

@@ -27,7 +27,7 @@ pub use outcome::{
 };
 pub use sim::{run, run_on_reporting, run_rules, run_rules_on, run_rules_reporting};
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
@@ -145,10 +145,8 @@ impl Lab for RoutingLab {
         config: &Config,
         trace: Option<&TraceInput<'_>>,
         only: Option<&str>,
-    ) -> Option<Result<String, RunError>> {
-        Some(play(config, trace, only).and_then(|t| {
-            serde_json::to_string(&t).map_err(|e| RunError::Json(e.to_string()))
-        }))
+    ) -> Option<Result<Vec<u8>, RunError>> {
+        Some(play(config, trace, only).and_then(|t| super::encode(&t)))
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

@@ -111,6 +111,12 @@ pub struct RuleOutcome {
     pub ticks: u64,
     /// Sequences preempted for KV, over all replicas.
     pub preemptions: u32,
+    /// Offered load: the engine iterations the run's requests needed, per
+    /// tick of the arrival window, over the iterations the pool can run per
+    /// tick. Below 1 the pool keeps up; above 1 requests arrive faster than
+    /// it can serve them and queues grow until arrivals stop.
+    #[serde(default)]
+    pub offered_load: f64,
     /// Per replica, in index order.
     pub replicas: Vec<ReplicaOutcome>,
     /// Decisions per reason, in first-seen order.
@@ -121,7 +127,7 @@ pub struct RuleOutcome {
     #[serde(skip)]
     pub decisions: Vec<Decision>,
     /// With `counterfactuals` on: every decision with the other rules' picks.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub counterfactuals: Vec<DecisionDetail>,
 }
 
@@ -133,7 +139,7 @@ pub struct Outcome {
     /// Where the requests came from.
     pub source: TraceSource,
     /// For a replayed trace: what the import read, kept and skipped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub import: Option<ImportReport>,
     /// The trace every rule replayed, as it actually is.
     pub trace: TraceStats,

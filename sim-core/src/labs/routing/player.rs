@@ -40,7 +40,7 @@ pub struct PlayRequest {
 
 /// Something that happened at one tick.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum TickEvent {
     /// A request arrived and the rule sent it to a replica.
     Routed {
@@ -76,7 +76,7 @@ pub enum TickEvent {
 
 /// A tick the player flags for the reader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum RoutingMoment {
     /// The rule sent a request to a replica at least [`PAST_LIGHTER`]
     /// requests busier than the lightest one: the newcomer shares iterations
@@ -146,11 +146,7 @@ pub struct Timeline {
 impl Timeline {
     /// Frames every rule has (the player's length).
     pub fn len(&self) -> usize {
-        self.rules
-            .iter()
-            .map(|r| r.frames.len())
-            .max()
-            .unwrap_or(0)
+        self.rules.iter().map(|r| r.frames.len()).max().unwrap_or(0)
     }
 
     /// Whether there is nothing to play.
@@ -186,71 +182,69 @@ fn record_rule(config: &Config, workload: &Workload, rule: RuleKind) -> RulePlay
     let mut frames: Vec<Frame> = Vec::new();
     let mut assigned: Vec<u32> = Vec::new();
     let mut completed: Vec<u32> = Vec::new();
-    let mut observe = |now: Tick,
-                       replicas: &[Replica],
-                       routed: &[Routed],
-                       engine: &[(u32, EngineEvent)]| {
-        if now.0 >= PLAYER_TICKS {
-            return;
-        }
-        let n = replicas.len();
-        assigned.resize(n, 0);
-        completed.resize(n, 0);
-        let mut moment = None;
-        let mut events: Vec<TickEvent> = routed
-            .iter()
-            .map(|r| {
-                let replica = r.decision.replica;
-                assigned[replica as usize] += 1;
-                let (lighter, lighter_load) = r.lightest;
-                if r.load >= lighter_load + PAST_LIGHTER {
-                    moment.get_or_insert(RoutingMoment::SentPastLighter {
+    let mut observe =
+        |now: Tick, replicas: &[Replica], routed: &[Routed], engine: &[(u32, EngineEvent)]| {
+            if now.0 >= PLAYER_TICKS {
+                return;
+            }
+            let n = replicas.len();
+            assigned.resize(n, 0);
+            completed.resize(n, 0);
+            let mut moment = None;
+            let mut events: Vec<TickEvent> = routed
+                .iter()
+                .map(|r| {
+                    let replica = r.decision.replica;
+                    assigned[replica as usize] += 1;
+                    let (lighter, lighter_load) = r.lightest;
+                    if r.load >= lighter_load + PAST_LIGHTER {
+                        moment.get_or_insert(RoutingMoment::SentPastLighter {
+                            request: r.request,
+                            replica,
+                            load: r.load,
+                            lighter,
+                            lighter_load,
+                        });
+                    }
+                    TickEvent::Routed {
                         request: r.request,
                         replica,
-                        load: r.load,
-                        lighter,
-                        lighter_load,
-                    });
+                        reason: r.decision.reason,
+                    }
+                })
+                .collect();
+            for &(replica, e) in engine {
+                match e {
+                    EngineEvent::FirstToken { request, .. } => {
+                        events.push(TickEvent::FirstToken { request, replica });
+                    }
+                    EngineEvent::Finished { request, .. } => {
+                        completed[replica as usize] += 1;
+                        events.push(TickEvent::Finished { request, replica });
+                    }
+                    EngineEvent::Preempted { request } => {
+                        events.push(TickEvent::Preempted { request, replica });
+                        moment.get_or_insert(RoutingMoment::Preemption { replica, request });
+                    }
+                    EngineEvent::Admitted { .. } => {}
                 }
-                TickEvent::Routed {
-                    request: r.request,
-                    replica,
-                    reason: r.decision.reason,
-                }
-            })
-            .collect();
-        for &(replica, e) in engine {
-            match e {
-                EngineEvent::FirstToken { request, .. } => {
-                    events.push(TickEvent::FirstToken { request, replica });
-                }
-                EngineEvent::Finished { request, .. } => {
-                    completed[replica as usize] += 1;
-                    events.push(TickEvent::Finished { request, replica });
-                }
-                EngineEvent::Preempted { request } => {
-                    events.push(TickEvent::Preempted { request, replica });
-                    moment.get_or_insert(RoutingMoment::Preemption { replica, request });
-                }
-                EngineEvent::Admitted { .. } => {}
             }
-        }
-        frames.push(Frame {
-            tick: now.0,
-            waiting: replicas
-                .iter()
-                .map(|r| r.waiting_requests().collect())
-                .collect(),
-            running: replicas
-                .iter()
-                .map(|r| r.running_requests().collect())
-                .collect(),
-            events,
-            moment,
-            assigned: assigned.clone(),
-            completed: completed.clone(),
-        });
-    };
+            frames.push(Frame {
+                tick: now.0,
+                waiting: replicas
+                    .iter()
+                    .map(|r| r.waiting_requests().collect())
+                    .collect(),
+                running: replicas
+                    .iter()
+                    .map(|r| r.running_requests().collect())
+                    .collect(),
+                events,
+                moment,
+                assigned: assigned.clone(),
+                completed: completed.clone(),
+            });
+        };
     let outcome = run_observed(config, workload, rule, Some(&mut observe));
     RulePlay {
         rule,

@@ -98,6 +98,42 @@ fn simulate(
     }
 }
 
+/// The work the run's requests brought, per tick of the arrival window
+/// (ticks 0 to the last arrival), over what the pool can do in that window.
+/// A request's work at full efficiency is its uncached prompt in whole
+/// prefill steps plus its output at a full batch (`slots` tokens per decode
+/// step); a replica runs `speed` steps per tick from when it joined. This is
+/// the least work the requests need, so offered load above 1 means the pool
+/// cannot keep up whatever the rule does.
+fn offered_load(
+    config: &Config,
+    workload: &Workload,
+    cached: &[Option<u32>],
+    replicas: &[Replica],
+) -> f64 {
+    let reqs = &workload.requests;
+    let window = reqs.last().map_or(0, |r| r.arrival.0) + 1;
+    let budget = f64::from(config.prefill_budget.max(1));
+    let slots = f64::from(config.slots.max(1));
+    let work: f64 = reqs
+        .iter()
+        .zip(cached)
+        .map(|(r, c)| {
+            let uncached = r.prompt_tokens.saturating_sub(c.unwrap_or(0));
+            (f64::from(uncached) / budget).ceil() + f64::from(r.output_tokens) / slots
+        })
+        .sum();
+    let capacity: f64 = replicas
+        .iter()
+        .map(|r| r.speed() * window.saturating_sub(r.joined_at().0).max(1) as f64)
+        .sum();
+    if capacity <= 0.0 {
+        0.0
+    } else {
+        work / capacity
+    }
+}
+
 /// A decision as the observer sees it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Routed {
@@ -115,7 +151,8 @@ pub(super) struct Routed {
 /// What the tick loop shows an observer after each tick: the tick, the
 /// replicas after their step, the decisions taken at this tick and the
 /// engines' events (replica, event).
-pub(super) type Observer<'a> = &'a mut dyn FnMut(Tick, &[Replica], &[Routed], &[(u32, EngineEvent)]);
+pub(super) type Observer<'a> =
+    &'a mut dyn FnMut(Tick, &[Replica], &[Routed], &[(u32, EngineEvent)]);
 
 fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
     run_observed(config, workload, rule, None)
@@ -293,6 +330,7 @@ pub(super) fn run_observed(
         outstanding: reqs.len() as u32 - completed,
         ticks,
         preemptions: stats.iter().map(|s| s.preemptions).sum(),
+        offered_load: offered_load(config, workload, &cached, &replicas),
         replicas: replicas
             .iter()
             .zip(&stats)

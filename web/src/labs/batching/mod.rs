@@ -1,19 +1,21 @@
 //! The engine batching player page (article §7.1–7.3): one trace, iteration by
 //! iteration, under static, continuous and chunked-prefill batching.
 
+mod stage;
+
 use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use sim_core::labs::batching::{
-    self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, MAX_ARRIVAL, MAX_OUTPUT,
+    self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, Totals, MAX_ARRIVAL, MAX_OUTPUT,
     MAX_PREFILL, MAX_REQUESTS,
 };
 use wasm_bindgen::JsCast;
 
 use super::lab::{LabPage, Steps};
-use crate::charts::budget_tradeoff;
-use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player};
+use crate::charts::{budget_tradeoff, tokens_per_iteration};
+use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player, Stage};
 use crate::html::{el, Column, Compare, Html, Markup};
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
@@ -132,49 +134,95 @@ fn iteration_html(m: &ModeRun, i: usize) -> Html {
     .collect()
 }
 
-/// The three modes compared.
-fn compare_html(o: &Outcome, selected: Mode, pickable: bool) -> Html {
-    const COLS: [Column<ModeRun>; 4] = [
+/// One mode's figures up to the player's iteration.
+struct Upto {
+    mode: Mode,
+    totals: Totals,
+}
+
+/// The three modes compared over iterations 1..=step+1 (each mode's whole
+/// run once it has drained).
+fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Html {
+    const COLS: [Column<Upto>; 5] = [
         Column {
-            title: "Iterations to drain",
-            meaning: "until the last request finishes",
-            value: |m| f64::from(m.iterations),
+            title: "Iterations so far",
+            meaning: "played up to the player's iteration; at the end, iterations to drain",
+            value: |m| f64::from(m.totals.iterations),
+            show: |x| crate::format::fixed(x, 0),
+            higher_is_better: false,
+        },
+        Column {
+            title: "Finished",
+            meaning: "requests finished so far",
+            value: |m| f64::from(m.totals.finished),
             show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Zero-output iterations",
             meaning: "iterations that emitted no token",
-            value: |m| f64::from(m.zero_output_iterations),
+            value: |m| f64::from(m.totals.zero_output_iterations),
             show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Slot occupancy",
             meaning: "share of slot-iterations holding a sequence",
-            value: |m| m.slot_occupancy,
+            value: |m| m.totals.slot_occupancy,
             show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
             higher_is_better: true,
         },
         Column {
             title: "Iterations per token",
             meaning: "mean, after prefill; 1.0 is a token every iteration",
-            value: |m| m.mean_gap,
+            value: |m| m.totals.mean_gap,
             show: |x| crate::format::fixed(x, 2),
             higher_is_better: false,
         },
     ];
-    Compare {
-        id: "batching-compare",
-        caption: "The three modes on the same trace",
-        first: "Mode",
-        items: &o.modes,
-        title: |m| m.mode.title(),
-        key: pickable.then_some(|m: &ModeRun| m.mode.name()),
-        selected: &|m| m.mode == selected,
-        columns: &COLS,
-    }
-    .html()
+    let rows: Vec<Upto> = o
+        .modes
+        .iter()
+        .map(|m| Upto {
+            mode: m.mode,
+            totals: m.totals_upto(step),
+        })
+        .collect();
+    let longest = o
+        .modes
+        .iter()
+        .map(|m| m.iterations_detail.len())
+        .max()
+        .unwrap_or(0);
+    let note = if step + 1 >= longest {
+        "Whole run: every mode has drained.".to_string()
+    } else {
+        format!(
+            "Iterations 1–{} so far; a mode that has drained shows its whole run.",
+            step + 1
+        )
+    };
+    [
+        Html::from(
+            el("p")
+                .class("small progress-note")
+                .id("batching-upto")
+                .text(note),
+        ),
+        Compare {
+            id: "batching-compare",
+            caption: "The three modes on the same trace",
+            first: "Mode",
+            items: &rows,
+            title: |m| m.mode.title(),
+            key: pickable.then_some(|m: &Upto| m.mode.name()),
+            selected: &|m| m.mode == selected,
+            columns: &COLS,
+        }
+        .html(),
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// The editable trace as HTML inputs (one delegated change handler reads them).
@@ -261,6 +309,68 @@ pub fn BatchingLab(
         })
     });
     super::clamp_step(step, len);
+    let moments = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode()))
+                .map(|r| {
+                    r.iterations_detail
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, d)| d.moment.is_some())
+                        .map(|(i, _)| i)
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let narration = Signal::derive(move || {
+        let i = step.get();
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode()))
+                .map(|r| stage::narrate(r, i))
+                .unwrap_or_default()
+        })
+    });
+    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
+        let i = step.get();
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode()).map(|r| (o, r)))
+                .and_then(|(o, r)| stage::scene(o, r, i, width, palette))
+        })
+    });
+    let tokens_ref = NodeRef::<Canvas>::new();
+    let tokens_error = super::draw_linked(
+        tokens_ref,
+        Arc::new(move |theme| {
+            let i = step.get();
+            let slots = config.with(|c| c.slots as usize);
+            outcome.with(|o| {
+                o.as_ref()
+                    .and_then(|o| o.mode(mode()))
+                    .map(|r| tokens_per_iteration::spec(r, slots, i, theme))
+            })
+        }),
+        Some(super::seek_to(step, playing)),
+    );
+    let tokens_text = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.mode(mode()))
+                .map(|r| {
+                    format!(
+                        "Bar chart of output tokens per iteration under {}: {} iterations, {} of them with no output; the current iteration is {}.",
+                        r.mode.title(),
+                        r.iterations,
+                        r.zero_output_iterations,
+                        step.get() + 1
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = super::draw_effect(
         canvas_ref,
@@ -373,15 +483,22 @@ pub fn BatchingLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <div data-panel="player" class="player-stage">
-                        <Player step=step len=len unit="iteration" playing=playing speed=speed />
+                        <Player step=step len=len unit="iteration" playing=playing speed=speed
+                            moments=moments narration=narration />
+                        <Stage scene=scene speed=speed id="batching-stage" label=narration />
                         <Markup class="iteration-view" html=move || with_run(&|r| iteration_html(r, step.get())) />
                         <Markup html=move || with_run(&|r| gantt_html(r, step.get())) />
                     </div>
                     <div data-panel="table" on:click=move |ev| {
                         if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { set_focus(m.name()) }
                     }>
-                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode(), pickable)).unwrap_or_default()) />
+                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode(), pickable, step.get())).unwrap_or_default()) />
                     </div>
+                    <figure class="chart" data-panel="chart">
+                        <figcaption>"Output tokens per iteration; a gap is an iteration with no output (click a bar to go to it)"</figcaption>
+                        <canvas node_ref=tokens_ref id="tokens-chart" class="short" role="img" aria-label=tokens_text></canvas>
+                        <ChartError error=tokens_error />
+                    </figure>
                     <figure class="chart" data-panel="chart">
                         <figcaption>"Chunked prefill: each point is one budget (prefill chunks per iteration); the ring is your setting"</figcaption>
                         <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>

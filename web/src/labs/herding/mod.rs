@@ -1,14 +1,16 @@
 //! The stale-signal herding lab page (article §5.6): a tick-by-tick player.
 
+mod stage;
+
 use std::sync::Arc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, TickSnapshot};
+use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, TickSnapshot, Totals};
 
 use super::lab::{LabPage, Steps};
 use crate::charts::skew_over_time;
-use crate::components::{ChartError, Controls, ErrorLine, Notice, Player};
+use crate::components::{ChartError, Controls, ErrorLine, Notice, Player, Stage};
 use crate::format::one_decimal;
 use crate::html::{el, Cell, Column, Compare, Html, Markup, Row, Table};
 use crate::theme::replica_hex;
@@ -36,8 +38,42 @@ pub fn HerdingLab(
         })
     };
 
+    let moments = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rule(rule()))
+                .map(|s| {
+                    s.timeline
+                        .ticks
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| t.moment.is_some())
+                        .map(|(i, _)| i)
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let narration = Signal::derive(move || {
+        let t = step.get();
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rule(rule()))
+                .map(|s| stage::narrate(s, t))
+                .unwrap_or_default()
+        })
+    });
+    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
+        let t = step.get();
+        outcome.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.rule(rule()))
+                .and_then(|s| stage::scene(s, t, width, palette))
+        })
+    });
+
     let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = super::draw_effect(
+    let chart_error = super::draw_linked(
         canvas_ref,
         Arc::new(move |theme| {
             let current = step.get();
@@ -49,6 +85,7 @@ pub fn HerdingLab(
                 })
             })
         }),
+        Some(super::seek_to(step, playing)),
     );
     let chart_label = Signal::derive(move || {
         outcome.with(|o| {
@@ -74,7 +111,9 @@ pub fn HerdingLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <div data-panel="player" class="player-stage">
-                        <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true />
+                        <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true
+                            moments=moments narration=narration />
+                        <Stage scene=scene speed=speed id="herding-stage" label=narration />
                         <Markup class="tick-view" html=move || tick().map(|t| tick_html(&t, rule())).unwrap_or_default() />
                     </div>
                     <figure class="chart" data-panel="chart">
@@ -87,7 +126,7 @@ pub fn HerdingLab(
             </div>
             <section class="comparison" aria-label="Comparison of the four rules" data-panel="table">
                 <h2>"The four rules on the same arrivals"</h2>
-                <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule())).unwrap_or_default()) />
+                <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule(), step.get())).unwrap_or_default()) />
                 <p class="small muted">
                     "Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew "
                     "from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every "
@@ -231,49 +270,87 @@ fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
     .collect()
 }
 
-/// The four rules compared as HTML; best (lowest) per column marked.
-fn compare_html(o: &Outcome, selected: HerdingRule) -> Html {
-    const COLS: [Column<RuleSummary>; 4] = [
+/// One rule's figures over the ticks played so far.
+struct Upto {
+    rule: HerdingRule,
+    totals: Totals,
+}
+
+/// The four rules compared as HTML over ticks `0..=step` (the whole run at
+/// the last tick); best (lowest) per column marked.
+fn compare_html(o: &Outcome, selected: HerdingRule, step: usize) -> Html {
+    const COLS: [Column<Upto>; 4] = [
         Column {
             title: "Peak skew",
             meaning: "largest max − min over the run",
-            value: |r| f64::from(r.peak_skew),
+            value: |r| f64::from(r.totals.peak_skew),
             show: |x| crate::format::fixed(x, 0),
             higher_is_better: false,
         },
         Column {
             title: "Mean skew",
             meaning: "max − min averaged over ticks",
-            value: |r| r.mean_skew,
+            value: |r| r.totals.mean_skew,
             show: |x| crate::format::fixed(x, 1),
             higher_is_better: false,
         },
         Column {
             title: "Oscillation",
             meaning: "mean change in skew from one tick to the next",
-            value: |r| r.oscillation,
+            value: |r| r.totals.oscillation,
             show: |x| crate::format::fixed(x, 2),
             higher_is_better: false,
         },
         Column {
             title: "Pile-up share",
             meaning: "ticks with 2+ arrivals that all went to one replica",
-            value: |r| r.pile_up_share,
+            value: |r| r.totals.pile_up_share,
             show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
             higher_is_better: false,
         },
     ];
-    Compare {
-        id: "herding-compare",
-        caption: "",
-        first: "Rule",
-        items: &o.rules,
-        title: |r| r.rule.title(),
-        key: None,
-        selected: &|r| r.rule == selected,
-        columns: &COLS,
-    }
-    .html()
+    let rows: Vec<Upto> = o
+        .rules
+        .iter()
+        .map(|r| {
+            let ticks = &r.timeline.ticks;
+            Upto {
+                rule: r.rule,
+                totals: Totals::of(&ticks[..(step + 1).min(ticks.len())]),
+            }
+        })
+        .collect();
+    let last = o
+        .rules
+        .first()
+        .map_or(0, |r| r.timeline.ticks.len())
+        .saturating_sub(1);
+    let caption = if step >= last {
+        "Whole run".to_string()
+    } else {
+        format!("Ticks 0–{step} so far (the whole run at tick {last})")
+    };
+    [
+        Html::from(
+            el("p")
+                .class("small progress-note")
+                .id("herding-upto")
+                .text(caption),
+        ),
+        Compare {
+            id: "herding-compare",
+            caption: "",
+            first: "Rule",
+            items: &rows,
+            title: |r| r.rule.title(),
+            key: None,
+            selected: &|r| r.rule == selected,
+            columns: &COLS,
+        }
+        .html(),
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// The page header: title, what to try, and what a tick means (static).

@@ -1,6 +1,8 @@
 //! The prefix-affinity player page (article §6.1): two routers, one trace, side
 //! by side, one request at a time.
 
+mod stage;
+
 use std::sync::Arc;
 
 use leptos::html::Canvas;
@@ -11,8 +13,8 @@ use sim_core::labs::prefix::{
 use wasm_bindgen::JsCast;
 
 use super::lab::{LabPage, Steps};
-use crate::charts::threshold_sweep;
-use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player};
+use crate::charts::{prefill_so_far, threshold_sweep};
+use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player, Stage};
 use crate::format::thousands;
 use crate::html::{el, Cell, Html, Markup, Row, Table};
 
@@ -55,6 +57,57 @@ pub fn PrefixLab(
     let speed = RwSignal::new(1.0);
     let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(0, |o| o.trace.len())));
     super::clamp_step(step, len);
+
+    let moments = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    (0..o.trace.len())
+                        .filter(|&i| stage::is_moment(o, i))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let narration = Signal::derive(move || {
+        let i = step.get();
+        outcome.with(|o| o.as_ref().map(|o| stage::narrate(o, i)).unwrap_or_default())
+    });
+    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
+        let i = step.get();
+        outcome.with(|o| o.as_ref().and_then(|o| stage::scene(o, i, width, palette)))
+    });
+    let prefill_ref = NodeRef::<Canvas>::new();
+    let prefill_error = super::draw_linked(
+        prefill_ref,
+        Arc::new(move |_| {
+            let i = step.get();
+            outcome.with(|o| o.as_ref().map(|o| prefill_so_far::spec(&o.routers, i)))
+        }),
+        // The chart counts requests from 1; the player's steps from 0.
+        Some(Arc::new(move |x: f64| {
+            playing.set(false);
+            step.set((x.round() as usize).saturating_sub(1));
+        })),
+    );
+    let prefill_text = Signal::derive(move || {
+        outcome.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    let totals: Vec<String> = o
+                        .routers
+                        .iter()
+                        .map(|r| format!("{} {} tokens", r.router.title(), thousands(r.prefill_tokens)))
+                        .collect();
+                    format!(
+                        "Line chart of tokens prefilled so far after each request: {}; the current request is {}.",
+                        totals.join(", "),
+                        step.get() + 1
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
 
     let canvas_ref = NodeRef::<Canvas>::new();
     let chart_error = super::draw_effect(
@@ -154,7 +207,9 @@ pub fn PrefixLab(
                 </section>
                 <section class="results" aria-label="Player">
                     <div data-panel="player" class="player-stage">
-                    <Player step=step len=len unit="request" playing=playing speed=speed />
+                    <Player step=step len=len unit="request" playing=playing speed=speed
+                        moments=moments narration=narration />
+                    <Stage scene=scene speed=speed id="prefix-stage" label=narration />
                     <h2 id="request-heading">{move || current().map(|r| format!(
                         "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
                         step.get() + 1, r.prefix, thousands(r.prompt_tokens().into()), thousands(r.prefix_tokens.into()), r.suffix_tokens
@@ -176,6 +231,11 @@ pub fn PrefixLab(
                     <div data-panel="table">
                         <Markup html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default()) />
                     </div>
+                    <figure class="chart" data-panel="chart">
+                        <figcaption>"Prefill so far: the gap between the lines is the work prefix affinity saved (click a point to go to that request)"</figcaption>
+                        <canvas node_ref=prefill_ref id="prefill-chart" class="short" role="img" aria-label=prefill_text></canvas>
+                        <ChartError error=prefill_error />
+                    </figure>
                     <figure class="chart" data-panel="chart">
                         <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
                         <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
@@ -231,9 +291,30 @@ fn steps_html(o: &Outcome, current: usize) -> Html {
             }
         })
         .collect();
+    let last = o.trace.len().saturating_sub(1);
+    let (ta, tb) = (a.totals_upto(current), b.totals_upto(current));
+    let mut rows: Vec<Row> = rows;
+    rows.push(Row {
+        cells: vec![
+            Cell::new(if current >= last {
+                "Whole run".to_string()
+            } else {
+                format!("R1–R{} so far", current + 1)
+            })
+            .class("totals-row"),
+            Cell::new(""),
+            Cell::new(format!("{} hits", ta.hits)),
+            Cell::new(thousands(ta.prefill_tokens)),
+            Cell::new(format!("{} hits", tb.hits)),
+            Cell::new(format!("{} escapes", tb.escapes)),
+            Cell::new(thousands(tb.prefill_tokens)),
+        ],
+        selected: false,
+        key: None,
+    });
     Table {
         id: "prefix-steps",
-        caption: "Every request, both routers (prefill in tokens)".into(),
+        caption: "Every request, both routers (prefill in tokens; the last row totals the requests played so far)".into(),
         head,
         rows,
         ..Table::default()

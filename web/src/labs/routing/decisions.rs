@@ -119,6 +119,7 @@ pub fn Decisions(
             pairs,
             only: Some(rule().name().to_string()),
             trace,
+            play: false,
         })
     });
     let (explained, _) = use_lab_job::<Outcome>(job, None);

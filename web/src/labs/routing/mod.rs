@@ -1,7 +1,10 @@
-//! The Routing Lab page (article §4.2): controls, headline cards for one rule,
-//! the queue-evolution chart, and the all-rules comparison.
+//! The Routing Lab page (article §4.2): controls with the offered load, a
+//! tick-by-tick player (one rule, or two side by side), headline cards for one
+//! rule, the queue-evolution chart, and the all-rules comparison.
 
 mod decisions;
+mod player;
+mod stage;
 mod tables;
 
 use std::sync::Arc;
@@ -79,8 +82,10 @@ fn header() -> Html {
         .child(el("h1").text(Lab::INFO.title))
         .child(el("p").class("lede").text(format!(
             "One seeded stream of requests, replayed under {rules} selection rules on identical replicas. \
-             Push the arrival rate up and watch least outstanding pull ahead of round robin; switch to \
-             least KV usage and watch queues it cannot see pile up."
+             From light load up to about the pool's capacity (the offered load under the rate says where \
+             you are), least outstanding keeps the slowest first tokens sooner than round robin in most \
+             seeds; far past capacity every rule is just a queue and their order is close to a coin flip. \
+             Play the ticks to watch where each request goes, or put two rules side by side."
         )))
         .child(el("p").class("small muted").text(
             "A tick is one engine iteration (one prefill or one decode step), not a measured time. \
@@ -113,23 +118,61 @@ pub fn RoutingLab(
     /// The page's query pairs.
     pairs: Vec<(String, String)>,
 ) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::None);
+    let lab = LabPage::<Lab>::new(&pairs, Steps::FromZero);
+    let step = lab.step;
+    let playing = RwSignal::new(false);
+    let timeline = player::use_timeline(&lab);
     let (config, focus, outcome) = (lab.config, lab.focus, lab.outcome);
     // Plain closures, not derived signals: each distinct signal type costs wasm.
     let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
     let rule_outcome = move || outcome.with(|o| o.as_ref().and_then(|o| o.rule(rule()).cloned()));
 
     let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = super::draw_effect(
+    let chart_error = super::draw_linked(
         canvas_ref,
         Arc::new(move |_| {
             let range = outcome.with(|o| {
                 o.as_ref()
                     .map(|o| queue_evolution::shared_range(o.rules.iter().map(|r| &r.queue)))
             })?;
-            rule_outcome().map(|r| queue_evolution::spec(&r.queue, range))
+            let current = step.get();
+            rule_outcome().map(|r| queue_evolution::spec(&r.queue, range, Some(current as f64)))
         }),
+        Some(super::seek_to(step, playing)),
     );
+    let offered = move || {
+        rule_outcome().map(|r| {
+            let rate = config.with(|c| c.rate);
+            let load = r.offered_load;
+            let (class, verdict) = if load > 1.0 {
+                (
+                    "offered over",
+                    "over capacity: requests arrive faster than the pool can serve them, so queues grow until arrivals stop",
+                )
+            } else if load > 0.85 {
+                ("offered near", "near capacity: queues build quickly")
+            } else {
+                ("offered", "below capacity")
+            };
+            let source = outcome.with(|o| {
+                o.as_ref().map(|o| o.source) == Some(sim_core::labs::routing::TraceSource::Replayed)
+            });
+            el("p")
+                .class(class)
+                .id("offered-load")
+                .attr("role", if load > 1.0 { "status" } else { "note" })
+                .child(el("strong").text(format!("Offered load {}%", crate::format::fixed(load * 100.0, 0))))
+                .text(if source {
+                    format!(" of the pool's capacity ({verdict}).")
+                } else {
+                    format!(" of the pool's capacity at {} req/tick ({verdict}).", crate::format::fixed(rate, 2))
+                })
+                .child(el("span").class("small muted").text(
+                    " Work the requests bring (uncached prompt in prefill steps, output at full batches) per tick of arrivals, over what the replicas can run.",
+                ))
+                .into()
+        })
+    };
     let chart_summary = Signal::derive(move || {
         rule_outcome()
             .map(|r| queue_evolution::summary(&r.queue))
@@ -175,17 +218,19 @@ pub fn RoutingLab(
                 <section class="controls" aria-label="Controls" data-panel="controls">
                     <h2>"Workload"</h2>
                     <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
+                    <Markup html=move || offered().unwrap_or_default() />
                     <p class="small" id="prompt-range">{trace_range}</p>
                     <TracePanel trace=lab.trace import=lab.import set=lab.setter() summary=import_summary />
                 </section>
                 <section class="results" aria-label="Results">
+                    <player::RoutingPlayer lab=lab.clone() playing=playing timeline=timeline />
                     <div data-panel="cards">
                         <h2>{move || format!("Result for {}", rule().title())}</h2>
                         <Markup html=move || about_rule(rule()) />
                         <Markup class="cards" html=move || cards(rule_outcome().as_ref(), slo()) />
                     </div>
                     <figure class="chart" data-panel="chart">
-                        <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica"</figcaption>
+                        <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica; the line marks the player's tick (click to move it)"</figcaption>
                         <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
                         <p class="sr-only" id="queue-chart-summary">{chart_summary}</p>
                         <ChartError error=chart_error />

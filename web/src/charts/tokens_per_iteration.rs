@@ -1,0 +1,56 @@
+//! Tokens per iteration (batching player): output tokens of each iteration
+//! as bars, the player's iteration in the accent colour. Gaps at zero are the
+//! iterations a prefill (or an empty static batch) produced nothing (§7.2).
+
+use sim_core::labs::batching::ModeRun;
+
+use super::{whole, ChartSpec, Legend, Mark, Series};
+use crate::theme::ChartTheme;
+
+/// Bars over iterations 1..=n (bar `i` from x = i − 1 to i, so the data x
+/// of a bar is the player's 0-based index); `current` is that index.
+/// The y-axis reaches `slots` (the most tokens an iteration can emit), so it
+/// stays put when the reader switches modes.
+pub fn spec(run: &ModeRun, slots: usize, current: usize, theme: &ChartTheme) -> ChartSpec {
+    let n = run.iterations_detail.len().max(1);
+    let bars = |keep: &dyn Fn(usize) -> bool| -> Vec<(f64, f64)> {
+        run.iterations_detail
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(i, d)| (i as f64, f64::from(d.output_tokens)))
+            .collect()
+    };
+    let blend = |f: u8, b: u8| (0.45 * f64::from(f) + 0.55 * f64::from(b)).round() as u8;
+    let (f, b) = (theme.foreground, theme.background);
+    let muted = plotters::style::RGBColor(blend(f.0, b.0), blend(f.1, b.1), blend(f.2, b.2));
+    ChartSpec {
+        x_desc: "iteration",
+        y_desc: "output tokens",
+        x_range: (0.0, n as f64),
+        y_range: (0.0, slots.max(1) as f64 + 0.5),
+        // Iterations count from 1.
+        x_label: |x| crate::format::fixed(x + 1.0, 0),
+        y_label: whole,
+        x_labels: n.min(12),
+        series: vec![
+            Series {
+                label: None,
+                color: muted,
+                mark: Mark::Bars,
+                points: bars(&|i| i != current),
+            },
+            Series {
+                label: None,
+                color: theme.accent,
+                mark: Mark::Bars,
+                points: bars(&|i| i == current),
+            },
+        ],
+        marker_x: Some(current as f64 + 0.5),
+        marker_y: None,
+        ring: None,
+        notes: Vec::new(),
+        legend: Legend::None,
+    }
+}

@@ -1,0 +1,327 @@
+//! The Routing Lab player's motion scene and narration. One panel per rule
+//! (two stacked in side-by-side mode, on the same scale): the router on the
+//! left, one row per replica with its waiting queue and its batch slots.
+//! Requests are dots sized by prompt length, coloured by state (waiting,
+//! prefill, decode); a routed request flies from the router to its queue, a
+//! finished one leaves to the right.
+
+use sim_core::labs::routing::player::{Frame, RoutingMoment, RulePlay, TickEvent, Timeline};
+
+use crate::components::stage::{Label, Line};
+use crate::components::{Mark, Palette, Rect, Scene};
+use crate::format::thousands;
+
+/// Waiting requests drawn per replica before the rest are counted in text.
+const QUEUE_SHOWN: usize = 10;
+
+/// The narration of tick `t` for one rule.
+fn one(tl: &Timeline, play: &RulePlay, t: usize) -> String {
+    let Some(f) = play.frames.get(t) else {
+        return format!("{}: the run's frames stop here.", play.rule.title());
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let routed: Vec<String> = f
+        .events
+        .iter()
+        .filter_map(|e| match *e {
+            TickEvent::Routed {
+                request,
+                replica,
+                reason,
+            } => Some(format!(
+                "request {} ({}-token prompt) → replica {}: {}",
+                request + 1,
+                thousands(
+                    tl.requests
+                        .get(request as usize)
+                        .map_or(0, |r| r.prompt_tokens)
+                        .into()
+                ),
+                replica + 1,
+                reason.explain()
+            )),
+            _ => None,
+        })
+        .collect();
+    match routed.len() {
+        0 => {}
+        1..=2 => parts.push(routed.join("; ")),
+        n => parts.push(format!(
+            "{}; and {} more routed",
+            routed[..2].join("; "),
+            n - 2
+        )),
+    }
+    let count = |want: fn(&TickEvent) -> bool| f.events.iter().filter(|e| want(e)).count();
+    let finished = count(|e| matches!(e, TickEvent::Finished { .. }));
+    let first = count(|e| matches!(e, TickEvent::FirstToken { .. }));
+    if first > 0 {
+        parts.push(format!(
+            "{first} first token{} out",
+            if first == 1 { "" } else { "s" }
+        ));
+    }
+    if finished > 0 {
+        parts.push(format!(
+            "{finished} request{} finished",
+            if finished == 1 { "" } else { "s" }
+        ));
+    }
+    let waiting: usize = f.waiting.iter().map(Vec::len).sum();
+    let running: usize = f.running.iter().map(Vec::len).sum();
+    let mut out = format!("{}: ", play.rule.title());
+    if parts.is_empty() {
+        out.push_str("no arrivals, every busy replica steps once");
+    } else {
+        out.push_str(&parts.join("; "));
+    }
+    out.push_str(&format!(". {running} running, {waiting} waiting."));
+    match f.moment {
+        Some(RoutingMoment::SentPastLighter {
+            request,
+            replica,
+            load,
+            lighter,
+            lighter_load,
+        }) => out.push_str(&format!(
+            " Key moment: request {} joined replica {} with {load} already there while replica {} had {lighter_load}.",
+            request + 1,
+            replica + 1,
+            lighter + 1
+        )),
+        Some(RoutingMoment::Preemption { replica, request }) => out.push_str(&format!(
+            " Key moment: replica {} ran out of KV blocks and sent request {} back to its queue.",
+            replica + 1,
+            request + 1
+        )),
+        None => {}
+    }
+    out
+}
+
+/// The narration of tick `t` (every rule played).
+pub fn narrate(tl: &Timeline, t: usize) -> String {
+    let parts: Vec<String> = tl.rules.iter().map(|p| one(tl, p, t)).collect();
+    format!("Tick {t}. {}", parts.join(" "))
+}
+
+/// Ticks where any rule played has a key moment.
+pub fn moments(tl: &Timeline) -> Vec<usize> {
+    (0..tl.len())
+        .filter(|&t| {
+            tl.rules
+                .iter()
+                .any(|p| p.frames.get(t).is_some_and(|f| f.moment.is_some()))
+        })
+        .collect()
+}
+
+/// The scene of tick `t`.
+pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> Option<Scene> {
+    let n = tl.replicas.max(1) as usize;
+    let most = tl
+        .rules
+        .iter()
+        .flat_map(|p| p.frames.get(t))
+        .map(|f| f.waiting.len())
+        .max()?;
+    let rows = n.max(most);
+    let row = if rows > 8 { 20.0 } else { 30.0 };
+    let panel_h = 26.0 + rows as f64 * row + 8.0;
+    let mut scene = Scene {
+        height: panel_h * tl.rules.len() as f64 + 4.0,
+        ..Scene::default()
+    };
+    let mean = tl
+        .requests
+        .iter()
+        .map(|r| f64::from(r.prompt_tokens))
+        .sum::<f64>()
+        / tl.requests.len().max(1) as f64;
+    let size = |request: u32| -> f64 {
+        let p = tl
+            .requests
+            .get(request as usize)
+            .map_or(mean, |r| f64::from(r.prompt_tokens));
+        (3.5 * (p / mean.max(1.0)).sqrt()).clamp(2.5, row / 2.0 - 2.5)
+    };
+    for (k, play) in tl.rules.iter().enumerate() {
+        let Some(f) = play.frames.get(t) else {
+            continue;
+        };
+        let y0 = k as f64 * panel_h;
+        panel(
+            &mut scene, tl, play, f, k, y0, width, rows, row, slots, pal, &size,
+        );
+    }
+    Some(scene)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn panel(
+    scene: &mut Scene,
+    tl: &Timeline,
+    play: &RulePlay,
+    f: &Frame,
+    k: usize,
+    y0: f64,
+    width: f64,
+    rows: usize,
+    row: f64,
+    slots: u32,
+    pal: &Palette,
+    size: &dyn Fn(u32) -> f64,
+) {
+    let _ = tl;
+    scene.labels.push(Label {
+        x: 8.0,
+        y: y0 + 12.0,
+        text: play.rule.title().to_string(),
+        color: pal.fg.clone(),
+        size: 13.0,
+        bold: true,
+        centre: false,
+    });
+    let router = (22.0, y0 + 26.0 + rows as f64 * row / 2.0);
+    scene.rects.push(Rect {
+        x: 6.0,
+        y: router.1 - 16.0,
+        w: 32.0,
+        h: 32.0,
+        fill: Some(pal.panel.clone()),
+        stroke: Some(pal.accent.clone()),
+        line: 2.0,
+    });
+    scene.labels.push(Label {
+        x: router.0,
+        y: router.1,
+        text: "LB".into(),
+        color: pal.fg.clone(),
+        size: 11.0,
+        bold: true,
+        centre: true,
+    });
+    let name_x = 48.0;
+    let queue_x = name_x + if width >= 520.0 { 62.0 } else { 26.0 };
+    let exit_x = width - 10.0;
+    let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
+    let slots_x = exit_x - 14.0 - slot_w * f64::from(slots);
+    let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
+    let moment_replica = match f.moment {
+        Some(RoutingMoment::SentPastLighter { replica, .. })
+        | Some(RoutingMoment::Preemption { replica, .. }) => Some(replica as usize),
+        None => None,
+    };
+    let id = |request: u32| ((k as u64) << 40) | u64::from(request);
+    for (r, (waiting, running)) in f.waiting.iter().zip(&f.running).enumerate() {
+        let y = y0 + 26.0 + (r as f64 + 0.5) * row;
+        let flagged = moment_replica == Some(r);
+        scene.rects.push(Rect {
+            x: queue_x - 4.0,
+            y: y - row / 2.0 + 2.0,
+            w: exit_x - queue_x - 4.0,
+            h: row - 4.0,
+            fill: Some(pal.panel.clone()),
+            stroke: Some(if flagged {
+                pal.accent.clone()
+            } else {
+                pal.border.clone()
+            }),
+            line: if flagged { 2.5 } else { 1.0 },
+        });
+        scene.labels.push(Label {
+            x: name_x,
+            y,
+            text: if width >= 520.0 {
+                format!("Replica {}", r + 1)
+            } else {
+                format!("R{}", r + 1)
+            },
+            color: pal.fg.clone(),
+            size: 11.0,
+            bold: flagged,
+            centre: false,
+        });
+        for s in 0..slots {
+            scene.rects.push(Rect {
+                x: slots_x + f64::from(s) * slot_w + 1.0,
+                y: y - row / 2.0 + 4.0,
+                w: slot_w - 2.0,
+                h: row - 8.0,
+                fill: None,
+                stroke: Some(pal.border.clone()),
+                line: 1.0,
+            });
+        }
+        let room = ((slots_x - queue_x - 8.0) / spot).floor().max(1.0) as usize;
+        let shown = waiting.len().min(room.min(QUEUE_SHOWN));
+        for (j, &req) in waiting.iter().take(shown).enumerate() {
+            scene.marks.push(Mark {
+                id: id(req),
+                // The front of the queue is nearest the slots.
+                x: slots_x - 8.0 - (j as f64 + 0.5) * spot,
+                y,
+                r: size(req),
+                fill: pal.waiting.clone(),
+                ring: None,
+                square: false,
+                from: Some(router),
+                text: None,
+            });
+        }
+        if waiting.len() > shown {
+            scene.labels.push(Label {
+                x: queue_x,
+                y,
+                text: format!("+{}", waiting.len() - shown),
+                color: pal.muted.clone(),
+                size: 10.0,
+                bold: false,
+                centre: false,
+            });
+        }
+        for (s, &(req, prefilling)) in running.iter().enumerate() {
+            scene.marks.push(Mark {
+                id: id(req),
+                x: slots_x + (s as f64 + 0.5) * slot_w,
+                y,
+                r: size(req).min(slot_w / 2.0 - 1.0),
+                fill: if prefilling {
+                    pal.prefill.clone()
+                } else {
+                    pal.decode.clone()
+                },
+                ring: None,
+                square: false,
+                from: Some(router),
+                text: None,
+            });
+        }
+    }
+    // Requests that finished at this tick leave through the right edge.
+    for e in &f.events {
+        if let TickEvent::Finished { request, replica } = *e {
+            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
+            scene.marks.push(Mark {
+                id: id(request),
+                x: exit_x,
+                y,
+                r: 2.5,
+                fill: pal.done.clone(),
+                ring: None,
+                square: false,
+                from: None,
+                text: None,
+            });
+        }
+        if let TickEvent::Routed { replica, .. } = *e {
+            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
+            scene.lines.push(Line {
+                from: (router.0 + 16.0, router.1),
+                to: (queue_x - 6.0, y),
+                color: pal.accent.clone(),
+                width: 1.5,
+            });
+        }
+    }
+}
