@@ -111,16 +111,32 @@ fn batching_moments_and_totals() {
         assert_eq!(t.slot_occupancy.to_bits(), m.slot_occupancy.to_bits());
         assert_eq!(t.mean_gap.to_bits(), m.mean_gap.to_bits());
         assert_eq!(t.finished as usize, m.requests.len());
+        // The condition of each iteration; a moment marks where one starts.
+        let mut previous: Option<u8> = None;
         for d in &m.iterations_detail {
             let idle = d.slots.iter().filter(|s| **s == SlotState::Idle).count();
-            match d.moment {
-                Some(BatchMoment::IdleWhileWaiting { idle: i, waiting }) => {
-                    assert_eq!((i as usize, waiting as usize), (idle, d.waiting.len()));
-                    assert!(idle > 0 && waiting > 0);
-                }
-                Some(BatchMoment::ZeroOutput) => assert!(d.zero_output && idle < d.slots.len()),
-                None => assert!(idle == 0 || d.waiting.is_empty()),
+            let kind = if idle > 0 && !d.waiting.is_empty() {
+                Some(0)
+            } else if d.zero_output && idle < d.slots.len() {
+                Some(1)
+            } else {
+                None
+            };
+            let starts = kind.is_some() && kind != previous;
+            assert_eq!(
+                d.moment.is_some(),
+                starts,
+                "{:?} iteration {}",
+                m.mode,
+                d.iteration
+            );
+            if let Some(BatchMoment::IdleWhileWaiting { idle: i, waiting }) = d.moment {
+                assert_eq!((i as usize, waiting as usize), (idle, d.waiting.len()));
             }
+            if d.moment == Some(BatchMoment::ZeroOutput) {
+                assert_eq!(kind, Some(1));
+            }
+            previous = kind;
         }
     }
     // The article's point (§7.1): only static batching leaves slots empty while

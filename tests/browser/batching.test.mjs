@@ -27,6 +27,14 @@ test('switching modes and stepping to the last iteration shows each mode drained
     await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), n);
     assert.equal(await page.locator('#gantt thead th').count(), n + 1, `${mode}: one column per iteration`);
   }
+  // The comparison counts up to the player's iteration: at chunked
+  // prefill's last (14), static batching has not drained yet.
+  assert.match(await page.locator('#batching-upto').textContent(), /Iterations 1–14 so far/);
+  assert.match((await page.locator('#batching-compare tbody tr').allTextContents())[0], /Static batching\s*14/);
+  // At the end of the longest run (static, 25) every row is the whole run.
+  await page.locator('#mode-static').check();
+  await page.locator('button[aria-label="Last"]').click();
+  assert.match(await page.locator('#batching-upto').textContent(), /Whole run/);
   const rows = await page.locator('#batching-compare tbody tr').allTextContents();
   assert.equal(rows.length, 3);
   assert.match(rows[0], /Static batching.*25.*6.*57%/);

@@ -27,7 +27,9 @@ pub fn spec(run: &ModeRun, slots: usize, current: usize, theme: &ChartTheme) -> 
     ChartSpec {
         x_desc: "iteration",
         y_desc: "output tokens",
-        x_range: (0.0, n as f64),
+        // Just short of n: the axis then never labels the right edge of the
+        // last bar, which would read as an iteration n + 1.
+        x_range: (0.0, n as f64 - 1e-6),
         y_range: (0.0, slots.max(1) as f64 + 0.5),
         // Iterations count from 1.
         x_label: |x| crate::format::fixed(x + 1.0, 0),

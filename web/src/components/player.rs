@@ -54,7 +54,7 @@ pub fn Player(
             let began = crate::labs::now_ms();
             step.update(|s| *s += 1);
             leptos::task::spawn_local(async move {
-                crate::components::stage::record_step(crate::labs::now_ms() - began);
+                crate::components::stage::record_step(began, crate::labs::now_ms() - began);
             });
         }
     };
@@ -153,7 +153,10 @@ pub fn Player(
             <div class="scrub-wrap">
                 <input type="range" class="player-scrub" id="player-scrub" aria-label=format!("Scrub {unit}")
                     min="0" max=move || last().to_string() step="1"
-                    prop:value=move || step.get().to_string()
+                    // Read the length too: when a run arrives after the link's
+                    // step was set, the value must be written again under the
+                    // new maximum (the browser clamped it to the old one).
+                    prop:value=move || { len.track(); step.get().to_string() }
                     on:input=move |ev| {
                         if let Ok(v) = event_target_value(&ev).parse::<usize>() {
                             playing.set(false);

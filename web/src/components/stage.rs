@@ -192,25 +192,25 @@ struct Motion {
 /// How many frame costs are kept for the tests (the newest).
 const KEPT_FRAMES: u32 = 4000;
 
-/// Append one frame's script time (ms) to `globalThis.lblabFrames`, an array
-/// the browser tests read to report the median and P95 frame cost.
-pub fn record_frame(ms: f64) {
-    record("lblabFrames", ms);
+/// Append one frame's script time to `globalThis.lblabFrames` as `[start,
+/// ms]`, for the browser tests' frame-cost report.
+pub fn record_frame(start: f64, ms: f64) {
+    record("lblabFrames", start, ms);
 }
 
-/// Append one step's script time (ms: the player moving one step, and every
-/// page update that follows from it) to `globalThis.lblabSteps`.
-pub fn record_step(ms: f64) {
-    record("lblabSteps", ms);
+/// Append one step's script time (the player moving one step, and every
+/// page update that follows from it) to `globalThis.lblabSteps` as `[start,
+/// ms]`: the tests add it to the frame that follows.
+pub fn record_step(start: f64, ms: f64) {
+    record("lblabSteps", start, ms);
 }
 
-fn record(name: &str, ms: f64) {
+fn record(name: &str, start: f64, ms: f64) {
     let global = js_sys::global();
     let key = JsValue::from_str(name);
     let frames = js_sys::Reflect::get(&global, &key)
         .ok()
-        .filter(|v| v.is_object())
-        .map(|v| js_sys::Array::from(&v))
+        .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
         .unwrap_or_else(|| {
             let a = js_sys::Array::new();
             let _ = js_sys::Reflect::set(&global, &key, &a);
@@ -219,7 +219,7 @@ fn record(name: &str, ms: f64) {
     if frames.length() >= KEPT_FRAMES {
         frames.shift();
     }
-    frames.push(&JsValue::from_f64(ms));
+    frames.push(&js_sys::Array::of2(&start.into(), &ms.into()));
 }
 
 fn ease(p: f64) -> f64 {
@@ -261,7 +261,7 @@ pub fn Stage(
                 return;
             };
             let more = draw(&c, &mut motion.borrow_mut(), t);
-            record_frame(crate::labs::now_ms() - began);
+            record_frame(began, crate::labs::now_ms() - began);
             let mut m = motion.borrow_mut();
             m.pending = more;
             if more {

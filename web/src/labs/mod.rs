@@ -508,6 +508,7 @@ mod hover {
             });
         let on_click = {
             let drawn = Rc::clone(&drawn);
+            let cursor_after_click = Rc::clone(&cursor);
             let pick = pick.clone();
             Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
                 let (Some(pick), Some(x)) = (pick.as_ref(), at_pointer(&e)) else {

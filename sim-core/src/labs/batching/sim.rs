@@ -84,7 +84,8 @@ pub enum BatchEvent {
     },
 }
 
-/// An iteration the player flags for the reader.
+/// An iteration the player flags for the reader: the first of a stretch of
+/// iterations in the same condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchMoment {
@@ -294,6 +295,8 @@ pub fn simulate(
     let mut detail = Vec::new();
     let (mut occupied, mut zero) = (0u32, 0u32);
     let mut t = 0u32;
+    // The previous iteration's condition (flagged or not), for onsets.
+    let mut previous: Option<BatchMoment> = None;
     // A generous bound: every request served alone, one after another, plus arrivals.
     let bound = trace
         .iter()
@@ -406,7 +409,7 @@ pub fn simulate(
         }
         zero += u32::from(out == 0);
         let idle = states.iter().filter(|s| **s == SlotState::Idle).count() as u32;
-        let moment = if idle > 0 && !waiting.is_empty() {
+        let now = if idle > 0 && !waiting.is_empty() {
             Some(BatchMoment::IdleWhileWaiting {
                 idle,
                 waiting: waiting.len() as u32,
@@ -416,6 +419,11 @@ pub fn simulate(
         } else {
             None
         };
+        // Flag where a stretch starts, not every iteration it lasts.
+        let continues = matches!((&now, &previous), (Some(a), Some(b))
+            if core::mem::discriminant(a) == core::mem::discriminant(b));
+        let moment = if continues { None } else { now };
+        previous = now;
         detail.push(IterationDetail {
             iteration: t,
             slots: states,

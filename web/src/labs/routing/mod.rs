@@ -144,13 +144,13 @@ pub fn RoutingLab(
         rule_outcome().map(|r| {
             let rate = config.with(|c| c.rate);
             let load = r.offered_load;
-            let (class, verdict) = if load > 1.0 {
+            let (class, verdict) = if load > 1.15 {
                 (
                     "offered over",
                     "over capacity: requests arrive faster than the pool can serve them, so queues grow until arrivals stop",
                 )
             } else if load > 0.85 {
-                ("offered near", "near capacity: queues build quickly")
+                ("offered near", "around capacity: queues build up while requests keep arriving")
             } else {
                 ("offered", "below capacity")
             };
@@ -160,7 +160,7 @@ pub fn RoutingLab(
             el("p")
                 .class(class)
                 .id("offered-load")
-                .attr("role", if load > 1.0 { "status" } else { "note" })
+                .attr("role", if load > 1.15 { "status" } else { "note" })
                 .child(el("strong").text(format!("Offered load {}%", crate::format::fixed(load * 100.0, 0))))
                 .text(if source {
                     format!(" of the pool's capacity ({verdict}).")

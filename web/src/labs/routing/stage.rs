@@ -143,7 +143,7 @@ pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> 
             .requests
             .get(request as usize)
             .map_or(mean, |r| f64::from(r.prompt_tokens));
-        (3.5 * (p / mean.max(1.0)).sqrt()).clamp(2.5, row / 2.0 - 2.5)
+        (5.5 * (p / mean.max(1.0)).sqrt()).clamp(3.0, row / 2.0 - 2.5)
     };
     for (k, play) in tl.rules.iter().enumerate() {
         let Some(f) = play.frames.get(t) else {
