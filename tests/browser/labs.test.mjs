@@ -67,7 +67,7 @@ test('a payload in every query key of every lab stays text', async () => {
     await page.locator('.lab-header h1').waitFor();
     return page;
   };
-  const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view', 'trace'];
+  const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view', 'trace', 'vs'];
   for (const lab of LABS) {
     const keys = [...lab.params.map((p) => p.key), ...(lab.focus ? [lab.focus.key] : []), ...shell];
     // Every key at once, then each key alone (so one bad value cannot mask another's path).

@@ -88,7 +88,7 @@ test('herding: "Next key moment" from step 0 lands on the first stampede tick', 
   assert.ok(first > 0, 'the defaults have a stampede');
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(`${env.srv.base}?lab=herding&step=0`);
-  await page.locator('#moment-next').click();
+  await page.getByRole('button', { name: 'Next key moment', exact: true }).click();
   await page.waitForFunction((t) => new URL(location.href).searchParams.get('step') === String(t), first);
   assert.equal((await page.locator('#player-label').textContent()).trim(), `tick ${first} of 89`);
   assert.match(await narration(page), /stampede starts: every request goes to replica \d/);
@@ -142,6 +142,30 @@ test('routing: the offered load is shown beside the rate and flags overload', as
   const over = page.locator('#offered-load');
   assert.match(await over.textContent(), /over capacity/);
   assert.match(await over.getAttribute('class'), /over/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('with reduced motion a step is drawn once, at its end state', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  for (const p of PLAYERS) {
+    await page.goto(`${env.srv.base}?lab=${p.lab}`);
+    await page.waitForTimeout(300);
+    await page.evaluate(() => { globalThis.lblabFrames = []; });
+    await page.locator('#player-forward').click();
+    await page.waitForTimeout(400);
+    const frames = await page.evaluate(() => globalThis.lblabFrames.length);
+    assert.equal(frames, 1, `${p.lab}: one frame per step without motion`);
+  }
+  // With motion, one step is a tween of several frames.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.goto(`${env.srv.base}?lab=herding`);
+  await page.waitForTimeout(300);
+  await page.evaluate(() => { globalThis.lblabFrames = []; });
+  await page.locator('#player-forward').click();
+  await page.waitForTimeout(600);
+  assert.ok(await page.evaluate(() => globalThis.lblabFrames.length) > 3, 'a tween');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -173,12 +173,12 @@ pub fn Player(
                 </div>
             </div>
             <div class="moment-buttons">
-                <button id="moment-previous" title="Previous key moment ([)"
+                <button id="moment-previous" title="Previous key moment ([)" aria-label="Previous key moment"
                     disabled=move || { step.get(); moments.with(|m| m.is_empty()) || previous_moment().is_none() }
                     on:click=move |_| if let Some(i) = previous_moment() { playing.set(false); go(i) }>
                     "◆ Previous key moment"
                 </button>
-                <button id="moment-next" title="Next key moment (])"
+                <button id="moment-next" title="Next key moment (])" aria-label="Next key moment"
                     disabled=move || { step.get(); moments.with(|m| m.is_empty()) || next_moment().is_none() }
                     on:click=move |_| if let Some(i) = next_moment() { playing.set(false); go(i) }>
                     "Next key moment ◆"

@@ -84,7 +84,10 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
         .max()
         .unwrap_or(1)
         .max(1) as f64;
-    let cell = (220.0 / top).clamp(5.0, 16.0);
+    // The stacks get at most a fifth of the width in height (a phone or an
+    // article column keeps the stage short), between 90 and 200 px.
+    let budget = (width * 0.2).clamp(90.0, 200.0);
+    let cell = (budget / top).clamp(3.0, 16.0);
     let (router_y, base_y) = (22.0, 86.0 + top * cell);
     let mut scene = Scene {
         height: base_y + 26.0,
