@@ -75,7 +75,15 @@ pub fn narrate(run: &ModeRun, i: usize) -> String {
         Some(BatchMoment::ZeroOutput) => out.push_str(
             " Zero-output iteration: the slots are busy, yet no token comes out.",
         ),
-        None => {}
+        None => {
+            // The same conditions, continuing from an earlier iteration.
+            let idle = d.slots.iter().filter(|s| **s == SlotState::Idle).count();
+            if idle > 0 && !d.waiting.is_empty() {
+                out.push_str(" Slots still sit empty while requests wait.");
+            } else if d.zero_output && idle < d.slots.len() {
+                out.push_str(" Still no token out: the slots are busy with prefill.");
+            }
+        }
     }
     out
 }

@@ -115,7 +115,7 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
         scene.labels.push(label(
             router_x(i),
             router_y,
-            if lane > 80.0 {
+            if lane > 120.0 {
                 format!("Router {} · {}t old", i + 1, r.age)
             } else {
                 format!("R{} {}t", i + 1, r.age)

@@ -24,7 +24,10 @@ fn one(run: &RouterRun, i: usize, prefix: u8) -> String {
         if s.hit {
             "a cache hit, only the suffix is prefilled".to_string()
         } else {
-            format!("a miss, all {} prompt tokens prefilled", s.prefill_tokens)
+            format!(
+                "a miss, all {} prompt tokens prefilled",
+                crate::format::thousands(s.prefill_tokens.into())
+            )
         }
     );
     match s.moment {
