@@ -214,3 +214,45 @@ test('frame cost of every player while it plays (median and P95 of script per an
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('every chart of every lab reads out the values under the pointer and under keyboard focus', async () => {
+  const labs = JSON.parse(lblab(['labs', '--json']));
+  const { page, problems } = await watchedPage(env.browser.context);
+  const report = [];
+  for (const lab of labs) {
+    await page.goto(`${env.srv.base}?lab=${lab.id}`);
+    const ids = await page.locator('figure.chart canvas').evaluateAll((cs) => cs.map((c) => c.id));
+    assert.ok(ids.length > 0, `${lab.id} has a chart`);
+    for (const id of ids) {
+      const chart = page.locator(`#${id}`);
+      await chart.scrollIntoViewIfNeeded();
+      const box = await chart.boundingBox();
+      const tip = page.locator(`#${id}-tip`);
+      // Somewhere across the plot there is data under the pointer (a curve
+      // need not span the whole axis).
+      let lines = [];
+      for (const f of [0.5, 0.3, 0.2, 0.7]) {
+        await chart.hover({ position: { x: box.width * f, y: box.height * 0.5 } });
+        await tip.waitFor({ state: 'visible', timeout: 3000 });
+        lines = (await tip.innerText()).split('\n').filter((s) => s.trim());
+        if (lines.length >= 2) break;
+      }
+      assert.equal(await tip.getAttribute('role'), 'tooltip');
+      assert.equal(await chart.getAttribute('aria-describedby'), `${id}-tip`);
+      assert.ok(lines.length >= 2, `${lab.id} #${id}: ${lines.join(' · ')}`);
+      report.push(`${lab.id}#${id}: ${lines.join(' · ')}`);
+      // Leaving hides it; keyboard focus shows it again, and ← → move it.
+      await page.mouse.move(0, 0);
+      await tip.waitFor({ state: 'hidden' });
+      await chart.focus();
+      await tip.waitFor({ state: 'visible' });
+      const first = await tip.innerText();
+      await page.keyboard.press('End');
+      assert.notEqual(await tip.innerText(), first, `${lab.id} #${id}: End moves the read-out`);
+      await chart.evaluate((el) => el.blur());
+    }
+  }
+  console.log(`chart read-outs:\n  ${report.join('\n  ')}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

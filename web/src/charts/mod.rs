@@ -154,6 +154,9 @@ impl PlotArea {
 /// significant figures or so.
 fn tip_number(y: f64) -> String {
     let a = y.abs();
+    if y >= 1000.0 && y.fract() == 0.0 {
+        return crate::format::thousands(y as u64);
+    }
     let places = if y.fract() == 0.0 || a >= 100.0 {
         0
     } else if a >= 10.0 {
@@ -173,8 +176,16 @@ pub fn values_at(spec: &ChartSpec, x: f64) -> Vec<String> {
     // pointer's x when no series has a point there.
     let mut lines = vec![String::new()];
     let mut at: Option<f64> = None;
+    // A series without a label belongs to the labelled one before it (a
+    // chart draws "other rules" as one labelled line and the rest plain):
+    // its values are read out together, as a range.
+    let mut groups: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut current: Option<String> = None;
     let span = spec.x_range.1 - spec.x_range.0;
     for s in &spec.series {
+        if let Some(l) = &s.label {
+            current = Some(l.clone());
+        }
         if s.mark == Mark::Area || s.points.is_empty() {
             continue;
         }
@@ -197,9 +208,40 @@ pub fn values_at(spec: &ChartSpec, x: f64) -> Vec<String> {
                 .copied()
         };
         if let Some((px, py)) = found {
-            let name = s.label.as_deref().unwrap_or(spec.y_desc);
-            lines.push(format!("{name}: {}", tip_number(py)));
+            let name = current.clone().unwrap_or_else(|| spec.y_desc.to_string());
+            match groups.last_mut() {
+                Some((n, values)) if *n == name && s.label.is_none() => values.push(py),
+                _ => groups.push((name, vec![py])),
+            }
             at.get_or_insert(px);
+        }
+    }
+    for (name, values) in groups {
+        let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        lines.push(if values.len() == 1 || lo == hi {
+            format!("{name}: {}", tip_number(lo))
+        } else {
+            format!(
+                "{name}: {}–{} ({} lines)",
+                tip_number(lo),
+                tip_number(hi),
+                values.len()
+            )
+        });
+    }
+    if at.is_none() {
+        // A scatter (one dot per series): name the dot nearest the pointer.
+        let nearest = spec
+            .series
+            .iter()
+            .filter(|s| s.mark == Mark::Dots)
+            .flat_map(|s| s.points.iter().map(move |p| (s, *p)))
+            .min_by(|a, b| (a.1 .0 - x).abs().total_cmp(&(b.1 .0 - x).abs()));
+        if let Some((s, (px, py))) = nearest {
+            let name = s.label.as_deref().unwrap_or(spec.y_desc);
+            lines.push(format!("{name}: {} (nearest point)", tip_number(py)));
+            at = Some(px);
         }
     }
     lines[0] = format!("{} {}", spec.x_desc, (spec.x_label)(at.unwrap_or(x)));
@@ -457,5 +499,29 @@ mod tests {
         assert_eq!(area.data_x(&spec, 140.0), Some(2.0));
         assert_eq!(area.pixel_x(&spec, 3.0), 190.0);
         assert_eq!(area.data_x(&spec, 300.0), None);
+        // Plain series after a labelled one are read out with it, as a range.
+        let line = |label: Option<&str>, y: f64| Series {
+            label: label.map(String::from),
+            color: RGBColor(1, 2, 3),
+            mark: Mark::Line,
+            points: vec![(0.0, y), (4.0, y)],
+        };
+        let grouped = ChartSpec {
+            series: vec![
+                line(Some("other rules"), 0.5),
+                line(None, 0.9),
+                line(None, 0.7),
+                line(Some("this rule"), 1250.0),
+            ],
+            ..spec
+        };
+        assert_eq!(
+            values_at(&grouped, 0.0),
+            [
+                "tick 0",
+                "other rules: 0.500–0.900 (3 lines)",
+                "this rule: 1,250"
+            ]
+        );
     }
 }

@@ -518,6 +518,8 @@ mod hover {
                     .borrow()
                     .as_ref()
                     .map_or(x, |d| crate::charts::picked_x(&d.spec, x));
+                // The keyboard cursor restarts from the step this click chose.
+                cursor_after_click.set(None);
                 pick(x);
             })
         };
