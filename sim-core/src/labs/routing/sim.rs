@@ -113,14 +113,14 @@ fn offered_load(
 ) -> f64 {
     let reqs = &workload.requests;
     let window = reqs.last().map_or(0, |r| r.arrival.0) + 1;
-    let budget = f64::from(config.prefill_budget.max(1));
+    let budget = config.prefill_budget.max(1);
     let slots = f64::from(config.slots.max(1));
     let work: f64 = reqs
         .iter()
         .zip(cached)
         .map(|(r, c)| {
             let uncached = r.prompt_tokens.saturating_sub(c.unwrap_or(0));
-            (f64::from(uncached) / budget).ceil() + f64::from(r.output_tokens) / slots
+            f64::from(uncached.div_ceil(budget)) + f64::from(r.output_tokens) / slots
         })
         .sum();
     let capacity: f64 = replicas
