@@ -113,9 +113,18 @@ test('herding: "Next key moment" from step 0 lands on the first stampede tick', 
 test('routing: two rules side by side on one trace, with the per-replica totals so far', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(`${env.srv.base}?lab=routing&rule=least-outstanding`);
+  assert.equal(await page.locator('#queue-chart-vs').isVisible(), false, 'one rule: one queue chart');
   await page.locator('#vs-rule').selectOption('round-robin');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('vs') === 'round-robin');
   await settled(page);
+  // The second rule's queues, on the same axes, marking the same tick.
+  const vsChart = page.locator('#queue-chart-vs');
+  await vsChart.scrollIntoViewIfNeeded();
+  assert.equal(await vsChart.isVisible(), true);
+  const box = await vsChart.boundingBox();
+  await vsChart.click({ position: { x: box.width * 0.4, y: box.height / 2 } });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') !== '0');
+  await page.locator('#routing-player button[aria-label="First"]').click();
   await page.locator('#moment-next').click();
   const text = await narration(page);
   assert.match(text, /Least outstanding: .*Round robin: /);
@@ -221,7 +230,7 @@ test('every chart of every lab reads out the values under the pointer and under 
   const report = [];
   for (const lab of labs) {
     await page.goto(`${env.srv.base}?lab=${lab.id}`);
-    const ids = await page.locator('figure.chart canvas').evaluateAll((cs) => cs.map((c) => c.id));
+    const ids = await page.locator('figure.chart canvas').evaluateAll((cs) => cs.filter((c) => c.checkVisibility({ visibilityProperty: true })).map((c) => c.id));
     assert.ok(ids.length > 0, `${lab.id} has a chart`);
     for (const id of ids) {
       const chart = page.locator(`#${id}`);

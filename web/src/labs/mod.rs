@@ -564,9 +564,19 @@ mod hover {
                 show(&c, d, next);
             })
         };
+        // Focus that comes with a mouse press is the pointer's: the pointer's
+        // read-out stays, rather than jumping to the current step.
+        let pressed: Rc<Cell<bool>> = Rc::new(Cell::new(false));
+        let on_down = {
+            let pressed = Rc::clone(&pressed);
+            Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |_: web_sys::MouseEvent| {
+                pressed.set(true);
+            })
+        };
         let on_focus = {
             let drawn = Rc::clone(&drawn);
             let cursor = Rc::clone(&cursor);
+            let pressed = Rc::clone(&pressed);
             Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
                 let Some(c) = e
                     .current_target()
@@ -574,6 +584,9 @@ mod hover {
                 else {
                     return;
                 };
+                if pressed.replace(false) {
+                    return;
+                }
                 if let Some(d) = drawn.borrow().as_ref() {
                     let x = d.spec.marker_x.unwrap_or(d.spec.x_range.0);
                     cursor.set(Some(x));
@@ -581,15 +594,18 @@ mod hover {
                 }
             })
         };
-        let on_blur =
+        let on_blur = {
+            let pressed = Rc::clone(&pressed);
             Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
+                pressed.set(false);
                 if let Some(c) = e
                     .current_target()
                     .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
                 {
                     hide(&c);
                 }
-            });
+            })
+        };
         let add = |name: &str, f: &JsValue| {
             let _ = canvas.add_event_listener_with_callback(name, f.unchecked_ref());
         };
@@ -597,6 +613,7 @@ mod hover {
         add("mouseleave", on_leave.as_ref());
         add("click", on_click.as_ref());
         add("keydown", on_key.as_ref());
+        add("mousedown", on_down.as_ref());
         add("focus", on_focus.as_ref());
         add("blur", on_blur.as_ref());
         // The listeners live as long as the canvas: closures are leaked once
@@ -606,6 +623,7 @@ mod hover {
         on_click.forget();
         on_key.forget();
         on_focus.forget();
+        on_down.forget();
         on_blur.forget();
     }
 }

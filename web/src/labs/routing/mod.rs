@@ -173,6 +173,35 @@ pub fn RoutingLab(
                 .into()
         })
     };
+    // Side by side: the second rule's queues on the same axes.
+    let vs = lab.vs;
+    let vs_rule = move || RuleKind::from_name(vs.get()).filter(|r| *r != rule());
+    let vs_ref = NodeRef::<Canvas>::new();
+    let vs_error = super::draw_linked(
+        vs_ref,
+        Arc::new(move |_| {
+            let other = vs_rule()?;
+            let current = step.get();
+            outcome.with(|o| {
+                let o = o.as_ref()?;
+                let range = queue_evolution::shared_range(o.rules.iter().map(|r| &r.queue));
+                o.rule(other)
+                    .map(|r| queue_evolution::spec(&r.queue, range, Some(current as f64)))
+            })
+        }),
+        Some(super::seek_to(step, playing)),
+    );
+    let vs_summary = Signal::derive(move || {
+        vs_rule()
+            .and_then(|other| {
+                outcome.with(|o| {
+                    o.as_ref()
+                        .and_then(|o| o.rule(other))
+                        .map(|r| queue_evolution::summary(&r.queue))
+                })
+            })
+            .unwrap_or_default()
+    });
     let chart_summary = Signal::derive(move || {
         rule_outcome()
             .map(|r| queue_evolution::summary(&r.queue))
@@ -230,9 +259,19 @@ pub fn RoutingLab(
                         <Markup class="cards" html=move || cards(rule_outcome().as_ref(), slo()) />
                     </div>
                     <figure class="chart" data-panel="chart">
-                        <figcaption>"Queue evolution: outstanding requests (waiting + running) per replica; the line marks the player's tick (click to move it)"</figcaption>
+                        <figcaption>{move || format!(
+                            "Queue evolution under {}: outstanding requests (waiting + running) per replica; the line marks the player's tick (click to move it)",
+                            rule().title()
+                        )}</figcaption>
                         <canvas node_ref=canvas_ref id="queue-chart" role="img" aria-label=chart_summary></canvas>
                         <p class="sr-only" id="queue-chart-summary">{chart_summary}</p>
+                        // Collapsed rather than hidden: the canvas keeps its
+                        // width, so it is drawn at its real size while closed.
+                        <div class="vs-chart" class:vs-off=move || vs_rule().is_none()>
+                            <p class="small"><strong>{move || vs_rule().map(|r| format!("… and under {}, on the same axes", r.title())).unwrap_or_default()}</strong></p>
+                            <canvas node_ref=vs_ref id="queue-chart-vs" role="img" aria-label=vs_summary></canvas>
+                            <ChartError error=vs_error />
+                        </div>
                         <ChartError error=chart_error />
                         <details>
                             <summary>"What am I looking at?"</summary>
