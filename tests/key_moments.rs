@@ -195,6 +195,26 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
             assert_eq!(seen.len(), n, "tick {}", f.tick);
         }
     }
+    // Played to the end, the player's figures are the run's.
+    for (k, out) in o.rules.iter().enumerate() {
+        let end = t.so_far(k, usize::MAX).expect("rule");
+        assert_eq!(end.finished, out.completed);
+        assert_eq!(end.routed as usize, t.requests.len());
+        assert_eq!(
+            end.ttft_p50.to_bits(),
+            out.ttft_p50.to_bits(),
+            "{:?}",
+            out.rule
+        );
+        assert_eq!(
+            end.ttft_p95.to_bits(),
+            out.ttft_p95.to_bits(),
+            "{:?}",
+            out.rule
+        );
+        let early = t.so_far(k, 100).expect("rule");
+        assert!(early.finished <= end.finished && early.routed < end.routed);
+    }
     let moments = |i: usize| {
         t.rules[i]
             .frames

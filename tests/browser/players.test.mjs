@@ -133,8 +133,12 @@ test('routing: two rules side by side on one trace, with the per-replica totals 
   const head = await page.locator('#player-replicas thead').textContent();
   assert.match(head, /Least outstanding: routed.*Round robin: routed/);
   assert.match(await page.locator('#player-replicas caption').textContent(), /so far/);
+  assert.match(await page.locator('#player-so-far').textContent(), /^Up to tick \d+ — Least outstanding: \d+ of 160 routed, \d+ finished; TTFT P95 so far [\d.]+ ticks \(whole run [\d.]+\)/);
   await page.locator('#routing-player button[aria-label="Last"]').click();
   assert.match(await page.locator('#player-replicas caption').textContent(), /whole run/);
+  // At the last tick the player's TTFT P95 is the card's.
+  const card = (await page.locator('#card-ttft-p95 .card-number').textContent()).trim();
+  assert.match(await page.locator('#player-so-far').textContent(), new RegExp(`^Whole run — Least outstanding: 160 of 160 routed, 160 finished; TTFT P95 over the run ${card.replace('.', '\\.')} ticks`));
   // At the end, the player's totals are the run's: routed per replica as in the table below.
   const routed = await page.locator('#player-replicas tbody tr td:nth-child(2)').allTextContents();
   const out = JSON.parse(lblab(['routing', '--rule', 'least-outstanding', '--json']));

@@ -143,7 +143,53 @@ pub struct Timeline {
     pub rules: Vec<RulePlay>,
 }
 
+/// One rule's headline figures over the ticks played so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoFar {
+    /// Requests routed by the end of the tick.
+    pub routed: u32,
+    /// Requests whose first token came out.
+    pub first_tokens: u32,
+    /// Requests finished.
+    pub finished: u32,
+    /// Median TTFT of the requests with a first token so far, in ticks.
+    pub ttft_p50: f64,
+    /// 95th percentile of the same.
+    pub ttft_p95: f64,
+}
+
 impl Timeline {
+    /// Rule `k`'s figures over ticks `0..=t`. TTFT is counted as the run
+    /// counts it (the first token's tick + 1 − arrival), so when the frames
+    /// cover the whole run the last tick's figures are the run's own.
+    pub fn so_far(&self, k: usize, t: usize) -> Option<SoFar> {
+        let play = self.rules.get(k)?;
+        let played = &play.frames[..t.saturating_add(1).min(play.frames.len())];
+        let mut ttfts: Vec<f64> = Vec::new();
+        let (mut routed, mut finished) = (0u32, 0u32);
+        for f in played {
+            for e in &f.events {
+                match *e {
+                    TickEvent::Routed { .. } => routed += 1,
+                    TickEvent::Finished { .. } => finished += 1,
+                    TickEvent::FirstToken { request, .. } => {
+                        let arrival = self.requests.get(request as usize).map_or(0, |r| r.arrival);
+                        ttfts.push((f.tick + 1 - arrival) as f64);
+                    }
+                    TickEvent::Preempted { .. } => {}
+                }
+            }
+        }
+        ttfts.sort_by(f64::total_cmp);
+        Some(SoFar {
+            routed,
+            first_tokens: ttfts.len() as u32,
+            finished,
+            ttft_p50: crate::stats::percentile_sorted(&ttfts, 50.0),
+            ttft_p95: crate::stats::percentile_sorted(&ttfts, 95.0),
+        })
+    }
+
     /// Frames every rule has (the player's length).
     pub fn len(&self) -> usize {
         self.rules.iter().map(|r| r.frames.len()).max().unwrap_or(0)

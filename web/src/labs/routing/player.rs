@@ -123,6 +123,47 @@ pub fn RoutingPlayer(
             })
         })
     };
+    let main = lab.outcome;
+    let so_far = move || {
+        let t = step.get();
+        timeline.with(|tl| {
+            let tl = tl.as_ref()?;
+            let last = tl.len().saturating_sub(1);
+            let lines: Vec<String> = tl
+                .rules
+                .iter()
+                .enumerate()
+                .filter_map(|(k, p)| {
+                    let s = tl.so_far(k, t)?;
+                    let whole =
+                        main.with(|o| o.as_ref().and_then(|o| o.rule(p.rule)).map(|r| r.ttft_p95));
+                    Some(format!(
+                        "{}: {} of {} routed, {} finished; TTFT P95 {} {} ticks{}",
+                        p.rule.title(),
+                        s.routed,
+                        tl.requests.len(),
+                        s.finished,
+                        if t >= last { "over the run" } else { "so far" },
+                        crate::format::ticks(s.ttft_p95),
+                        match whole {
+                            Some(w) if t < last =>
+                                format!(" (whole run {})", crate::format::ticks(w)),
+                            _ => String::new(),
+                        }
+                    ))
+                })
+                .collect();
+            Some(format!(
+                "{} {}.",
+                if t >= last {
+                    "Whole run —".to_string()
+                } else {
+                    format!("Up to tick {t} —")
+                },
+                lines.join(" · ")
+            ))
+        })
+    };
     let open = lab.focus_open();
     let options = move || {
         let current = focus.get();
@@ -163,6 +204,7 @@ pub fn RoutingPlayer(
                 <span class="key-dot decode"></span>" decode "
                 <span class="key-dot done"></span>" finished · dot size: prompt length"
             </p>
+            <p class="small" id="player-so-far">{so_far}</p>
             <p class="small muted">{cut}</p>
             <details class="player-table">
                 <summary>"Per replica so far"</summary>
