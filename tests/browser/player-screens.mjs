@@ -31,6 +31,15 @@ for (const width of [1200, 360]) {
       const file = `${out}/player-${lab}-${width}-${scheme}.png`;
       await panel.screenshot({ path: file });
       console.log('wrote', file);
+      if (width < 700) {
+        // On a phone the panel scrolls inside itself: the stage on its own.
+        await page.locator('#player-forward').click();
+        await page.locator('canvas.stage').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(120);
+        const stage = `${out}/player-${lab}-${width}-${scheme}-stage.png`;
+        await page.locator('canvas.stage').screenshot({ path: stage });
+        console.log('wrote', stage);
+      }
     }
     await page.close();
   }

@@ -159,7 +159,11 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
         scene.labels.push(label(
             x,
             base_y + 13.0,
-            format!("Replica {} · {}", r + 1, tick.outstanding[r]),
+            if column > 90.0 {
+                format!("Replica {} · {}", r + 1, tick.outstanding[r])
+            } else {
+                format!("R{} · {}", r + 1, tick.outstanding[r])
+            },
             &pal.fg,
         ));
         let held = u64::from(tick.outstanding[r]);
