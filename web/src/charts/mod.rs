@@ -116,6 +116,38 @@ pub struct ChartSpec {
     pub legend: Legend,
 }
 
+/// A player's bars: one bar per step (bar `i` from x = i to i + 1), muted,
+/// with the bar of step `current` in the accent colour. Shared by the charts
+/// whose x axis is a player's step.
+pub fn step_bars(values: &[f64], current: usize, theme: &ChartTheme) -> Vec<Series> {
+    let bars = |keep: &dyn Fn(usize) -> bool| -> Vec<(f64, f64)> {
+        values
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(i, &v)| (i as f64, v))
+            .collect()
+    };
+    // 45% foreground over the background, so bars stay muted in either theme.
+    let blend = |f: u8, b: u8| (0.45 * f64::from(f) + 0.55 * f64::from(b)).round() as u8;
+    let (f, b) = (theme.foreground, theme.background);
+    let muted = RGBColor(blend(f.0, b.0), blend(f.1, b.1), blend(f.2, b.2));
+    vec![
+        Series {
+            label: None,
+            color: muted,
+            mark: Mark::Bars,
+            points: bars(&|i| i != current),
+        },
+        Series {
+            label: None,
+            color: theme.accent,
+            mark: Mark::Bars,
+            points: bars(&|i| i == current),
+        },
+    ]
+}
+
 /// Whole-number tick labels.
 pub fn whole(x: f64) -> String {
     crate::format::fixed(x, 0)

@@ -4,7 +4,7 @@
 
 use sim_core::labs::batching::ModeRun;
 
-use super::{whole, ChartSpec, Legend, Mark, Series};
+use super::{whole, ChartSpec, Legend};
 use crate::theme::ChartTheme;
 
 /// Bars over iterations 1..=n (bar `i` from x = i − 1 to i, so the data x
@@ -13,17 +13,6 @@ use crate::theme::ChartTheme;
 /// stays put when the reader switches modes.
 pub fn spec(run: &ModeRun, slots: usize, current: usize, theme: &ChartTheme) -> ChartSpec {
     let n = run.iterations_detail.len().max(1);
-    let bars = |keep: &dyn Fn(usize) -> bool| -> Vec<(f64, f64)> {
-        run.iterations_detail
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| keep(*i))
-            .map(|(i, d)| (i as f64, f64::from(d.output_tokens)))
-            .collect()
-    };
-    let blend = |f: u8, b: u8| (0.45 * f64::from(f) + 0.55 * f64::from(b)).round() as u8;
-    let (f, b) = (theme.foreground, theme.background);
-    let muted = plotters::style::RGBColor(blend(f.0, b.0), blend(f.1, b.1), blend(f.2, b.2));
     ChartSpec {
         x_desc: "iteration",
         y_desc: "output tokens",
@@ -35,20 +24,14 @@ pub fn spec(run: &ModeRun, slots: usize, current: usize, theme: &ChartTheme) -> 
         x_label: |x| crate::format::fixed(x + 1.0, 0),
         y_label: whole,
         x_labels: n.min(12),
-        series: vec![
-            Series {
-                label: None,
-                color: muted,
-                mark: Mark::Bars,
-                points: bars(&|i| i != current),
-            },
-            Series {
-                label: None,
-                color: theme.accent,
-                mark: Mark::Bars,
-                points: bars(&|i| i == current),
-            },
-        ],
+        series: super::step_bars(
+            &run.iterations_detail
+                .iter()
+                .map(|d| f64::from(d.output_tokens))
+                .collect::<Vec<_>>(),
+            current,
+            theme,
+        ),
         marker_x: Some(current as f64 + 0.5),
         marker_y: None,
         ring: None,
