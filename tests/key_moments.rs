@@ -229,6 +229,30 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     );
     assert!(moments(0) > 0);
     assert_eq!(moments(1), 0, "least outstanding always picks the lightest");
+    // A cache-aware rule's escapes are flagged where its decisions say so.
+    let aware = routing::play(&config, None, Some("prefix-aware")).expect("valid");
+    let escapes = aware.rules[0]
+        .frames
+        .iter()
+        .filter(|f| matches!(f.moment, Some(RoutingMoment::Escape { .. })))
+        .count();
+    let reasons = aware.rules[0]
+        .frames
+        .iter()
+        .flat_map(|f| &f.events)
+        .filter(|e| {
+            matches!(
+                e,
+                TickEvent::Routed {
+                    reason: sim_core::routing::Reason::ImbalanceEscape { .. }
+                        | sim_core::routing::Reason::AffinityDropped { .. },
+                    ..
+                }
+            )
+        })
+        .count();
+    println!("prefix-aware escapes at the defaults: {reasons} decisions, {escapes} ticks flagged");
+    assert!(escapes > 0 && escapes <= reasons);
     // Same config, same seed: the same record.
     assert_eq!(t, routing::play(&config, None, Some(only)).expect("valid"));
     assert!(routing::play(&config, None, Some("nope")).is_err());

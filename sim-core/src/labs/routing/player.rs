@@ -93,6 +93,15 @@ pub enum RoutingMoment {
         /// Its outstanding requests.
         lighter_load: u32,
     },
+    /// A cache-aware rule gave up its cached replica because the pool was
+    /// too imbalanced, and sent the request by load instead (the escape
+    /// hatch of §5.5 and §6.1).
+    Escape {
+        /// The request.
+        request: u32,
+        /// Where it went instead (0-based).
+        replica: u32,
+    },
     /// KV ran out and a running sequence went back to the queue.
     Preemption {
         /// The replica (0-based).
@@ -242,6 +251,15 @@ fn record_rule(config: &Config, workload: &Workload, rule: RuleKind) -> RulePlay
                 .map(|r| {
                     let replica = r.decision.replica;
                     assigned[replica as usize] += 1;
+                    if matches!(
+                        r.decision.reason,
+                        Reason::ImbalanceEscape { .. } | Reason::AffinityDropped { .. }
+                    ) {
+                        moment.get_or_insert(RoutingMoment::Escape {
+                            request: r.request,
+                            replica,
+                        });
+                    }
                     let (lighter, lighter_load) = r.lightest;
                     if r.load >= lighter_load + PAST_LIGHTER {
                         moment.get_or_insert(RoutingMoment::SentPastLighter {

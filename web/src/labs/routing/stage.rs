@@ -89,6 +89,11 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize) -> String {
             replica + 1,
             lighter + 1
         )),
+        Some(RoutingMoment::Escape { request, replica }) => out.push_str(&format!(
+            " Key moment: the pool was too uneven, so request {} left the replica caching its prefix for replica {}, the least loaded.",
+            request + 1,
+            replica + 1
+        )),
         Some(RoutingMoment::Preemption { replica, request }) => out.push_str(&format!(
             " Key moment: replica {} ran out of KV blocks and sent request {} back to its queue.",
             replica + 1,
@@ -209,6 +214,7 @@ fn panel(
     let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
     let moment_replica = match f.moment {
         Some(RoutingMoment::SentPastLighter { replica, .. })
+        | Some(RoutingMoment::Escape { replica, .. })
         | Some(RoutingMoment::Preemption { replica, .. }) => Some(replica as usize),
         None => None,
     };
