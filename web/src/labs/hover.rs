@@ -15,6 +15,11 @@ use wasm_bindgen::JsCast;
 
 use super::{Drawn, PickFn};
 
+/// The canvas an event's listener sits on.
+fn canvas_of(e: &web_sys::Event) -> Option<web_sys::HtmlCanvasElement> {
+    e.current_target()?.dyn_into().ok()
+}
+
 /// The tooltip element beside `canvas` (made on first use).
 fn tip(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::HtmlElement> {
     let id = format!("{}-tip", canvas.id());
@@ -84,7 +89,7 @@ pub fn attach(
     let at_pointer = {
         let drawn = Rc::clone(&drawn);
         move |e: &web_sys::MouseEvent| -> Option<f64> {
-            let c: web_sys::HtmlCanvasElement = e.current_target()?.dyn_into().ok()?;
+            let c = canvas_of(e)?;
             let d = drawn.borrow();
             let d = d.as_ref()?;
             let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
@@ -95,10 +100,7 @@ pub fn attach(
         let drawn = Rc::clone(&drawn);
         let at = at_pointer.clone();
         Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
-            let Some(c) = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            else {
+            let Some(c) = canvas_of(&e) else {
                 return;
             };
             match (at(&e), drawn.borrow().as_ref()) {
@@ -108,10 +110,7 @@ pub fn attach(
         })
     };
     let on_leave = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
-        if let Some(c) = e
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-        {
+        if let Some(c) = canvas_of(&e) {
             hide(&c);
         }
     });
@@ -136,10 +135,7 @@ pub fn attach(
         let drawn = Rc::clone(&drawn);
         let cursor = Rc::clone(&cursor);
         Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-            let Some(c) = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            else {
+            let Some(c) = canvas_of(&e) else {
                 return;
             };
             let d = drawn.borrow();
@@ -187,10 +183,7 @@ pub fn attach(
         let cursor = Rc::clone(&cursor);
         let pressed = Rc::clone(&pressed);
         Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
-            let Some(c) = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            else {
+            let Some(c) = canvas_of(&e) else {
                 return;
             };
             if pressed.replace(false) {
@@ -207,10 +200,7 @@ pub fn attach(
         let pressed = Rc::clone(&pressed);
         Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
             pressed.set(false);
-            if let Some(c) = e
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-            {
+            if let Some(c) = canvas_of(&e) {
                 hide(&c);
             }
         })
