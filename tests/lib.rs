@@ -155,3 +155,26 @@ pub const CLAIM_AT_LOW_LOAD: Claim = Claim {
         close && p.iter().all(|&x| pa < x)
     },
 };
+
+/// Replica speeds of claim (g)'s pool: the first replica twice as fast.
+pub const FAST_SPEEDS: [f64; 4] = [2.0, 1.0, 1.0, 1.0];
+
+/// Mean outstanding on replica 0 over the mean of the others' (rule `r`).
+pub fn first_replica_share(o: &Outcome, r: RuleKind) -> f64 {
+    let reps = &get(o, r).replicas;
+    let others: f64 =
+        reps[1..].iter().map(|x| x.mean_outstanding).sum::<f64>() / (reps.len() - 1) as f64;
+    reps[0].mean_outstanding / others.max(1e-9)
+}
+
+/// Claim (g), with [`FAST_SPEEDS`] and the other defaults (§4.3): a replica
+/// twice as fast should carry about twice the work, and counting requests
+/// alone under-fills it; Envoy's weights give it more.
+pub const CLAIM_ON_A_FAST_REPLICA: Claim = Claim {
+    name: "(g) Envoy's weights keep more work on a 2× replica than least outstanding does",
+    needed: 0.8,
+    holds: |o| {
+        first_replica_share(o, RuleKind::EnvoyLeastRequest)
+            > first_replica_share(o, RuleKind::LeastOutstanding)
+    },
+};

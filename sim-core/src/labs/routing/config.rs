@@ -53,7 +53,7 @@ pub struct Config {
     pub slo_ttft: u32,
     /// Seed of every random stream (default 55: of seeds 1–100, the one whose
     /// table is nearest the seed-median table, so the lab opens on a typical
-    /// run; `most_typical_seeds` in tests/calibration.rs).
+    /// run; `most_typical_seeds` in tests/calibration/search.rs).
     pub seed: u64,
     /// Batch slots per replica (default 8).
     pub slots: u32,
