@@ -473,7 +473,7 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     ),
     (
         "least-outstanding: E2E P95",
-        "an 837-tick E2E needs 700–900-token long outputs; every such setting found fails claim (g) or (d) on fresh seeds",
+        "an 837-tick E2E needs 700–900-token long outputs; every such setting found fails claim (g), or (d) on fresh seeds",
     ),
     (
         "least-kv: TTFT P95",
