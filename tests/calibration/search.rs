@@ -76,88 +76,65 @@ fn search_herding_calibration() {
     }
 }
 
-/// How far `cells` are from the article, as a sum of squared distances in
-/// units of each cell's tolerance (a cell within tolerance adds at most 1),
-/// plus 4 per pair of rules ranked the other way round on TTFT P95.
-fn routing_loss(cells: &[(RuleKind, Cells)]) -> f64 {
-    let mut loss = 0.0;
+/// Each routing cell's signed distance from the article's figure, in units of
+/// its tolerance (within tolerance means at most 1 either way).
+fn distances(cells: &[(RuleKind, Cells)]) -> Vec<f64> {
+    let mut d = Vec::new();
     for a in &ARTICLE_ROUTING {
         let (_, c) = cells
             .iter()
             .find(|(r, _)| *r == a.rule)
             .expect("textbook rule");
-        let sq = |x: f64| x * x;
-        loss += sq((c.ttft_p95.max(0.1) / a.ttft_p95).ln() / 1.3f64.ln());
-        loss += sq((c.slo - a.slo) / 0.05);
-        loss += sq((c.cache - a.cache) / 0.08);
+        d.push((c.ttft_p95.max(0.1) / a.ttft_p95).ln() / 1.3f64.ln());
+        d.push((c.slo - a.slo) / 0.05);
+        d.push((c.cache - a.cache) / 0.08);
         let gap_tol = if a.rule == RuleKind::LeastKv {
             15.0
         } else {
             5.0
         };
-        loss += sq((c.gap - a.gap) / gap_tol);
-        loss += sq((c.throughput - a.throughput) / (a.throughput * 0.2));
+        d.push((c.gap - a.gap) / gap_tol);
+        d.push((c.throughput - a.throughput) / (a.throughput * 0.2));
         if a.rule == RuleKind::LeastOutstanding {
-            loss += sq((c.e2e_p95 - ARTICLE_E2E_P95_LO) / (ARTICLE_E2E_P95_LO * 0.25));
+            d.push((c.e2e_p95 - ARTICLE_E2E_P95_LO) / (ARTICLE_E2E_P95_LO * 0.25));
         }
     }
-    let ours: Vec<(RuleKind, f64)> = cells.iter().map(|(r, c)| (*r, c.ttft_p95)).collect();
-    for a in &ARTICLE_ROUTING {
-        for b in &ARTICLE_ROUTING {
-            let (oa, ob) = (
-                ours.iter().find(|x| x.0 == a.rule).unwrap().1,
-                ours.iter().find(|x| x.0 == b.rule).unwrap().1,
-            );
-            if a.ttft_p95 < b.ttft_p95 && oa >= ob {
-                loss += 4.0;
-            }
-        }
-    }
-    loss
+    d
+}
+
+/// Pairs of rules the article ranks one way on TTFT P95 and `cells` do not.
+fn inverted_pairs(cells: &[(RuleKind, Cells)]) -> usize {
+    let ours = |rule: RuleKind| {
+        cells
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .expect("textbook rule")
+            .1
+            .ttft_p95
+    };
+    ARTICLE_ROUTING
+        .iter()
+        .flat_map(|a| ARTICLE_ROUTING.iter().map(move |b| (a, b)))
+        .filter(|(a, b)| a.ttft_p95 < b.ttft_p95 && ours(a.rule) >= ours(b.rule))
+        .count()
+}
+
+/// How far `cells` are from the article, as a sum of squared distances in
+/// units of each cell's tolerance (a cell within tolerance adds at most 1),
+/// plus 4 per pair of rules ranked the other way round on TTFT P95.
+fn routing_loss(cells: &[(RuleKind, Cells)]) -> f64 {
+    distances(cells).iter().map(|d| d * d).sum::<f64>() + 4.0 * inverted_pairs(cells) as f64
 }
 
 /// The search's objective when every cell must hold: 5 per cell outside its
 /// tolerance plus how far outside (squared, in tolerance units), plus a small
 /// pull toward the article's values; 5 per pair of rules in the wrong order.
 fn routing_hinge(cells: &[(RuleKind, Cells)]) -> f64 {
-    let mut loss = 0.0;
-    let mut add = |d: f64| {
+    let cell = |d: &f64| {
         let over = (d.abs() - 1.0).max(0.0);
-        loss += 0.05 * d * d + if over > 0.0 { 5.0 + over * over } else { 0.0 };
+        0.05 * d * d + if over > 0.0 { 5.0 + over * over } else { 0.0 }
     };
-    for a in &ARTICLE_ROUTING {
-        let (_, c) = cells
-            .iter()
-            .find(|(r, _)| *r == a.rule)
-            .expect("textbook rule");
-        add((c.ttft_p95.max(0.1) / a.ttft_p95).ln() / 1.3f64.ln());
-        add((c.slo - a.slo) / 0.05);
-        add((c.cache - a.cache) / 0.08);
-        let gap_tol = if a.rule == RuleKind::LeastKv {
-            15.0
-        } else {
-            5.0
-        };
-        add((c.gap - a.gap) / gap_tol);
-        add((c.throughput - a.throughput) / (a.throughput * 0.2));
-        if a.rule == RuleKind::LeastOutstanding {
-            add((c.e2e_p95 - ARTICLE_E2E_P95_LO) / (ARTICLE_E2E_P95_LO * 0.25));
-        }
-    }
-    let ours = rank(cells.iter().map(|(r, c)| (*r, c.ttft_p95)));
-    let theirs = rank(ARTICLE_ROUTING.iter().map(|a| (a.rule, a.ttft_p95)));
-    for (i, a) in theirs.iter().enumerate() {
-        for b in &theirs[i + 1..] {
-            let (pa, pb) = (
-                ours.iter().position(|r| r == a),
-                ours.iter().position(|r| r == b),
-            );
-            if pa > pb {
-                loss += 5.0;
-            }
-        }
-    }
-    loss
+    distances(cells).iter().map(cell).sum::<f64>() + 5.0 * inverted_pairs(cells) as f64
 }
 
 /// The objective the searches minimise: [`routing_hinge`] when
