@@ -1,10 +1,11 @@
 //! The batching player reproduces the article's §7.2 figures exactly.
 
+use sim_core::choice::Choice;
 use sim_core::labs::batching::{self, Config, Mode, SlotState, TraceChoice};
 
 #[test]
 fn default_trace_matches_the_article() {
-    let o = batching::run(&Config::default(), &Mode::ALL).expect("valid");
+    let o = batching::run(&Config::default(), Mode::ALL).expect("valid");
     let get = |m| o.mode(m).expect("ran");
     let (s, c, k) = (get(Mode::Static), get(Mode::Continuous), get(Mode::Chunked));
     assert_eq!(
@@ -72,7 +73,7 @@ fn iteration_records_are_consistent() {
             ..Config::default()
         },
     ] {
-        let o = batching::run(&cfg, &Mode::ALL).expect("valid");
+        let o = batching::run(&cfg, Mode::ALL).expect("valid");
         let total_output: u32 = o.trace.iter().map(|r| r.output).sum();
         for m in &o.modes {
             assert_eq!(m.iterations_detail.len() as u32, m.iterations);
@@ -137,7 +138,7 @@ fn bad_config_is_a_typed_error() {
             slots: 0,
             ..Config::default()
         },
-        &Mode::ALL,
+        Mode::ALL,
     )
     .expect_err("invalid");
     assert_eq!(err.key, "slots");

@@ -10,6 +10,7 @@
 //! to 39. A lean copy of the iteration rule keeps it fast; every hit is then
 //! re-checked with the real simulator.
 
+use sim_core::choice::Choice;
 use sim_core::labs::batching::{self, Mode};
 
 type Trace = [(u32, u32, u32); 6];
@@ -100,7 +101,7 @@ fn search_default_trace() {
             trace: batching::TraceChoice::Custom(batching::config_from_tuples(t)),
             ..batching::Config::default()
         };
-        let o = batching::run(&cfg, &Mode::ALL).expect("valid");
+        let o = batching::run(&cfg, Mode::ALL).expect("valid");
         let got: Vec<(u32, u32, u32)> = o
             .modes
             .iter()

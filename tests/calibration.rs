@@ -8,6 +8,7 @@ use lblab_tests::{
     textbook, CLAIMS_AT_DEFAULTS, CLAIM_AT_LOW_LOAD, CLAIM_ON_A_FAST_REPLICA, FAST_SPEEDS,
     LOW_RATE, SEEDS,
 };
+use sim_core::choice::Choice;
 use sim_core::labs::herding::{self, HerdingRule};
 use sim_core::labs::routing::{self, Config, Outcome};
 use sim_core::routing::RuleKind;

@@ -6,22 +6,15 @@
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sim_core::labs::{self, decode, encode, Format, Lab, RunRequest, LABS};
+use sim_core::labs::{self, decode, encode, Lab, RunRequest, LABS};
 
 fn check<L: Lab>(pairs: &[(&str, &str)])
 where
     L::Outcome: DeserializeOwned + Serialize,
 {
     let entry = labs::find(L::INFO.id).expect("registered");
-    let (json, bytes) = (entry.run_coded)(&RunRequest {
-        pairs,
-        only: None,
-        trace: None,
-        format: Format::Report,
-        progress: None,
-        computed: None,
-    })
-    .expect("runs");
+    let written = (entry.run)(&RunRequest::of(pairs)).expect("runs");
+    let (json, bytes) = (written.json, written.bytes);
     let back: L::Outcome = decode(&bytes).expect("decodes");
     assert_eq!(
         serde_json::to_string(&back).expect("json"),
@@ -57,15 +50,24 @@ fn every_lab_reads_back_exactly_what_the_worker_wrote() {
 
 #[test]
 fn the_routing_timeline_reads_back() {
-    let config = labs::routing::Config::default();
-    let t =
-        labs::routing::play(&config, None, Some("round-robin,least-outstanding")).expect("valid");
-    let bytes = encode(&t).expect("encodes");
-    let back: labs::routing::player::Timeline = decode(&bytes).expect("decodes");
-    assert_eq!(back, t);
+    let entry = labs::find("routing").expect("registered");
+    let written = (entry.run)(&RunRequest {
+        only: &["round-robin", "least-outstanding"],
+        record: true,
+        ..RunRequest::of(&[])
+    })
+    .expect("runs");
+    let back: labs::routing::Outcome = decode(&written.bytes).expect("decodes");
+    let t = back.timeline.as_ref().expect("recorded");
+    assert_eq!(t.rules.len(), 2);
+    assert_eq!(
+        serde_json::to_string(&back).expect("json"),
+        written.json,
+        "the timeline reads back exactly"
+    );
     println!(
         "timeline: {} bytes for {} ticks of two rules",
-        bytes.len(),
+        written.bytes.len(),
         t.len()
     );
 }

@@ -3,9 +3,8 @@
 //! JSON reads back into the outcome type the page deserialises (a NaN would be
 //! written as null and refused there).
 
-use sim_core::labs::goodput::{GoodputLab, Outcome};
-use sim_core::labs::routing::Config;
-use sim_core::labs::Lab;
+use sim_core::labs::goodput::{Config, GoodputLab, Outcome};
+use sim_core::labs::{Input, Lab};
 
 #[test]
 fn a_sweep_to_five_per_tick_runs_every_rule_and_reads_back() {
@@ -13,7 +12,7 @@ fn a_sweep_to_five_per_tick_runs_every_rule_and_reads_back() {
         sweep_to: 5.0,
         ..Config::default()
     };
-    let o = GoodputLab::run(&config, None).expect("valid");
+    let o = GoodputLab::run(&config, &Input::all()).expect("valid");
     let top = o.points.last().expect("points");
     assert!((top.rate - 5.0).abs() < 1e-9);
     for r in &top.rules {

@@ -1,6 +1,7 @@
 //! The stale-signal herding lab's claims (article §5.6), over 100 seeds each.
 
 use lblab_tests::SEEDS;
+use sim_core::choice::Choice;
 use sim_core::labs::herding::{self, Config, HerdingRule, Outcome, RuleSummary};
 
 fn runs(cfg: &Config) -> Vec<Outcome> {

@@ -2,6 +2,7 @@
 //! says they happen, progressive totals end on the run's own figures, and the
 //! Routing Lab's timeline replays the very run its metrics describe.
 
+use sim_core::choice::Choice;
 use sim_core::labs::batching::{self, BatchMoment, Mode, SlotState};
 use sim_core::labs::herding::{self, HerdMoment, HerdingRule, Totals};
 use sim_core::labs::prefix::{self, PrefixMoment, PrefixReason};
@@ -102,7 +103,7 @@ fn prefix_moments_name_escapes_hot_misses_and_evictions() {
 
 #[test]
 fn batching_moments_and_totals() {
-    let o = batching::run(&batching::Config::default(), &Mode::ALL).expect("valid");
+    let o = batching::run(&batching::Config::default(), Mode::ALL).expect("valid");
     for m in &o.modes {
         let last = m.iterations_detail.len() - 1;
         let t = m.totals_upto(last);
@@ -159,11 +160,24 @@ fn batching_moments_and_totals() {
     assert_eq!(idles(Mode::Continuous), 0);
 }
 
+/// The Routing Lab's timeline of `rules`, recorded as the page's player asks.
+fn play(config: &RoutingConfig, rules: &[RuleKind]) -> routing::player::Timeline {
+    use sim_core::labs::{Input, Lab};
+    let input = Input {
+        record: true,
+        ..Input::one(rules)
+    };
+    routing::RoutingLab::run(config, &input)
+        .expect("valid")
+        .timeline
+        .expect("recorded")
+}
+
 #[test]
 fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     let config = RoutingConfig::default();
-    let only = "round-robin,least-outstanding";
-    let t = routing::play(&config, None, Some(only)).expect("valid");
+    let only = &[RuleKind::RoundRobin, RuleKind::LeastOutstanding];
+    let t = play(&config, only);
     let o = routing::run_rules(&config, &[RuleKind::RoundRobin, RuleKind::LeastOutstanding])
         .expect("valid");
     assert_eq!(t.rules.len(), 2);
@@ -230,7 +244,7 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     assert!(moments(0) > 0);
     assert_eq!(moments(1), 0, "least outstanding always picks the lightest");
     // A cache-aware rule's escapes are flagged where its decisions say so.
-    let aware = routing::play(&config, None, Some("prefix-aware")).expect("valid");
+    let aware = play(&config, &[RuleKind::PrefixAware]);
     let escapes = aware.rules[0]
         .frames
         .iter()
@@ -254,6 +268,12 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     println!("prefix-aware escapes at the defaults: {reasons} decisions, {escapes} ticks flagged");
     assert!(escapes > 0 && escapes <= reasons);
     // Same config, same seed: the same record.
-    assert_eq!(t, routing::play(&config, None, Some(only)).expect("valid"));
-    assert!(routing::play(&config, None, Some("nope")).is_err());
+    assert_eq!(t, play(&config, only));
+    let entry = sim_core::labs::find("routing").expect("registered");
+    let unknown = (entry.run)(&sim_core::labs::RunRequest {
+        only: &["nope"],
+        record: true,
+        ..sim_core::labs::RunRequest::of(&[])
+    });
+    assert!(unknown.is_err());
 }

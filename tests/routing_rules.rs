@@ -1,5 +1,6 @@
 //! One behavioural test per selection rule, on hand-built replica states.
 
+use sim_core::choice::Choice;
 use sim_core::engine::{EngineSpec, Replica};
 use sim_core::rng::Rng;
 use sim_core::routing::{
@@ -306,7 +307,7 @@ fn lowest_index_ties_are_deterministic() {
 fn registry_names_round_trip_and_are_unique() {
     for &r in RuleKind::ALL {
         assert_eq!(RuleKind::from_name(r.name()), Some(r));
-        assert!(!r.signal().is_empty() && !r.title().is_empty());
+        assert!(!r.blurb().is_empty() && !r.title().is_empty());
         assert_eq!(RuleKind::ALL[r.index()], r);
         // The JSON name is the registry name.
         assert_eq!(

@@ -3,6 +3,7 @@
 //! Mooncake conversation trace) always, and the full file when it is at hand.
 
 use lblab_tests::{excerpt, full_trace, skipped};
+use sim_core::choice::Choice;
 use sim_core::labs::routing::{run_rules_on, Config, Outcome};
 use sim_core::routing::RuleKind;
 use sim_core::workload::trace::ImportOptions;

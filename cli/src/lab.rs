@@ -7,7 +7,7 @@
 //! Labs that replay traces also take `--trace FILE` and its import flags.
 
 use sim_core::labs::TraceInput;
-use sim_core::labs::{Format, LabEntry, RunError, RunRequest};
+use sim_core::labs::{Format, LabEntry, RunError, RunRequest, TextEntry};
 use sim_core::params::{self, Configurable, Shape};
 use sim_core::workload::trace::ImportOptions;
 
@@ -82,7 +82,7 @@ fn error_line(e: &params::ParamError) -> String {
 }
 
 /// Entry point of `lblab <lab>`.
-pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
+pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), String> {
     let specs = (lab.params)();
     let params = param_flags(&specs);
     let outputs = output_flags(lab);
@@ -119,9 +119,9 @@ pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
         .pairs()
         .filter(|(k, _)| specs.iter().any(|s| s.key == *k))
         .collect();
-    let only = match lab.focus {
+    let only: Vec<&str> = match lab.focus {
         Some(focus) => match parsed.value(focus.key) {
-            None | Some("all") => None,
+            None | Some("all") => Vec::new(),
             Some(name) => {
                 let options = (focus.options)();
                 if !options.iter().any(|o| o.name == name) {
@@ -132,13 +132,13 @@ pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
                         names.join(", ")
                     ));
                 }
-                Some(name)
+                vec![name]
             }
         },
-        None => None,
+        None => Vec::new(),
     };
     if parsed.has("config") {
-        let json = (lab.config_json)(&pairs).map_err(|e| match e {
+        let json = (text.config_json)(&pairs).map_err(|e| match e {
             RunError::Param(e) => error_line(&e),
             other => other.to_string(),
         })?;
@@ -164,24 +164,24 @@ pub fn main(lab: &LabEntry, rest: &[String]) -> Result<(), String> {
         }
         import
     };
-    let text = match parsed.value("trace").filter(|_| lab.replays_traces) {
+    let file = match parsed.value("trace").filter(|_| lab.replays_traces) {
         None => None,
         Some(path) => Some(
             std::fs::read_to_string(path)
                 .map_err(|e| format!("--trace: cannot read {path}: {e}"))?,
         ),
     };
-    let out = (lab.run)(&RunRequest {
-        pairs: &pairs,
-        only,
-        trace: text.as_deref().map(|text| TraceInput {
-            text,
-            options: &import,
-        }),
+    let out = (text.run)(
+        &RunRequest {
+            only: &only,
+            trace: file.as_deref().map(|text| TraceInput {
+                text,
+                options: &import,
+            }),
+            ..RunRequest::of(&pairs)
+        },
         format,
-        progress: None,
-        computed: None,
-    })
+    )
     .map_err(|e| match e {
         RunError::Param(e) => error_line(&e),
         RunError::Trace(e) => format!("--trace: {e}"),

@@ -67,7 +67,7 @@ fn list(rest: &[String]) -> Result<(), String> {
                     "player": l.info.player,
                     "focus": l.focus.map(|f| serde_json::json!({
                         "key": f.key,
-                        "default": f.default,
+                        "default": (f.default)(),
                         "options": (f.options)().iter().map(|o| o.name).collect::<Vec<_>>(),
                     })),
                     "params": params,
@@ -107,9 +107,9 @@ fn main() -> ExitCode {
             print!("{}", usage());
             Ok(())
         }
-        id => match labs::find(id) {
-            Some(entry) => lab::main(entry, rest),
-            None => Err(format!("unknown command '{id}' (see lblab help)")),
+        id => match (labs::find(id), labs::text(id)) {
+            (Some(entry), Some(text)) => lab::main(entry, text, rest),
+            _ => Err(format!("unknown command '{id}' (see lblab help)")),
         },
     };
     match result {

@@ -41,6 +41,7 @@ pub const BUILD_OPT_LEVEL: &str = env!("SIM_CORE_OPT_LEVEL");
 /// The Cargo profile family this crate was compiled under (`debug` or `release`).
 pub const BUILD_PROFILE: &str = env!("SIM_CORE_PROFILE");
 
+pub mod choice;
 pub mod engine;
 pub mod fasthash;
 pub mod labs;
@@ -50,3 +51,7 @@ pub mod routing;
 pub mod stats;
 pub mod time;
 pub mod workload;
+
+/// serde, for the code [`choices!`] generates in other modules and crates.
+#[doc(hidden)]
+pub use serde as __serde;

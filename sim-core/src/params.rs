@@ -29,20 +29,6 @@ pub enum Tier {
     Main,
     /// Shown under "More settings".
     Advanced,
-    /// Used only by the labs that name this section in [`crate::labs::Lab::SECTIONS`]
-    /// (e.g. the sweep settings the goodput lab shares with the Routing Lab's
-    /// table); other labs leave it out of their controls, flags and docs.
-    Section(&'static str),
-}
-
-impl Tier {
-    /// Whether a lab that uses `sections` shows a parameter of this tier.
-    pub fn shown_in(self, sections: &[&str]) -> bool {
-        match self {
-            Tier::Section(s) => sections.contains(&s),
-            _ => true,
-        }
-    }
 }
 
 /// How a value is written for people (the UI's live value, the CLI's help).
@@ -422,12 +408,6 @@ impl<C> Param<C> {
     /// Under "More settings" rather than with the main controls.
     pub const fn advanced(mut self) -> Self {
         self.tier = Tier::Advanced;
-        self
-    }
-
-    /// In section `name` (see [`Tier::Section`]).
-    pub const fn section(mut self, name: &'static str) -> Self {
-        self.tier = Tier::Section(name);
         self
     }
 
@@ -928,7 +908,7 @@ impl Spec {
 #[cfg(test)]
 mod cross_tests {
     use super::*;
-    use crate::labs::routing::Config;
+    use crate::labs::goodput::Config;
 
     /// A lower bound above even the default upper bound is the value that
     /// goes, with one notice naming it; the result is consistent.

@@ -1,14 +1,17 @@
-//! The shell: header with navigation, then the page the `lab` query key names,
-//! with the shared share/embed/export bar and the embedding options applied.
-//! Which labs exist is sim-core's registry; `labs::PAGES` maps each to its page.
+//! The app: header with navigation, then the page the `lab` query key names
+//! (every lab through the one page template, `page::shell`), with the shared
+//! share/embed/export bar and the embedding options applied. Which labs exist
+//! is sim-core's registry; `labs::PAGES` holds each one's description.
 
 use leptos::prelude::*;
 use sim_core::labs::{self as registry, LABS};
 
 use crate::components::{EmbedFooter, Notice, ShareBar};
 use crate::embed::{self, EmbedOptions};
+use crate::home::Home;
 use crate::html::{el, Html, Markup};
-use crate::labs::{self, home::Home};
+use crate::labs;
+use crate::page::shell::Shell;
 use crate::url;
 
 /// The site header: the brand and one link per registered lab.
@@ -53,24 +56,23 @@ pub fn App() -> impl IntoView {
         .find(|(k, _)| k == "lab")
         .map(|(_, v)| v.clone());
     let current = lab.as_deref().and_then(registry::find);
-    embed::apply_document(&opts, current.map(|l| l.info.id));
+    embed::apply_document(&opts, current.map(|l| &l.info));
     provide_context(opts.clone());
     if let (Some(id), None) = (&lab, current) {
         if !id.is_empty() {
             notices.push(format!(
-                "There is no lab called “{id}”; showing the home page."
+                "There is no lab called “{}”; showing the home page.",
+                crate::format::clip(id)
             ));
         }
     }
     let page = match current.and_then(|l| labs::page(l.info.id)) {
-        Some(page) => page(pairs.clone()),
+        Some(page) => view! { <Shell page=page pairs=pairs.clone() /> }.into_any(),
         None => view! { <Home /> }.into_any(),
     };
     if let (true, Some(l)) = (opts.embed, current) {
         embed::start_resize_messages(l.info.id);
     }
-    let after_mount = opts.clone();
-    Effect::new(move |_| embed::apply_controls(&after_mount));
     let current_id = current.map(|l| l.info.id);
     let header = (!opts.embed).then(|| {
         view! { <header class="site-header"><Markup html=header_html(current_id) /></header> }

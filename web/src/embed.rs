@@ -7,8 +7,8 @@
 //! - `controls=a,b`: show only these controls (by their `data-control` key),
 //!   and lock every other value: no button, link or key changes it.
 //! - `view=chart,cards`: show only these panels (by their `data-panel` name;
-//!   [`PANELS`]). With `embed=1` and no `view`, a lab shows its compact
-//!   default ([`default_view`]).
+//!   [`Panel`]). With `embed=1` and no `view`, a lab shows its compact
+//!   default (`LabInfo::embed_view`, from sim-core's registry).
 //! - `autoplay=1`: players start playing (unless the reader prefers reduced motion).
 //! - `theme=light|dark`: force a theme instead of following the system.
 
@@ -18,20 +18,11 @@ use wasm_bindgen::JsCast;
 /// Query keys that belong to the shell, kept when a lab rewrites its own keys.
 pub const SHELL_KEYS: [&str; 5] = ["embed", "controls", "autoplay", "theme", "view"];
 
-/// The panels a `view=` list can name, in the order an embed shows them: the
-/// step-through view and its player bar, charts, the controls, headline
-/// numbers, tables, and the introduction.
-pub const PANELS: [&str; 6] = ["player", "chart", "controls", "cards", "table", "intro"];
+use sim_core::labs::{LabInfo, Panel};
 
-/// What an embed of lab `id` shows when its link has no `view=`: the panels
-/// that make its point within an article column (at 640 px wide every lab's
-/// default stays within 900 px; the browser tests measure it).
-pub fn default_view(id: &str) -> &'static [&'static str] {
-    match id {
-        "routing" | "goodput" => &["chart", "controls", "cards"],
-        "herding" | "prefix" | "batching" => &["player", "controls", "cards"],
-        _ => &["chart", "controls", "cards"],
-    }
+/// The names of every panel, in the order an embed shows them.
+fn panel_names() -> Vec<&'static str> {
+    Panel::ALL.iter().map(|p| p.name()).collect()
 }
 
 /// The embedding options of this page.
@@ -89,13 +80,13 @@ impl EmbedOptions {
         let controls = list("controls");
         let view = list("view").map(|v| {
             let (known, unknown): (Vec<String>, Vec<String>) =
-                v.into_iter().partition(|p| PANELS.contains(&p.as_str()));
+                v.into_iter().partition(|p| Panel::from_name(p).is_some());
             if !unknown.is_empty() {
                 notices.push(format!(
                     "“view={}” names no panel called {}; the panels are {}.",
-                    get("view").unwrap_or_default(),
-                    unknown.join(", "),
-                    PANELS.join(", ")
+                    crate::format::clip(get("view").unwrap_or_default()),
+                    crate::format::clip(&unknown.join(", ")),
+                    panel_names().join(", ")
                 ));
             }
             known
@@ -123,17 +114,16 @@ impl EmbedOptions {
             .is_none_or(|keep| keep.iter().any(|k| k == key))
     }
 
-    /// The panels shown for lab `id`: `view=` if given, else in an embed the
-    /// lab's default, else every panel.
-    pub fn panels(&self, id: &str) -> Vec<&'static str> {
+    /// The panels shown for lab `info`: `view=` if given, else in an embed
+    /// the lab's default, else every panel.
+    pub fn panels(&self, info: &LabInfo) -> Vec<&'static str> {
         match &self.view {
-            Some(v) => PANELS
-                .iter()
-                .copied()
+            Some(v) => panel_names()
+                .into_iter()
                 .filter(|p| v.iter().any(|x| x == p))
                 .collect(),
-            None if self.embed => default_view(id).to_vec(),
-            None => PANELS.to_vec(),
+            None if self.embed => info.embed_view.iter().map(|p| p.name()).collect(),
+            None => panel_names(),
         }
     }
 
@@ -157,7 +147,7 @@ pub fn prefers_reduced_motion() -> bool {
 /// Apply what can be applied to the document: theme and embed classes on
 /// `<html>`, and `data-view` (the panels shown, for lab `lab`), which the
 /// style sheet turns into hidden panels.
-pub fn apply_document(opts: &EmbedOptions, lab: Option<&str>) {
+pub fn apply_document(opts: &EmbedOptions, lab: Option<&LabInfo>) {
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
@@ -170,8 +160,8 @@ pub fn apply_document(opts: &EmbedOptions, lab: Option<&str>) {
     if opts.embed {
         let _ = root.class_list().add_1("embed");
     }
-    if let Some(id) = lab {
-        let _ = root.set_attribute("data-view", &opts.panels(id).join(" "));
+    if let Some(info) = lab {
+        let _ = root.set_attribute("data-view", &opts.panels(info).join(" "));
     }
     if opts.controls.is_some() {
         let _ = root.class_list().add_1("locked");
@@ -183,58 +173,6 @@ pub fn apply_document(opts: &EmbedOptions, lab: Option<&str>) {
         .is_some_and(|c| c.iter().any(|k| k == "trace"))
     {
         let _ = root.class_list().add_1("trace-open");
-    }
-}
-
-/// Hide every control whose `data-control` key is not listed (run after mount).
-pub fn apply_controls(opts: &EmbedOptions) {
-    if opts.controls.is_none() {
-        return;
-    }
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let Ok(nodes) = doc.query_selector_all("[data-control]") else {
-        return;
-    };
-    for i in 0..nodes.length() {
-        if let Some(el) = nodes
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let key = el.get_attribute("data-control").unwrap_or_default();
-            let allowed = opts.allows(&key);
-            el.set_hidden(!allowed);
-            // A listed control under "More settings" is shown open.
-            if allowed {
-                if let Ok(Some(details)) = el.closest("details.more-settings") {
-                    let _ = details.set_attribute("open", "");
-                }
-            }
-        }
-    }
-    // A "More settings" with nothing left to change would be a dead control.
-    let Ok(groups) = doc.query_selector_all("details.more-settings") else {
-        return;
-    };
-    for i in 0..groups.length() {
-        if let Some(g) = groups
-            .item(i)
-            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let open = g
-                .query_selector_all("[data-control]")
-                .ok()
-                .is_some_and(|cs| {
-                    (0..cs.length()).any(|j| {
-                        cs.item(j)
-                            .and_then(|c| c.dyn_into::<web_sys::Element>().ok())
-                            .and_then(|c| c.get_attribute("data-control"))
-                            .is_some_and(|k| opts.allows(&k))
-                    })
-                });
-            g.set_hidden(!open);
-        }
     }
 }
 
@@ -308,13 +246,15 @@ mod tests {
     #[test]
     fn view_picks_panels_in_display_order() {
         let mut notices = Vec::new();
+        let routing = &sim_core::labs::find("routing").expect("registered").info;
+        let herding = &sim_core::labs::find("herding").expect("registered").info;
         let o = EmbedOptions::from_pairs(&parse_query("?view=cards,chart,nonsense"), &mut notices);
-        assert_eq!(o.panels("routing"), ["chart", "cards"]);
+        assert_eq!(o.panels(routing), ["chart", "cards"]);
         assert_eq!(notices.len(), 1);
         assert!(notices[0].contains("nonsense"), "{}", notices[0]);
         let e = EmbedOptions::from_pairs(&parse_query("?embed=1"), &mut notices);
-        assert_eq!(e.panels("herding"), default_view("herding"));
+        assert_eq!(e.panels(herding), ["player", "controls", "cards"]);
         let full = EmbedOptions::from_pairs(&parse_query("?lab=herding"), &mut notices);
-        assert_eq!(full.panels("herding"), PANELS);
+        assert_eq!(full.panels(herding), panel_names());
     }
 }

@@ -6,12 +6,17 @@
 
 mod app;
 mod charts;
+mod clock;
 mod components;
 mod embed;
+mod exports;
 mod format;
+mod home;
 mod html;
 mod labs;
+mod page;
 mod theme;
+mod traces;
 mod url;
 mod worker;
 
@@ -21,13 +26,13 @@ pub use worker::lblab_worker_message;
 /// Exported so browser tests (and authors) can read exactly what the page shows.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn lblab_outcome_json() -> String {
-    labs::last_outcome_json()
+    exports::last_outcome_json()
 }
 
 /// Milliseconds the latest recomputation of the visible lab took in wasm.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn lblab_last_compute_ms() -> f64 {
-    labs::last_compute_ms()
+    exports::last_compute_ms()
 }
 
 fn main() {

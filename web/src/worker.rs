@@ -7,8 +7,9 @@
 //! is no second download): its start function sees no `window` and does not
 //! mount the app, and [`lblab_worker_message`] serves requests through
 //! sim-core's lab registry, exactly as the CLI does. Requests and replies are
-//! plain JS objects; the outcome travels as the registry's JSON, which the page
-//! deserialises into the lab's outcome type and also publishes for the exports.
+//! plain JS objects; the outcome travels twice, as the registry's JSON (which
+//! the page publishes for the exports) and postcard-encoded (which the page
+//! decodes into the lab's outcome type).
 //!
 //! Cancelling terminates the worker (a simulation cannot be interrupted from
 //! outside) and starts a fresh one; every job in flight is answered with
@@ -19,7 +20,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use js_sys::{Object, Reflect};
-use sim_core::labs::{self, Format, RunRequest, TraceInput};
+use sim_core::labs::{self, RunRequest, TraceInput};
 use sim_core::params;
 use sim_core::workload::trace::ImportOptions;
 use wasm_bindgen::prelude::*;
@@ -29,19 +30,36 @@ use wasm_bindgen::JsCast;
 pub type Pairs = Vec<(&'static str, String)>;
 
 /// What a page asks the worker to run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Job {
     /// Lab id (`sim_core::labs::LABS`).
     pub lab: &'static str,
     /// Every parameter as `(key, canonical text)`.
     pub pairs: Pairs,
-    /// One focus item to run alone.
-    pub only: Option<String>,
+    /// Names of the focus items to run (empty: all of them).
+    pub only: Vec<&'static str>,
     /// A trace to replay: its text and the import options' pairs.
     pub trace: Option<(Arc<str>, Pairs)>,
-    /// Record the lab's step-by-step timeline ([`sim_core::labs::Lab::play`])
-    /// for the rules in `only`, instead of its outcome.
-    pub play: bool,
+    /// Also record the step-by-step timeline (see `sim_core::labs::Input`).
+    pub record: bool,
+}
+
+impl PartialEq for Job {
+    /// Two jobs are the same run: a trace is the same trace when it is the
+    /// same text in memory (comparing megabytes of text on every change
+    /// would cost more than the run).
+    fn eq(&self, other: &Job) -> bool {
+        let same_trace = match (&self.trace, &other.trace) {
+            (None, None) => true,
+            (Some((a, x)), Some((b, y))) => Arc::ptr_eq(a, b) && x == y,
+            _ => false,
+        };
+        self.lab == other.lab
+            && self.pairs == other.pairs
+            && self.only == other.only
+            && self.record == other.record
+            && same_trace
+    }
 }
 
 /// How a job ended.
@@ -247,10 +265,13 @@ pub fn submit(
         set("id", &JsValue::from(id));
         set("lab", &JsValue::from_str(job.lab));
         set("pairs", &pairs_js(&job.pairs));
-        set("play", &JsValue::from_bool(job.play));
+        set("record", &JsValue::from_bool(job.record));
         set(
             "only",
-            &job.only.as_deref().map_or(JsValue::NULL, JsValue::from_str),
+            &job.only
+                .iter()
+                .map(|n| JsValue::from_str(n))
+                .collect::<js_sys::Array>(),
         );
         if let Some((text, import)) = &job.trace {
             set("trace", &JsValue::from_str(text));
@@ -328,7 +349,18 @@ pub fn lblab_worker_message(data: JsValue) {
     let id = get(&data, "id").as_f64().unwrap_or(0.0) as u32;
     let lab_id = get(&data, "lab").as_string().unwrap_or_default();
     let pairs = pairs_from(&get(&data, "pairs"));
-    let only = get(&data, "only").as_string();
+    let only: Vec<String> = {
+        let v = get(&data, "only");
+        if js_sys::Array::is_array(&v) {
+            js_sys::Array::from(&v)
+                .iter()
+                .filter_map(|n| n.as_string())
+                .collect()
+        } else {
+            Vec::new()
+        }
+    };
+    let only: Vec<&str> = only.iter().map(String::as_str).collect();
     let trace = get(&data, "trace").as_string();
     let import_pairs = pairs_from(&get(&data, "import"));
     let fail = |why: String| {
@@ -355,38 +387,25 @@ pub fn lblab_worker_message(data: JsValue) {
         let _ = Reflect::set(&msg, &"total".into(), &JsValue::from(total));
         post(&msg);
     };
-    let start = crate::labs::now_ms_anywhere();
+    let start = crate::clock::now_ms_anywhere();
     let end = std::cell::Cell::new(f64::NAN);
-    let computed = || end.set(crate::labs::now_ms_anywhere());
-    let play = get(&data, "play").as_bool().unwrap_or(false);
+    let computed = || end.set(crate::clock::now_ms_anywhere());
     let request = RunRequest {
         pairs: &pairs,
-        only: only.as_deref(),
+        only: &only,
         trace: trace.as_deref().map(|text| TraceInput {
             text,
             options: &import,
         }),
-        format: Format::JsonCompact,
+        record: get(&data, "record").as_bool().unwrap_or(false),
         progress: Some(&progress),
         computed: Some(&computed),
     };
-    let out = if play {
-        let out = (lab.play)(&request)
-            .unwrap_or_else(|| {
-                Err(labs::RunError::Json(format!(
-                    "lab '{lab_id}' has no timeline"
-                )))
-            })
-            .map(|bytes| (String::new(), bytes));
-        computed();
-        out
-    } else {
-        (lab.run_coded)(&request)
-    };
+    let out = (lab.run)(&request);
     // The simulation's own time (writing the JSON is not part of it).
     let ms = end.get() - start;
     match out {
-        Ok((json, bytes)) => {
+        Ok(labs::Written { json, bytes }) => {
             let msg = message(id, "done");
             let _ = Reflect::set(&msg, &"json".into(), &JsValue::from_str(&json));
             let _ = Reflect::set(

@@ -5,21 +5,129 @@
 //! met it. A rule's capacity is the highest rate of the sweep at which at least
 //! the target share (95% by default) still met the SLO.
 //!
-//! The configuration is the Routing Lab's (same parameter table), plus its
-//! `sweep` section. With a trace, the trace is imported once and its arrival
-//! times are compressed or stretched so it arrives at each swept rate.
+//! The configuration is the Routing Lab's (its parameter rows but the rate,
+//! which the sweep sets) plus the sweep. With a trace, the trace is imported
+//! once and its arrival times are compressed or stretched so it arrives at
+//! each swept rate.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::routing::{self, rules_for, Config, TraceSource, SWEEP};
-use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
-use crate::params::{Configurable, ParamError};
-use crate::routing::RuleKind;
+use super::routing::{self, AsRouting, Rows, TraceSource};
+use super::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError};
+use crate::choice::Choice;
+use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
+use crate::routing::{rule_rows_len, with_rule_rows, RuleKind};
 use crate::time::Tick;
 use crate::workload::trace::ImportReport;
 use crate::workload::{generator, Workload};
+
+/// The goodput lab's settings: the Routing Lab's workload, pool and rules,
+/// and the rates to sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// The Routing Lab's settings (its `rate` is not used: the sweep sets it).
+    pub routing: routing::Config,
+    /// Lowest arrival rate swept, per tick (default 0.05).
+    pub sweep_from: f64,
+    /// Highest arrival rate swept, per tick (default 0.40).
+    pub sweep_to: f64,
+    /// Rates tried, evenly spaced (default 8).
+    pub sweep_points: u32,
+    /// Share of requests that must meet the TTFT SLO for a rate to count as
+    /// within a rule's capacity (default 0.95).
+    pub slo_target: f64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            routing: routing::Config::default(),
+            sweep_from: 0.05,
+            sweep_to: 0.40,
+            sweep_points: 8,
+            slo_target: 0.95,
+        }
+    }
+}
+
+impl AsRouting for Config {
+    fn routing(&self) -> &routing::Config {
+        &self.routing
+    }
+    fn routing_mut(&mut self) -> &mut routing::Config {
+        &mut self.routing
+    }
+}
+
+/// Shorthand for the rows below.
+type P = Param<Config>;
+
+/// The sweep's own rows.
+const SWEEP: &[Param<Config>] = &[
+    P::real(
+        "sweep-from",
+        "Lowest rate",
+        "req/tick",
+        (0.01, 5.0, 0.01),
+        |c| c.sweep_from,
+        |c, x| c.sweep_from = x,
+    )
+    .doc("The sweep starts at this arrival rate."),
+    P::real(
+        "sweep-to",
+        "Highest rate",
+        "req/tick",
+        (0.01, 5.0, 0.01),
+        |c| c.sweep_to,
+        |c, x| c.sweep_to = x,
+    )
+    .doc("The sweep ends at this arrival rate."),
+    P::whole(
+        "sweep-points",
+        "Rates tried",
+        "",
+        (2, 40, 1),
+        |c| c.sweep_points.into(),
+        |c, x| c.sweep_points = narrow(x),
+    )
+    .doc("How many evenly spaced rates the sweep runs (each under every rule)."),
+    P::real(
+        "slo-target",
+        "Capacity threshold",
+        "",
+        (0.5, 1.0, 0.01),
+        |c| c.slo_target,
+        |c, x| c.slo_target = x,
+    )
+    .doc("A rate is within a rule's capacity while at least this share of requests meets the TTFT SLO.")
+    .show(Show::Percent(0)),
+];
+
+/// The lab's own rows: the Routing Lab's but the rate, then the sweep.
+const OWN: [Param<Config>; Rows::<Config>::HEAD.len() + Rows::<Config>::REST.len() + SWEEP.len()] =
+    crate::params::concat(&[Rows::<Config>::HEAD, Rows::<Config>::REST, SWEEP]);
+
+/// The whole table: the lab's rows, then each rule's.
+const ALL: [Param<Config>; OWN.len() + rule_rows_len::<Config>()] = with_rule_rows(&OWN);
+
+impl Configurable for Config {
+    const PARAMS: &'static [Param<Config>] = &ALL;
+
+    fn cross_check(&self) -> Result<(), ParamError> {
+        self.routing.cross_check()?;
+        if self.sweep_to <= self.sweep_from {
+            return Err(ParamError {
+                key: "sweep-to",
+                given: crate::params::real_text(self.sweep_to),
+                problem: Problem::Below("sweep-from"),
+            });
+        }
+        Ok(())
+    }
+}
 
 /// One rule at one rate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,8 +228,9 @@ fn sweep(
             // and rule settings only (writing `rate` into the config would
             // hold the sweep, which reaches 5 per tick, to the Routing Lab's
             // slider range of 2).
-            let run =
-                routing::run_on_reporting(config, &w, rules, &|k, _| progress(base + k, total));
+            let run = routing::run_on_reporting(&config.routing, &w, rules, &|k, _| {
+                progress(base + k, total)
+            });
             let rules = match run {
                 Ok(o) => o
                     .rules
@@ -170,56 +279,40 @@ pub struct GoodputLab;
 impl Lab for GoodputLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = RuleKind;
     const INFO: LabInfo = LabInfo {
         id: "goodput",
         title: "Goodput and capacity",
         section: "§1.2, §4.2",
         layer: Layer::EndpointSelection,
         summary: "Raise the offered load step by step and read off how much each rule can carry within the TTFT SLO.",
-        player: false,
         units: "Rates in requests per tick (one engine iteration); TTFT in ticks; goodput in requests per tick within the SLO.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
-    const FOCUS: Option<Focus> = Some(Focus {
+    const FOCUS: Option<Focus<RuleKind>> = Some(Focus {
         key: "rule",
         label: "Rule in focus",
-        options: RuleKind::options,
-        default: "least-outstanding",
+        default: RuleKind::LeastOutstanding,
     });
     const REPLAYS_TRACES: bool = true;
-    const REPORTS_PROGRESS: bool = true;
-    const SECTIONS: &'static [&'static str] = &[SWEEP];
-    // Every swept rate replaces it.
-    const UNUSED: &'static [&'static str] = &["rate"];
 
-    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
+    fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
         config.validate()?;
-        Ok(generated(config, &rules_for(only), &|_, _| {}))
-    }
-
-    fn run_on(
-        config: &Config,
-        trace: &TraceInput<'_>,
-        only: Option<&str>,
-    ) -> Option<Result<Outcome, RunError>> {
-        Some(Self::run_reporting(config, Some(trace), only, &|_, _| {}))
-    }
-
-    fn run_reporting(
-        config: &Config,
-        trace: Option<&TraceInput<'_>>,
-        only: Option<&str>,
-        progress: Progress<'_>,
-    ) -> Result<Outcome, RunError> {
-        config.validate().map_err(RunError::Param)?;
-        let rules = rules_for(only);
-        let Some(t) = trace else {
-            return Ok(generated(config, &rules, progress));
+        let rules = input.items();
+        let Some(t) = &input.trace else {
+            return Ok(generated(config, &rules, input.progress));
         };
         let (workload, report) = t
             .options
-            .import(t.text, Some(config.capacity()))
+            .import(t.text, Some(config.routing.capacity()))
             .map_err(|e| RunError::Trace(e.0))?;
-        let (points, capacities) = sweep(config, &rules, |rate| at_rate(&workload, rate), progress);
+        let (points, capacities) = sweep(
+            config,
+            &rules,
+            |rate| at_rate(&workload, rate),
+            input.progress,
+        );
         Ok(Outcome {
             config: config.clone(),
             source: TraceSource::Replayed,
@@ -255,12 +348,12 @@ impl Lab for GoodputLab {
 fn generated(config: &Config, rules: &[RuleKind], progress: Progress<'_>) -> Outcome {
     let workload_at = |rate| {
         generator::generate(
-            &Config {
+            &routing::Config {
                 rate,
-                ..config.clone()
+                ..config.routing.clone()
             }
             .generator(),
-            config.seed,
+            config.routing.seed,
         )
     };
     let (points, capacities) = sweep(config, rules, workload_at, progress);
@@ -276,16 +369,16 @@ fn generated(config: &Config, rules: &[RuleKind], progress: Progress<'_>) -> Out
 /// The capacity table, then (with `detail`) SLO attainment per rate and rule.
 fn report(o: &Outcome, detail: bool) -> String {
     use alloc::format;
-    let c = &o.config;
+    let (c, r) = (&o.config, &o.config.routing);
     let mut s = format!(
         "Goodput lab: {} replicas, rates {}–{} per tick in {} steps, SLO TTFT ≤ {} ticks, capacity at ≥ {:.0}% within SLO, seed {}\n",
-        c.replicas,
+        r.replicas,
         crate::params::real_text(c.sweep_from),
         crate::params::real_text(c.sweep_to),
         c.sweep_points,
-        c.slo_ttft,
+        r.slo_ttft,
         c.slo_target * 100.0,
-        c.seed
+        r.seed
     );
     if let Some(import) = &o.import {
         s.push_str(&format!("Import: {}.\n", import.summary()));

@@ -18,6 +18,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::Serialize;
 
+use crate::choice::Choice;
+pub use crate::choice::Nothing;
 use crate::params::{Configurable, Opt, ParamError, Spec};
 use crate::workload::trace::ImportOptions;
 
@@ -84,8 +86,69 @@ impl Layer {
     }
 }
 
-/// What the registry, the home page and the CLI's help say about a lab.
+/// The panels of a lab page, by the name an embed's `view=` list uses: the
+/// step-through view and its player bar, charts, the controls, headline
+/// numbers, tables, and the introduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Panel {
+    /// A player's stage and bar.
+    Player,
+    /// Charts.
+    Chart,
+    /// The controls panel.
+    Controls,
+    /// Headline numbers.
+    Cards,
+    /// Tables.
+    Table,
+    /// The introduction.
+    Intro,
+}
+
+impl Panel {
+    /// Every panel, in the order an embed shows them.
+    pub const ALL: [Panel; 6] = [
+        Panel::Player,
+        Panel::Chart,
+        Panel::Controls,
+        Panel::Cards,
+        Panel::Table,
+        Panel::Intro,
+    ];
+
+    /// The name in `view=` lists and `data-panel` attributes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Panel::Player => "player",
+            Panel::Chart => "chart",
+            Panel::Controls => "controls",
+            Panel::Cards => "cards",
+            Panel::Table => "table",
+            Panel::Intro => "intro",
+        }
+    }
+
+    /// The panel called `name`.
+    pub fn from_name(name: &str) -> Option<Panel> {
+        Panel::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// How a lab's page steps through a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlayerInfo {
+    /// What one step is called ("tick", "request", "iteration").
+    pub unit: &'static str,
+    /// The number of the first step as people read it (0 for ticks, 1 for
+    /// requests and iterations); the URL's `step` key counts the same way.
+    pub first: usize,
+    /// Steps per second a player plays at when opened.
+    pub speed: f64,
+}
+
+/// What the registry, the home page and the CLI's help say about a lab.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LabInfo {
     /// Identifier: the `lab` URL key, the CLI subcommand, the golden file's name.
     pub id: &'static str,
@@ -97,92 +160,115 @@ pub struct LabInfo {
     pub layer: Layer,
     /// One line for the home page card and the CLI's command list.
     pub summary: &'static str,
-    /// Whether the page is a step-through player (it has a `step` URL key).
-    pub player: bool,
     /// One line defining the lab's units (what a tick or a step is), shown
     /// wherever the lab appears without its introduction (an embed).
     pub units: &'static str,
+    /// How its page steps through a run (`None`: the page is not a player
+    /// and has no `step` URL key).
+    pub player: Option<PlayerInfo>,
+    /// The panels an embed of the lab shows when its link names none: the
+    /// ones that make its point within an article column.
+    pub embed_view: &'static [Panel],
 }
 
-/// The items a lab compares (rules, modes) when a reader can pick one to look
-/// at in detail: the web page's picker (`rule=` / `mode=` in the URL) and the
-/// CLI's flag of the same name, which runs only that item.
+/// The item a reader looks at in detail when a lab compares several (a rule,
+/// a mode): the page's picker (`rule=` / `mode=` in the URL) and the CLI's
+/// flag of the same name, which runs only that item.
 #[derive(Clone, Copy, Debug)]
-pub struct Focus {
+pub struct Focus<I: 'static> {
+    /// URL key and CLI flag.
+    pub key: &'static str,
+    /// Label for the picker.
+    pub label: &'static str,
+    /// The item a page opens on.
+    pub default: I,
+}
+
+/// [`Focus`] without its item type, for code that treats every lab alike.
+#[derive(Clone, Copy, Debug)]
+pub struct FocusInfo {
     /// URL key and CLI flag.
     pub key: &'static str,
     /// Label for the picker.
     pub label: &'static str,
     /// The items, in table order.
     pub options: fn() -> Vec<Opt>,
-    /// The item a page opens on.
-    pub default: &'static str,
+    /// The name of the item a page opens on.
+    pub default: fn() -> &'static str,
 }
 
-/// One lab: configuration, simulation, report.
-pub trait Lab {
-    /// The configuration and its parameter table.
-    type Config: Configurable + Serialize;
-    /// What a run returns (also the JSON that `lblab <id> --json` prints).
-    type Outcome: Serialize;
-    /// Id, title, layer, summary.
-    const INFO: LabInfo;
-    /// What a reader can focus on, if the lab compares several items.
-    const FOCUS: Option<Focus> = None;
-    /// Whether [`Lab::run_on`] replays traces (so the CLI offers `--trace`).
-    const REPLAYS_TRACES: bool = false;
-    /// Whether a run can take long enough to deserve a progress bar and a
-    /// cancel button (sweeps, long replays).
-    const REPORTS_PROGRESS: bool = false;
-    /// The parameter sections ([`crate::params::Tier::Section`]) of its config
-    /// table this lab uses; parameters of other sections are not its own.
-    const SECTIONS: &'static [&'static str] = &[];
-    /// Keys of a shared config table this lab does not read (the goodput lab
-    /// sweeps the rate, so the Routing Lab's `rate` would be a dead control):
-    /// left out of its controls, flags and docs like another section's keys.
-    const UNUSED: &'static [&'static str] = &[];
+/// What one run takes besides the configuration.
+pub struct Input<'a, I> {
+    /// A trace to replay instead of the lab's own workload (labs whose
+    /// [`Lab::REPLAYS_TRACES`] is set; the others refuse one).
+    pub trace: Option<TraceInput<'a>>,
+    /// The items to run; empty runs every one.
+    pub only: &'a [I],
+    /// Also record the step-by-step timeline a page plays, for labs that
+    /// record it only on request (the Routing Lab, for at most two rules).
+    pub record: bool,
+    /// Told `(done, total)` as the run goes.
+    pub progress: Progress<'a>,
+}
 
-    /// Run the lab. `only` (one of [`Focus::options`]) restricts the run to one
-    /// item where the lab can skip the others; `None` runs everything.
-    fn run(config: &Self::Config, only: Option<&str>) -> Result<Self::Outcome, ParamError>;
-
-    /// Run the lab on a replayed trace instead of its own workload (`None` when
-    /// the lab does not replay traces).
-    fn run_on(
-        config: &Self::Config,
-        trace: &TraceInput<'_>,
-        only: Option<&str>,
-    ) -> Option<Result<Self::Outcome, RunError>> {
-        let _ = (config, trace, only);
-        None
+impl<I: Choice> Input<'static, I> {
+    /// Every item, on the lab's own workload, nothing recorded, nobody told.
+    pub fn all() -> Input<'static, I> {
+        Input {
+            trace: None,
+            only: &[],
+            record: false,
+            progress: &|_, _| {},
+        }
     }
+}
 
-    /// [`Lab::run`] or [`Lab::run_on`], telling `progress` how many of how
-    /// many steps are done as it goes. Labs whose runs are long override it.
-    fn run_reporting(
-        config: &Self::Config,
-        trace: Option<&TraceInput<'_>>,
-        only: Option<&str>,
-        progress: Progress<'_>,
-    ) -> Result<Self::Outcome, RunError> {
-        let _ = progress;
-        match trace {
-            None => Self::run(config, only).map_err(RunError::Param),
-            Some(t) => Self::run_on(config, t, only).ok_or(RunError::NoTraces)?,
+impl<'a, I: Choice> Input<'a, I> {
+    /// `only` this item.
+    pub fn one(item: &'a [I]) -> Input<'a, I> {
+        Input {
+            trace: None,
+            only: item,
+            record: false,
+            progress: &|_, _| {},
         }
     }
 
-    /// For a lab whose page plays a run beyond its outcome (the Routing
-    /// Lab's tick-by-tick timeline): that record, [`encode`]d, for the rules
-    /// named in `only` (comma-separated). `None`: this lab has none.
-    fn play(
-        config: &Self::Config,
-        trace: Option<&TraceInput<'_>>,
-        only: Option<&str>,
-    ) -> Option<Result<Vec<u8>, RunError>> {
-        let _ = (config, trace, only);
-        None
+    /// The items to run: `only` in the order given (repeats dropped), or
+    /// every item in table order.
+    pub fn items(&self) -> Vec<I> {
+        if self.only.is_empty() {
+            return I::ALL.to_vec();
+        }
+        let mut out: Vec<I> = Vec::new();
+        for &i in self.only {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        }
+        out
     }
+}
+
+/// One lab: configuration, simulation, report.
+pub trait Lab: 'static {
+    /// The configuration and its parameter table.
+    type Config: Configurable + Serialize;
+    /// What a run returns (also the JSON that `lblab <id> --json` prints).
+    type Outcome: Serialize + 'static;
+    /// What a reader can focus on ([`Nothing`] when the lab compares nothing).
+    type Item: Choice;
+    /// Id, title, layer, summary, player and embed view.
+    const INFO: LabInfo;
+    /// The picker, if the lab compares several items.
+    const FOCUS: Option<Focus<Self::Item>> = None;
+    /// Whether [`Lab::run`] replays traces (so the CLI offers `--trace`).
+    const REPLAYS_TRACES: bool = false;
+
+    /// Run the lab: validate the config, run the items `input` asks for on
+    /// its workload or trace, and report progress as it goes.
+    fn run(config: &Self::Config, input: &Input<'_, Self::Item>)
+        -> Result<Self::Outcome, RunError>;
 
     /// A plain-text report: the summary table, and with `detail` the per-step or
     /// per-replica tables too. The CLI prints it; golden files hold it.
@@ -192,7 +278,7 @@ pub trait Lab {
     fn csv(outcome: &Self::Outcome) -> String;
 }
 
-/// How an erased run should be written out.
+/// How a run is written out as text (the CLI).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// [`Lab::report`] without detail.
@@ -201,13 +287,11 @@ pub enum Format {
     Detail,
     /// Pretty-printed JSON of the outcome.
     Json,
-    /// The same JSON on one line (for machines: the page's worker).
-    JsonCompact,
     /// [`Lab::csv`].
     Csv,
 }
 
-/// Why an erased run produced no output.
+/// Why a run produced no outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
     /// A parameter (or the focus) cannot be used.
@@ -218,6 +302,12 @@ pub enum RunError {
     Json(String),
     /// The trace could not be imported.
     Trace(String),
+}
+
+impl From<ParamError> for RunError {
+    fn from(e: ParamError) -> RunError {
+        RunError::Param(e)
+    }
 }
 
 /// A trace to replay: the file's text and how to import it.
@@ -249,51 +339,16 @@ pub type Pairs<'a> = [(&'a str, &'a str)];
 /// Every parameter's key and canonical text, in table order.
 pub type Canonical = Vec<(&'static str, String)>;
 
-/// A registered lab with its types erased, for code that treats every lab
-/// alike (the CLI, the golden tests, the home page).
-#[derive(Clone, Copy)]
-pub struct LabEntry {
-    /// Id, title, layer, summary.
-    pub info: LabInfo,
-    /// What a reader can focus on, if anything.
-    pub focus: Option<Focus>,
-    /// Every parameter, defaults included.
-    pub params: fn() -> Vec<Spec>,
-    /// Whether [`LabEntry::run`] accepts a trace.
-    pub replays_traces: bool,
-    /// Whether runs report progress (see [`Lab::REPORTS_PROGRESS`]).
-    pub reports_progress: bool,
-    /// Build the config from `(key, text)` pairs, run, and write the outcome.
-    pub run: fn(&RunRequest<'_>) -> Result<String, RunError>,
-    /// Build the config from `(key, text)` pairs and write it as JSON, without
-    /// running (the CLI's `--config`).
-    pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
-    /// Build the config from `(key, text)` pairs and read every parameter back
-    /// as canonical text, in table order.
-    pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
-    /// [`Lab::play`] on parameter pairs (`None`: the lab has no timeline).
-    pub play: fn(&RunRequest<'_>) -> Option<Coded>,
-    /// The run as compact JSON (for exports) and as [`encode`]d bytes (for
-    /// the page to read back); `format` is ignored.
-    pub run_coded: fn(&RunRequest<'_>) -> JsonAndBytes,
-}
-
-/// An [`encode`]d record, or why there is none.
-pub type Coded = Result<Vec<u8>, RunError>;
-
-/// A run as JSON and as [`encode`]d bytes.
-pub type JsonAndBytes = Result<(String, Vec<u8>), RunError>;
-
 /// What an erased run needs.
 pub struct RunRequest<'a> {
     /// Parameter values by key; unknown keys are ignored.
     pub pairs: &'a [(&'a str, &'a str)],
-    /// One item of [`LabEntry::focus`] to run alone.
-    pub only: Option<&'a str>,
+    /// Names of the items of [`LabEntry::focus`] to run; empty runs all.
+    pub only: &'a [&'a str],
     /// A trace to replay instead of the lab's own workload.
     pub trace: Option<TraceInput<'a>>,
-    /// How to write the outcome.
-    pub format: Format,
+    /// Record the timeline a page plays (see [`Input::record`]).
+    pub record: bool,
     /// Told how far a long run has got (`None`: nobody is listening).
     pub progress: Option<Progress<'a>>,
     /// Called once the simulation is done, before the outcome is written out
@@ -301,34 +356,99 @@ pub struct RunRequest<'a> {
     pub computed: Option<&'a dyn Fn()>,
 }
 
-impl LabEntry {
-    /// The entry for lab type `L`.
-    pub const fn of<L: Lab>() -> LabEntry
-    where
-        L::Config: Serialize,
-    {
-        LabEntry {
-            info: L::INFO,
-            focus: L::FOCUS,
-            params: specs_of::<L>,
-            replays_traces: L::REPLAYS_TRACES,
-            reports_progress: L::REPORTS_PROGRESS,
-            run: run_erased::<L>,
-            config_json: config_json::<L>,
-            canonical: canonical::<L>,
-            play: play_erased::<L>,
-            run_coded: run_coded::<L>,
+impl<'a> RunRequest<'a> {
+    /// A run of `pairs` with nothing else asked.
+    pub fn of(pairs: &'a [(&'a str, &'a str)]) -> RunRequest<'a> {
+        RunRequest {
+            pairs,
+            only: &[],
+            trace: None,
+            record: false,
+            progress: None,
+            computed: None,
         }
     }
 }
 
-/// The parameters lab `L` shows: its config's table without the sections it
-/// does not use.
-pub fn specs_of<L: Lab>() -> Vec<Spec> {
-    L::Config::specs()
-        .into_iter()
-        .filter(|s| s.tier.shown_in(L::SECTIONS) && !L::UNUSED.contains(&s.key))
-        .collect()
+/// A run written out twice: compact JSON (`lblab <lab> --json` on one line,
+/// for exports) and [`encode`]d bytes (what the page reads back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    /// The outcome as compact JSON.
+    pub json: String,
+    /// The outcome, [`encode`]d.
+    pub bytes: Vec<u8>,
+}
+
+/// A registered lab with its types erased, for code that treats every lab
+/// alike (the web page's worker, the home page, the CLI's flags).
+#[derive(Clone, Copy)]
+pub struct LabEntry {
+    /// Id, title, layer, summary, player, embed view.
+    pub info: LabInfo,
+    /// What a reader can focus on, if anything.
+    pub focus: Option<FocusInfo>,
+    /// Every parameter, defaults included.
+    pub params: fn() -> Vec<Spec>,
+    /// Whether [`LabEntry::run`] accepts a trace.
+    pub replays_traces: bool,
+    /// Build the config from `(key, text)` pairs and read every parameter back
+    /// as canonical text, in table order.
+    pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
+    /// Build the config from `(key, text)` pairs, run, and write the outcome.
+    pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
+}
+
+impl LabEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> LabEntry {
+        LabEntry {
+            info: L::INFO,
+            focus: match L::FOCUS {
+                Some(f) => Some(FocusInfo {
+                    key: f.key,
+                    label: f.label,
+                    options: <L::Item as Choice>::options,
+                    default: default_name::<L>,
+                }),
+                None => None,
+            },
+            params: L::Config::specs,
+            replays_traces: L::REPLAYS_TRACES,
+            canonical: canonical::<L>,
+            run: run_written::<L>,
+        }
+    }
+}
+
+/// What only the CLI and the tests use of a lab: its plain-text report and
+/// the JSON of its configuration. Kept apart from [`LabEntry`] so the web
+/// bundle, which never reaches [`TEXTS`], leaves the reports out.
+#[derive(Clone, Copy)]
+pub struct TextEntry {
+    /// The lab's id.
+    pub id: &'static str,
+    /// Build the config from pairs, run, and write the outcome as `format`.
+    pub run: fn(&RunRequest<'_>, Format) -> Result<String, RunError>,
+    /// Build the config from pairs and write it as JSON, without running
+    /// (the CLI's `--config`).
+    pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
+}
+
+impl TextEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> TextEntry {
+        TextEntry {
+            id: L::INFO.id,
+            run: run_text::<L>,
+            config_json: config_json::<L>,
+        }
+    }
+}
+
+/// The name of lab `L`'s default focus item.
+fn default_name<L: Lab>() -> &'static str {
+    L::FOCUS.map_or("", |f| f.default.name())
 }
 
 /// The config `pairs` describe, or the first value that cannot be used.
@@ -341,19 +461,12 @@ fn config_from<L: Lab>(pairs: &[(&str, &str)]) -> Result<L::Config, ParamError> 
 }
 
 fn config_json<L: Lab>(pairs: &[(&str, &str)]) -> Result<String, RunError> {
-    let config = config_from::<L>(pairs).map_err(RunError::Param)?;
+    let config = config_from::<L>(pairs)?;
     serde_json::to_string_pretty(&config).map_err(|e| RunError::Json(e.to_string()))
 }
 
 fn canonical<L: Lab>(pairs: &[(&str, &str)]) -> Result<Vec<(&'static str, String)>, ParamError> {
     config_from::<L>(pairs).map(|c| crate::params::all_pairs(&c))
-}
-
-fn play_erased<L: Lab>(req: &RunRequest<'_>) -> Option<Coded> {
-    match config_from::<L>(req.pairs) {
-        Ok(config) => L::play(&config, req.trace.as_ref(), req.only),
-        Err(e) => Some(Err(RunError::Param(e))),
-    }
 }
 
 /// Encode an outcome (or any record) positionally with postcard: every
@@ -368,45 +481,58 @@ pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String>
     postcard::from_bytes(bytes).map_err(|e| e.to_string())
 }
 
-fn run_coded<L: Lab>(req: &RunRequest<'_>) -> JsonAndBytes {
+fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
     let outcome = run_outcome::<L>(req)?;
     let json = serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?;
-    Ok((json, encode(&outcome)?))
+    Ok(Written {
+        json,
+        bytes: encode(&outcome)?,
+    })
 }
 
-fn run_erased<L: Lab>(req: &RunRequest<'_>) -> Result<String, RunError> {
+fn run_text<L: Lab>(req: &RunRequest<'_>, format: Format) -> Result<String, RunError> {
     let outcome = run_outcome::<L>(req)?;
-    Ok(match req.format {
+    Ok(match format {
         Format::Report => L::report(&outcome, false),
         Format::Detail => L::report(&outcome, true),
         Format::Csv => L::csv(&outcome),
         Format::Json => {
             serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
         }
-        Format::JsonCompact => {
-            serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?
-        }
     })
 }
 
+/// The items `names` name, or an error naming the focus key and the options.
+fn items_named<L: Lab>(names: &[&str]) -> Result<Vec<L::Item>, RunError> {
+    names
+        .iter()
+        .map(|name| {
+            L::Item::from_name(name).ok_or_else(|| {
+                RunError::Param(ParamError {
+                    key: L::FOCUS.map_or("only", |f| f.key),
+                    given: String::from(*name),
+                    problem: crate::params::Problem::Option(L::Item::names()),
+                })
+            })
+        })
+        .collect()
+}
+
 fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
-    let config = config_from::<L>(req.pairs).map_err(RunError::Param)?;
-    if let (Some(only), Some(focus)) = (req.only, L::FOCUS) {
-        if !(focus.options)().iter().any(|o| o.name == only) {
-            let names = (focus.options)().iter().map(|o| o.name).collect();
-            return Err(RunError::Param(ParamError {
-                key: focus.key,
-                given: String::from(only),
-                problem: crate::params::Problem::Option(names),
-            }));
-        }
+    let config = config_from::<L>(req.pairs)?;
+    let only = items_named::<L>(req.only)?;
+    if req.trace.is_some() && !L::REPLAYS_TRACES {
+        return Err(RunError::NoTraces);
     }
     let quiet = |_: u32, _: u32| {};
-    let outcome = L::run_reporting(
+    let outcome = L::run(
         &config,
-        req.trace.as_ref(),
-        req.only,
-        req.progress.unwrap_or(&quiet),
+        &Input {
+            trace: req.trace,
+            only: &only,
+            record: req.record,
+            progress: req.progress.unwrap_or(&quiet),
+        },
     )?;
     if let Some(computed) = req.computed {
         computed();
@@ -427,19 +553,35 @@ pub(crate) fn csv_field(s: &str) -> String {
     }
 }
 
-/// Every lab, in menu order. The one list.
-pub static LABS: &[LabEntry] = &[
-    LabEntry::of::<routing::RoutingLab>(),
-    LabEntry::of::<goodput::GoodputLab>(),
-    LabEntry::of::<herding::HerdingLab>(),
-    LabEntry::of::<prefix::PrefixLab>(),
-    LabEntry::of::<batching::BatchingLab>(),
-    LabEntry::of::<queueing::knee::KneeLab>(),
-    LabEntry::of::<queueing::little::LittleLab>(),
-    LabEntry::of::<queueing::retries::RetriesLab>(),
-    LabEntry::of::<queueing::hedging::HedgingLab>(),
-    LabEntry::of::<queueing::cascade::CascadeLab>(),
-];
+/// Declares the one list of labs: [`LABS`] for every front end and [`TEXTS`]
+/// for the CLI and the tests, in the same order.
+macro_rules! labs {
+    ($($lab:ty),+ $(,)?) => {
+        /// Every lab, in menu order. The one list.
+        pub static LABS: &[LabEntry] = &[$(LabEntry::of::<$lab>()),+];
+
+        /// The text side of every lab in [`LABS`], in the same order.
+        pub static TEXTS: &[TextEntry] = &[$(TextEntry::of::<$lab>()),+];
+    };
+}
+
+labs! {
+    routing::RoutingLab,
+    goodput::GoodputLab,
+    herding::HerdingLab,
+    prefix::PrefixLab,
+    batching::BatchingLab,
+    queueing::knee::KneeLab,
+    queueing::little::LittleLab,
+    queueing::retries::RetriesLab,
+    queueing::hedging::HedgingLab,
+    queueing::cascade::CascadeLab,
+}
+
+/// The text side of the lab with `id`.
+pub fn text(id: &str) -> Option<&'static TextEntry> {
+    TEXTS.iter().find(|l| l.id == id)
+}
 
 /// The registered lab with `id`.
 pub fn find(id: &str) -> Option<&'static LabEntry> {

@@ -31,8 +31,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{Chooser, Origin, Decision, OrdF64, Reason, ReplicaState, RouteContext, Router, Rule};
-use crate::labs::routing::Config;
+use super::{Chooser, Origin, Decision, OrdF64, Reason, ReplicaState, RouteContext, Router, Rule, HasRules, Rows};
 use crate::params::Param;
 
 /// Settings of [`DynamoKv`] (upstream's names).
@@ -196,8 +195,6 @@ impl Router for DynamoKv {
 }
 
 /// Shorthand for the parameter rows below.
-type P = Param<Config>;
-
 impl Rule for DynamoKv {
     const NAME: &'static str = "dynamo-kv";
     const TITLE: &'static str = "Dynamo KV cost";
@@ -208,59 +205,62 @@ impl Rule for DynamoKv {
         file: "lib/kv-router/src/scheduling/selector/default.rs",
     };
     type Settings = DynamoSettings;
-    const PARAMS: &'static [Param<Config>] = &[
-        P::real(
+    fn build(settings: &DynamoSettings) -> Self {
+        DynamoKv::new(*settings)
+    }
+}
+
+impl<C: HasRules> Rows<C> for DynamoKv {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::real(
             "dynamo-overlap-credit",
             "Dynamo: overlap credit",
             "",
             (0.0, 1.0, 0.05),
-            |c| c.rules.dynamo_kv.overlap_score_credit,
-            |c, x| c.rules.dynamo_kv.overlap_score_credit = x,
+            |c| c.rules().dynamo_kv.overlap_score_credit,
+            |c, x| c.rules_mut().dynamo_kv.overlap_score_credit = x,
         )
         .doc("Blocks of prefill a cached block saves in Dynamo's cost (1 counts it fully).")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "dynamo-credit-decay",
             "Dynamo: credit decay",
             "",
             (0.0, 10.0, 0.1),
-            |c| c.rules.dynamo_kv.overlap_score_credit_decay,
-            |c, x| c.rules.dynamo_kv.overlap_score_credit_decay = x,
+            |c| c.rules().dynamo_kv.overlap_score_credit_decay,
+            |c, x| c.rules_mut().dynamo_kv.overlap_score_credit_decay = x,
         )
         .doc("Weakens the credit of a cache holder that is behind on prefill; 0 turns it off.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "dynamo-prefill-scale",
             "Dynamo: prefill load scale",
             "",
             (0.0, 10.0, 0.1),
-            |c| c.rules.dynamo_kv.prefill_load_scale,
-            |c, x| c.rules.dynamo_kv.prefill_load_scale = x,
+            |c| c.rules().dynamo_kv.prefill_load_scale,
+            |c, x| c.rules_mut().dynamo_kv.prefill_load_scale = x,
         )
         .doc("Weight of prefill work against decode load in Dynamo's cost.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "dynamo-active-weight",
             "Dynamo: active-request weight",
             "blocks",
             (0.0, 100.0, 0.5),
-            |c| c.rules.dynamo_kv.decode_active_request_weight,
-            |c, x| c.rules.dynamo_kv.decode_active_request_weight = x,
+            |c| c.rules().dynamo_kv.decode_active_request_weight,
+            |c, x| c.rules_mut().dynamo_kv.decode_active_request_weight = x,
         )
         .doc("Blocks charged per active request; 0 leaves it out.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "dynamo-temperature",
             "Dynamo: temperature",
             "",
             (0.0, 10.0, 0.05),
-            |c| c.rules.dynamo_kv.temperature,
-            |c, x| c.rules.dynamo_kv.temperature = x,
+            |c| c.rules().dynamo_kv.temperature,
+            |c, x| c.rules_mut().dynamo_kv.temperature = x,
         )
         .doc("0 takes the cheapest replica; above 0 draws from a softmax over normalised costs.")
         .advanced(),
     ];
-    fn build(settings: &DynamoSettings) -> Self {
-        DynamoKv::new(*settings)
-    }
 }

@@ -24,8 +24,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule};
-use crate::labs::routing::Config;
+use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule, HasRules, Rows};
 use crate::params::{Param, Show};
 use crate::time::Tick;
 
@@ -192,8 +191,6 @@ impl Router for EnvoyLeastRequest {
 }
 
 /// Shorthand for the parameter rows below.
-type P = Param<Config>;
-
 impl Rule for EnvoyLeastRequest {
     const NAME: &'static str = "envoy-least-request";
     const TITLE: &'static str = "Envoy weighted least request";
@@ -204,50 +201,53 @@ impl Rule for EnvoyLeastRequest {
         file: "source/extensions/load_balancing_policies/least_request/least_request_lb.cc",
     };
     type Settings = EnvoySettings;
-    const PARAMS: &'static [Param<Config>] = &[
-        P::real(
+    fn build(settings: &EnvoySettings) -> Self {
+        EnvoyLeastRequest::new(*settings)
+    }
+}
+
+impl<C: HasRules> Rows<C> for EnvoyLeastRequest {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::real(
             "envoy-bias",
             "Envoy: active-request bias",
             "",
             (0.0, 5.0, 0.1),
-            |c| c.rules.envoy_least_request.active_request_bias,
-            |c, x| c.rules.envoy_least_request.active_request_bias = x,
+            |c| c.rules().envoy_least_request.active_request_bias,
+            |c, x| c.rules_mut().envoy_least_request.active_request_bias = x,
         )
         .doc("How much active requests lower a replica's weight when weights differ; 0 is weighted round robin.")
         .advanced(),
-        P::whole(
+        Param::<C>::whole(
             "envoy-slow-start",
             "Envoy: slow-start window",
             "ticks",
             (0, 1_000_000, 1),
-            |c| c.rules.envoy_least_request.slow_start_window,
-            |c, x| c.rules.envoy_least_request.slow_start_window = x,
+            |c| c.rules().envoy_least_request.slow_start_window,
+            |c, x| c.rules_mut().envoy_least_request.slow_start_window = x,
         )
         .doc("A replica that joined within this many ticks gets a reduced weight; 0 turns slow start off.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "envoy-aggression",
             "Envoy: slow-start aggression",
             "",
             (0.1, 10.0, 0.1),
-            |c| c.rules.envoy_least_request.aggression,
-            |c, x| c.rules.envoy_least_request.aggression = x,
+            |c| c.rules().envoy_least_request.aggression,
+            |c, x| c.rules_mut().envoy_least_request.aggression = x,
         )
         .doc("Shape of the ramp: above 1 ramps up faster at first.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "envoy-min-weight",
             "Envoy: slow-start minimum weight",
             "",
             (0.0, 1.0, 0.01),
-            |c| c.rules.envoy_least_request.min_weight_percent,
-            |c, x| c.rules.envoy_least_request.min_weight_percent = x,
+            |c| c.rules().envoy_least_request.min_weight_percent,
+            |c, x| c.rules_mut().envoy_least_request.min_weight_percent = x,
         )
         .doc("The least share of its weight a new replica gets during slow start.")
         .show(Show::Percent(0))
         .advanced(),
     ];
-    fn build(settings: &EnvoySettings) -> Self {
-        EnvoyLeastRequest::new(*settings)
-    }
 }

@@ -5,7 +5,7 @@
 //! admitted, so a replica whose slots are full of short or cache-hit sequences
 //! reads as light while its queue grows.
 
-use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Fewest KV blocks in use, then fewest waiting, then the chooser's tie-break.
 #[derive(Clone, Debug, Default)]
@@ -39,3 +39,5 @@ impl Rule for LeastKv {
         LeastKv
     }
 }
+
+impl<C: HasRules> Rows<C> for LeastKv {}

@@ -1,7 +1,7 @@
 //! Least outstanding requests: a full scan for the fewest waiting + running (§4.1).
 //! Counting queued work is what makes it robust where a KV gauge is not (§4.2).
 
-use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Fewest outstanding requests; ties broken by the chooser.
 #[derive(Clone, Debug, Default)]
@@ -31,3 +31,5 @@ impl Rule for LeastOutstanding {
         LeastOutstanding
     }
 }
+
+impl<C: HasRules> Rows<C> for LeastOutstanding {}

@@ -24,7 +24,7 @@ mod registry;
 pub use chooser::{Chooser, OrdF64, Ties};
 pub use prefix_aware::{GapRule, PrefixAwareParams};
 pub use reason::Reason;
-pub use registry::{Origin, Rule};
+pub use registry::{HasRules, Origin, Rows, Rule};
 
 // The registry: one line per rule, in table order (a rule's position also picks
 // its tie-break stream, so new rules go at the end).

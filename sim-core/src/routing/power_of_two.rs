@@ -8,7 +8,7 @@
 //! outstanding requests, so a token count is never weighed against a request
 //! count. The lab's own engines have no monitor and always compare requests.
 
-use super::{Chooser, Decision, ReplicaState, Reason, RouteContext, Router, Rule};
+use super::{Chooser, Decision, ReplicaState, Reason, RouteContext, Router, Rule, HasRules, Rows};
 
 /// Lighter of two distinct random replicas; on a tie, the first sampled (which
 /// is itself a uniform draw, so no extra coin is needed — and what SGLang's
@@ -78,3 +78,5 @@ impl Rule for PowerOfTwo {
         PowerOfTwo
     }
 }
+
+impl<C: HasRules> Rows<C> for PowerOfTwo {}

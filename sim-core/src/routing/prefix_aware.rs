@@ -23,10 +23,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::routing::Config;
 use crate::params::{narrow, Param, Show};
 
-use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Which load gap decides that affinity is abandoned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,8 +74,6 @@ impl PrefixAwareParams {
 }
 
 /// Shorthand for the parameter rows below.
-type P = Param<Config>;
-
 /// SGLang-style cache-aware router.
 #[derive(Clone, Debug, Default)]
 pub struct PrefixAware {
@@ -159,40 +156,43 @@ impl Rule for PrefixAware {
     const TITLE: &'static str = "Prefix-aware";
     const SIGNAL: &'static str = "Follows the longest cached prefix unless load is imbalanced, then the least loaded.";
     type Settings = PrefixAwareParams;
-    const PARAMS: &'static [Param<Config>] = &[
-        P::whole(
+    fn build(settings: &PrefixAwareParams) -> Self {
+        PrefixAware::new(*settings)
+    }
+}
+
+impl<C: HasRules> Rows<C> for PrefixAware {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::whole(
             "abs-threshold",
             "Prefix-aware: absolute imbalance",
             "requests",
             (0, 1_000_000, 1),
-            |c| c.rules.prefix_aware.abs_threshold.into(),
-            |c, x| c.rules.prefix_aware.abs_threshold = narrow(x),
+            |c| c.rules().prefix_aware.abs_threshold.into(),
+            |c, x| c.rules_mut().prefix_aware.abs_threshold = narrow(x),
         )
         .doc("Prefix-aware drops affinity when max − min load exceeds this…")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "rel-threshold",
             "Prefix-aware: relative imbalance",
             "",
             (1.0, 1000.0, 0.05),
-            |c| c.rules.prefix_aware.rel_threshold,
-            |c, x| c.rules.prefix_aware.rel_threshold = x,
+            |c| c.rules().prefix_aware.rel_threshold,
+            |c, x| c.rules_mut().prefix_aware.rel_threshold = x,
         )
         .doc("…and max load exceeds min load times this.")
         .advanced(),
-        P::real(
+        Param::<C>::real(
             "cache-threshold",
             "Prefix-aware: cache threshold",
             "",
             (0.0, 1.0, 0.05),
-            |c| c.rules.prefix_aware.cache_threshold,
-            |c, x| c.rules.prefix_aware.cache_threshold = x,
+            |c| c.rules().prefix_aware.cache_threshold,
+            |c, x| c.rules_mut().prefix_aware.cache_threshold = x,
         )
         .doc("Prefix-aware follows a cached match only above this share of the prompt.")
         .show(Show::Percent(0))
         .advanced(),
     ];
-    fn build(settings: &PrefixAwareParams) -> Self {
-        PrefixAware::new(*settings)
-    }
 }

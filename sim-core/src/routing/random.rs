@@ -1,6 +1,6 @@
 //! Random: a uniform draw, reading no signal. The baseline every rule must beat.
 
-use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Uniformly random replica.
 #[derive(Clone, Debug, Default)]
@@ -31,3 +31,5 @@ impl Rule for Random {
         Random
     }
 }
+
+impl<C: HasRules> Rows<C> for Random {}

@@ -8,11 +8,8 @@
 //! file, as the [`Rule`] trait's constants. So a new rule is one file plus one
 //! line, and nothing else in the workspace counts or lists the rules.
 
-use alloc::vec::Vec;
-
 use super::Router;
-use crate::labs::routing::Config;
-use crate::params::{Opt, Param};
+use crate::params::Param;
 
 /// Where a rule's behaviour comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -70,12 +67,26 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
         + PartialEq
         + serde::Serialize
         + serde::de::DeserializeOwned;
-    /// Rows of the Routing Lab's parameter table that edit the settings; the
-    /// lab's table appends every rule's rows, so a rule's knobs reach the CLI,
-    /// the URL and the page from its own file.
-    const PARAMS: &'static [Param<Config>] = &[];
     /// A fresh router for one run.
     fn build(settings: &Self::Settings) -> Self;
+}
+
+/// A configuration that holds every rule's settings (the Routing Lab's, and
+/// every lab built on it): the rows a rule declares edit its settings through
+/// this, so a rule's knobs reach the CLI, the URL and the page from its own
+/// file without the rule knowing which lab it is in.
+pub trait HasRules: 'static {
+    /// Every rule's settings.
+    fn rules(&self) -> &super::RuleSettings;
+    /// Every rule's settings, to edit.
+    fn rules_mut(&mut self) -> &mut super::RuleSettings;
+}
+
+/// A rule's rows of a parameter table over any config `C` that holds the
+/// rule settings (none by default: `impl<C: HasRules> Rows<C> for MyRule {}`).
+pub trait Rows<C: HasRules> {
+    /// The rows, each reading and writing `C::rules()`.
+    const ROWS: &'static [Param<C>] = &[];
 }
 
 /// Whether a value has no data at all (a rule without settings): such entries
@@ -106,15 +117,17 @@ macro_rules! rules {
             )+
         }
 
-        /// How many rows the rules add to the Routing Lab's parameter table.
-        pub const RULE_PARAMS_LEN: usize = 0 $(+ <$rule as Rule>::PARAMS.len())+;
+        /// How many rows the rules add to a parameter table over `C`.
+        pub const fn rule_rows_len<C: HasRules>() -> usize {
+            0 $(+ <$rule as Rows<C>>::ROWS.len())+
+        }
 
         /// `base` followed by every rule's parameter rows, in registry order
-        /// (`N` is `base.len() + RULE_PARAMS_LEN`).
-        pub const fn with_rule_params<const N: usize>(
-            base: &'static [crate::params::Param<crate::labs::routing::Config>],
-        ) -> [crate::params::Param<crate::labs::routing::Config>; N] {
-            crate::params::concat(&[base, $(<$rule as Rule>::PARAMS),+])
+        /// (`N` is `base.len() + rule_rows_len::<C>()`).
+        pub const fn with_rule_rows<C: HasRules, const N: usize>(
+            base: &'static [crate::params::Param<C>],
+        ) -> [crate::params::Param<C>; N] {
+            crate::params::concat(&[base, $(<$rule as Rows<C>>::ROWS),+])
         }
 
         /// Every selection rule, generated from the list in `routing/mod.rs`.
@@ -126,24 +139,26 @@ macro_rules! rules {
             )+
         }
 
-        impl RuleKind {
-            /// All rules, in the order tables list them.
-            pub const ALL: &'static [RuleKind] = &[$(RuleKind::$rule),+];
+        impl $crate::choice::Choice for RuleKind {
+            const ALL: &'static [RuleKind] = &[$(RuleKind::$rule),+];
 
-            /// The name used everywhere: CLI, JSON, URLs.
-            pub fn name(self) -> &'static str {
+            fn name(self) -> &'static str {
                 match self { $(RuleKind::$rule => <$rule as Rule>::NAME,)+ }
             }
 
-            /// A human title for tables and pickers.
-            pub fn title(self) -> &'static str {
+            fn title(self) -> &'static str {
                 match self { $(RuleKind::$rule => <$rule as Rule>::TITLE,)+ }
             }
 
             /// One line on the signal the rule reads.
-            pub fn signal(self) -> &'static str {
+            fn blurb(self) -> &'static str {
                 match self { $(RuleKind::$rule => <$rule as Rule>::SIGNAL,)+ }
             }
+        }
+
+        impl RuleKind {
+            /// Every rule, in the order tables list them (as [`Choice::ALL`]).
+            pub const ALL: &'static [RuleKind] = <RuleKind as $crate::choice::Choice>::ALL;
 
             /// Where the rule's behaviour comes from.
             pub fn origin(self) -> Origin {
@@ -191,41 +206,14 @@ macro_rules! rules {
     };
 }
 
-impl super::RuleKind {
-    /// Look a rule up by [`RuleKind::name`](super::RuleKind::name).
-    pub fn from_name(name: &str) -> Option<super::RuleKind> {
-        Self::ALL.iter().copied().find(|r| r.name() == name)
-    }
-
-    /// Position in [`RuleKind::ALL`](super::RuleKind::ALL); also selects the
-    /// rule's tie-break stream in the Routing Lab.
-    pub fn index(self) -> usize {
-        Self::ALL.iter().position(|&r| r == self).unwrap_or(0)
-    }
-
-    /// Every rule as a picker option (name, title, signal).
-    pub fn options() -> Vec<Opt> {
-        Self::ALL
-            .iter()
-            .map(|r| Opt {
-                name: r.name(),
-                title: r.title(),
-                doc: r.signal(),
-            })
-            .collect()
-    }
-}
-
 impl serde::Serialize for super::RuleKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
+        crate::choice::serialize(self, s)
     }
 }
 
 impl<'de> serde::Deserialize<'de> for super::RuleKind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = <alloc::borrow::Cow<'de, str>>::deserialize(d)?;
-        super::RuleKind::from_name(&name)
-            .ok_or_else(|| serde::de::Error::custom(alloc::format!("unknown rule '{name}'")))
+        crate::choice::deserialize(d)
     }
 }

@@ -1,6 +1,6 @@
 //! Round robin: replicas in a fixed rotation. Equal counts, blind to work (§4.1).
 
-use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router};
+use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Rotation starting at replica 0.
 #[derive(Clone, Debug, Default)]
@@ -42,3 +42,5 @@ impl Rule for RoundRobin {
         RoundRobin::default()
     }
 }
+
+impl<C: HasRules> Rows<C> for RoundRobin {}

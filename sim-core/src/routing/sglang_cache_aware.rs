@@ -36,8 +36,7 @@ use alloc::vec::Vec;
 use crate::fasthash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule};
-use crate::labs::routing::Config;
+use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule, HasRules, Rows};
 use crate::params::{narrow, Param, Show};
 use crate::workload::BlockId;
 
@@ -357,8 +356,6 @@ impl Router for SglangCacheAware {
 }
 
 /// Shorthand for the parameter rows below.
-type P = Param<Config>;
-
 impl Rule for SglangCacheAware {
     const NAME: &'static str = "sglang-cache-aware";
     const TITLE: &'static str = "SGLang cache-aware";
@@ -369,63 +366,66 @@ impl Rule for SglangCacheAware {
         file: "sgl-model-gateway/src/policies/cache_aware.rs",
     };
     type Settings = CacheAwareSettings;
-    const PARAMS: &'static [Param<Config>] = &[
-        P::real(
-            "sglang-cache-threshold",
-            "SGLang: cache threshold",
-            "",
-            (0.0, 1.0, 0.05),
-            |c| c.rules.sglang_cache_aware.cache_threshold,
-            |c, x| c.rules.sglang_cache_aware.cache_threshold = x,
-        )
-        .doc("SGLang cache-aware follows the tree's match only above this share of the prompt.")
-        .show(Show::Percent(0))
-        .advanced(),
-        P::whole(
-            "sglang-abs-threshold",
-            "SGLang: absolute imbalance",
-            "requests",
-            (0, 1_000_000, 1),
-            |c| c.rules.sglang_cache_aware.abs_threshold.into(),
-            |c, x| c.rules.sglang_cache_aware.abs_threshold = narrow(x),
-        )
-        .doc("SGLang cache-aware switches to the least loaded when max − min load exceeds this…")
-        .advanced(),
-        P::real(
-            "sglang-rel-threshold",
-            "SGLang: relative imbalance",
-            "",
-            (1.0, 1000.0, 0.05),
-            |c| c.rules.sglang_cache_aware.rel_threshold,
-            |c, x| c.rules.sglang_cache_aware.rel_threshold = x,
-        )
-        .doc("…and max load exceeds min load times this.")
-        .advanced(),
-        P::whole(
-            "sglang-eviction-interval",
-            "SGLang: tree eviction every",
-            "ticks",
-            (0, 1_000_000, 1),
-            |c| c.rules.sglang_cache_aware.eviction_interval,
-            |c, x| c.rules.sglang_cache_aware.eviction_interval = x,
-        )
-        .doc("Ticks between the tree's eviction events; 0 never evicts.")
-        .advanced(),
-        P::whole(
-            "sglang-max-tree",
-            "SGLang: tree size per worker",
-            "tokens",
-            (1, 67_108_864, 1),
-            |c| c.rules.sglang_cache_aware.max_tree_tokens,
-            |c, x| c.rules.sglang_cache_aware.max_tree_tokens = x,
-        )
-        .doc("An eviction event trims each worker's share of the tree to this many tokens.")
-        .advanced(),
-    ];
     fn build(settings: &CacheAwareSettings) -> Self {
         SglangCacheAware {
             settings: *settings,
             ..SglangCacheAware::default()
         }
     }
+}
+
+impl<C: HasRules> Rows<C> for SglangCacheAware {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::real(
+            "sglang-cache-threshold",
+            "SGLang: cache threshold",
+            "",
+            (0.0, 1.0, 0.05),
+            |c| c.rules().sglang_cache_aware.cache_threshold,
+            |c, x| c.rules_mut().sglang_cache_aware.cache_threshold = x,
+        )
+        .doc("SGLang cache-aware follows the tree's match only above this share of the prompt.")
+        .show(Show::Percent(0))
+        .advanced(),
+        Param::<C>::whole(
+            "sglang-abs-threshold",
+            "SGLang: absolute imbalance",
+            "requests",
+            (0, 1_000_000, 1),
+            |c| c.rules().sglang_cache_aware.abs_threshold.into(),
+            |c, x| c.rules_mut().sglang_cache_aware.abs_threshold = narrow(x),
+        )
+        .doc("SGLang cache-aware switches to the least loaded when max − min load exceeds this…")
+        .advanced(),
+        Param::<C>::real(
+            "sglang-rel-threshold",
+            "SGLang: relative imbalance",
+            "",
+            (1.0, 1000.0, 0.05),
+            |c| c.rules().sglang_cache_aware.rel_threshold,
+            |c, x| c.rules_mut().sglang_cache_aware.rel_threshold = x,
+        )
+        .doc("…and max load exceeds min load times this.")
+        .advanced(),
+        Param::<C>::whole(
+            "sglang-eviction-interval",
+            "SGLang: tree eviction every",
+            "ticks",
+            (0, 1_000_000, 1),
+            |c| c.rules().sglang_cache_aware.eviction_interval,
+            |c, x| c.rules_mut().sglang_cache_aware.eviction_interval = x,
+        )
+        .doc("Ticks between the tree's eviction events; 0 never evicts.")
+        .advanced(),
+        Param::<C>::whole(
+            "sglang-max-tree",
+            "SGLang: tree size per worker",
+            "tokens",
+            (1, 67_108_864, 1),
+            |c| c.rules().sglang_cache_aware.max_tree_tokens,
+            |c, x| c.rules_mut().sglang_cache_aware.max_tree_tokens = x,
+        )
+        .doc("An eviction event trims each worker's share of the tree to this many tokens.")
+        .advanced(),
+    ];
 }

@@ -24,8 +24,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule};
-use crate::labs::routing::Config;
+use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule, HasRules, Rows};
 use crate::params::{narrow, Param};
 
 /// Virtual nodes per worker on the ring (the gateway's `VIRTUAL_NODES_PER_WORKER`).
@@ -197,8 +196,6 @@ impl Router for SglangPrefixHash {
 }
 
 /// Shorthand for the parameter rows below.
-type P = Param<Config>;
-
 impl Rule for SglangPrefixHash {
     const NAME: &'static str = "sglang-prefix-hash";
     const TITLE: &'static str = "SGLang prefix hash";
@@ -209,32 +206,35 @@ impl Rule for SglangPrefixHash {
         file: "sgl-model-gateway/src/policies/prefix_hash.rs",
     };
     type Settings = PrefixHashSettings;
-    const PARAMS: &'static [Param<Config>] = &[
-        P::whole(
-            "hash-prefix-tokens",
-            "Prefix hash: head hashed",
-            "tokens",
-            (1, 65_536, 1),
-            |c| c.rules.sglang_prefix_hash.prefix_tokens.into(),
-            |c, x| c.rules.sglang_prefix_hash.prefix_tokens = narrow(x),
-        )
-        .doc("Tokens at the start of the prompt that pick the owner on the ring.")
-        .advanced(),
-        P::real(
-            "hash-load-factor",
-            "Prefix hash: load factor",
-            "",
-            (1.0, 10.0, 0.05),
-            |c| c.rules.sglang_prefix_hash.load_factor,
-            |c, x| c.rules.sglang_prefix_hash.load_factor = x,
-        )
-        .doc("The owner is bypassed above the average load times this.")
-        .advanced(),
-    ];
     fn build(settings: &PrefixHashSettings) -> Self {
         SglangPrefixHash {
             settings: *settings,
             ring: Ring::default(),
         }
     }
+}
+
+impl<C: HasRules> Rows<C> for SglangPrefixHash {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::whole(
+            "hash-prefix-tokens",
+            "Prefix hash: head hashed",
+            "tokens",
+            (1, 65_536, 1),
+            |c| c.rules().sglang_prefix_hash.prefix_tokens.into(),
+            |c, x| c.rules_mut().sglang_prefix_hash.prefix_tokens = narrow(x),
+        )
+        .doc("Tokens at the start of the prompt that pick the owner on the ring.")
+        .advanced(),
+        Param::<C>::real(
+            "hash-load-factor",
+            "Prefix hash: load factor",
+            "",
+            (1.0, 10.0, 0.05),
+            |c| c.rules().sglang_prefix_hash.load_factor,
+            |c, x| c.rules_mut().sglang_prefix_hash.load_factor = x,
+        )
+        .doc("The owner is bypassed above the average load times this.")
+        .advanced(),
+    ];
 }

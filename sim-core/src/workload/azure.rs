@@ -8,7 +8,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::trace::{Row, RowProblem};
+use super::row::{Row, RowProblem};
 
 /// The header line, exactly.
 pub const HEADER: &str = "TIMESTAMP,ContextTokens,GeneratedTokens";

@@ -9,6 +9,7 @@
 pub mod azure;
 pub mod generator;
 pub mod mooncake;
+pub mod row;
 pub mod summary;
 pub mod trace;
 

@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Deserialize;
 
-use super::trace::{Row, RowProblem};
+use super::row::{Row, RowProblem};
 
 /// Tokens per hash block in the Mooncake traces.
 pub const MOONCAKE_BLOCK_TOKENS: u32 = 512;

@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::mooncake::MOONCAKE_BLOCK_TOKENS;
+pub use super::row::{Row, RowProblem};
 use super::{azure, mooncake, Request, Workload};
 use crate::params::{narrow, Configurable, Param};
 use crate::time::Tick;
@@ -56,34 +57,6 @@ impl TraceFormat {
             TraceFormat::Mooncake => "Mooncake JSONL",
             TraceFormat::Azure => "Azure LLM inference CSV",
         }
-    }
-}
-
-/// One parsed row, before time scaling.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row {
-    /// Arrival, in milliseconds (relative or absolute; rebased on import).
-    pub ms: f64,
-    /// Prompt tokens.
-    pub prompt: u32,
-    /// Output tokens.
-    pub output: u32,
-    /// Prefix-chained block ids (512-token blocks), when the format has them.
-    pub blocks: Option<Vec<u32>>,
-}
-
-/// A row that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RowProblem {
-    /// 1-based line number in the file.
-    pub line: usize,
-    /// What was wrong.
-    pub why: String,
-}
-
-impl core::fmt::Display for RowProblem {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.why)
     }
 }
 

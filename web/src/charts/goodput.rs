@@ -3,6 +3,7 @@
 //! ten colours would be unreadable; the table names every rule's capacity).
 
 use plotters::style::RGBColor;
+use sim_core::choice::Choice;
 use sim_core::labs::goodput::Outcome;
 use sim_core::routing::RuleKind;
 

@@ -2,6 +2,7 @@
 //! request, with the player's request marked. The gap between the lines is
 //! the prefill prefix affinity saved (article §6.1).
 
+use sim_core::choice::Choice;
 use sim_core::labs::prefix::RouterRun;
 
 use super::{whole, ChartSpec, Legend, Mark, Series};

@@ -1,14 +1,14 @@
 //! Data-driven controls: a lab's parameter table (from sim-core) becomes a
 //! panel of labelled inputs, with one getter and one setter keyed by the
-//! parameter's key. The panel is rendered once as HTML; one delegated handler
-//! turns every input event into `set(key, value)`, and one effect writes state
-//! back into the inputs (live values, programmatic changes). Why: every control
-//! written as its own view tree costs wasm, and a shared renderer keeps labs
-//! consistent — a labelled range with live value, unit and range hint; a
-//! checkbox; a radio group with one-line descriptions; a number field; a text
-//! field; a button. Main parameters come first; the rest sit under "More
-//! settings". A lab whose recomputation is slow can defer some ranges until
-//! they are released.
+//! parameter's key. Each control is a reactive view of one kind — a labelled
+//! range with live value, unit and range hint; a checkbox; a radio group (or,
+//! compact, a drop-down) with one-line descriptions; a number field; a text
+//! field; a button — whose value follows `get` and whose input goes through
+//! `set`. The views are written once per kind, not per lab, so the bundle
+//! pays for six control views whatever the number of labs. Main parameters
+//! come first; the rest sit under "More settings". A lab whose recomputation
+//! is slow can defer some ranges until they are released. `controls=` in an
+//! embed hides every control it does not list (`allows`).
 //!
 //! Each control's key is its element id, its `data-control` (see `embed.rs`)
 //! and its URL key.
@@ -17,10 +17,8 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use sim_core::params::{Opt, Shape, Show, Spec, Tier};
-use wasm_bindgen::JsCast;
 
 use crate::format::{fixed, thousands};
-use crate::html::{el, Html, Markup};
 
 /// What kind of input a control is.
 #[derive(Clone, Debug, PartialEq)]
@@ -161,6 +159,9 @@ pub type Setter = Arc<dyn Fn(&str, &str) -> Result<(), String> + Send + Sync>;
 /// whose recomputation is too slow to follow a drag without janking).
 pub type Deferred = Arc<dyn Fn(&str) -> bool + Send + Sync>;
 
+/// Whether the reader may change a key here (`controls=` locks the rest).
+pub type Allows = Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
 /// A value as people read it.
 pub fn show_value(x: f64, show: Show) -> String {
     match show {
@@ -248,280 +249,235 @@ fn range_value(position: &str, kind: &ControlKind) -> String {
     }
 }
 
-fn control_html(c: &ControlSpec, get: &Getter) -> Html {
-    control_html_in(c, get, false)
+/// What the panel's controls share: how to read and write values, which
+/// ranges wait for release, which keys are open, and the last refusal.
+#[derive(Clone)]
+struct Ctx {
+    get: Getter,
+    set: Setter,
+    defer: Option<Deferred>,
+    refused: RwSignal<Option<String>>,
 }
 
-/// A long list of options as one drop-down (an embed's compact layout).
-fn select_html(key: &str, label: &str, options: &[Opt], value: &str) -> Html {
-    el("div")
-        .class("focus-select")
-        .attr("data-control", key)
-        .child(el("label").attr("for", key).text(label))
-        .child(
-            el("select")
-                .id(key)
-                .attr("name", key)
-                .children(options.iter().map(|o| {
-                    el("option")
-                        .attr("value", o.name)
-                        .flag("selected", value == o.name)
-                        .text(o.title)
-                })),
-        )
-        .into()
-}
-
-/// One control; with `compact`, a picker of more than four options is a
-/// drop-down instead of a column of radio buttons.
-fn control_html_in(c: &ControlSpec, get: &Getter, compact: bool) -> Html {
-    if let (true, ControlKind::Radio(options)) = (compact, &c.kind) {
-        if options.len() > 4 {
-            return select_html(c.key, c.label, options, &get(c.key));
+impl Ctx {
+    fn apply(&self, key: &str, value: &str) {
+        match (self.set)(key, value) {
+            Ok(()) => self.refused.set(None),
+            Err(why) => self.refused.set(Some(why)),
         }
     }
+}
+
+/// The id of a control's hint line.
+fn hint_id(key: &str) -> String {
+    format!("{key}-hint")
+}
+
+/// A range: label, live value, slider, range and hint.
+fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
+    let (key, kind) = (c.key, c.kind.clone());
+    let ControlKind::Range {
+        min,
+        max,
+        step,
+        unit,
+        inf,
+        ..
+    } = kind
+    else {
+        return ().into_any();
+    };
+    let top = if inf { max + step } else { max };
+    let unit_text = match unit {
+        "" => String::new(),
+        "%" => "%".into(),
+        u => format!(" {u}"),
+    };
+    let low = range_text(min, &kind);
+    let high = if inf {
+        "∞".into()
+    } else {
+        range_text(max, &kind)
+    };
+    let hint = format!(
+        "{}–{}{}",
+        low.trim_end_matches(&unit_text),
+        high,
+        if c.hint.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", c.hint)
+        }
+    );
+    // While a deferred slider is dragged, its label follows the thumb alone.
+    let dragged = RwSignal::new(None::<f64>);
+    let get = Arc::clone(&ctx.get);
+    let position = {
+        let kind = kind.clone();
+        move || range_position(&get(key), &kind)
+    };
+    let shown = {
+        let (position, kind) = (position.clone(), kind.clone());
+        move || range_text(dragged.get().unwrap_or_else(&position), &kind)
+    };
+    let value_text = shown.clone();
+    let deferred = ctx.defer.as_ref().is_some_and(|d| d(key));
+    let (on_input, on_change) = (ctx.clone(), ctx.clone());
+    let (kind_in, kind_ch) = (kind.clone(), kind);
+    view! {
+        <div class="slider" data-control=key hidden=hidden>
+            <div class="slider-head">
+                <label for=key>{c.label}</label>
+                <output for=key class="slider-value" id=format!("{key}-out")>{shown}</output>
+            </div>
+            <input type="range" id=key min=min.to_string() max=top.to_string() step=step.to_string()
+                aria-describedby=hint_id(key)
+                aria-valuetext=value_text
+                prop:value=move || position().to_string()
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    if deferred {
+                        dragged.set(v.parse().ok());
+                    } else {
+                        on_input.apply(key, &range_value(&v, &kind_in));
+                    }
+                }
+                on:change=move |ev| {
+                    if deferred {
+                        dragged.set(None);
+                        on_change.apply(key, &range_value(&event_target_value(&ev), &kind_ch));
+                    }
+                } />
+            <div class="slider-hint" id=hint_id(key)><span>{hint}</span></div>
+        </div>
+    }
+    .into_any()
+}
+
+/// A checkbox; its value is "1" or "0".
+fn check_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
     let key = c.key;
-    let hint_id = format!("{key}-hint");
-    let value = get(key);
-    match &c.kind {
-        kind @ ControlKind::Range {
-            min,
-            max,
-            step,
-            unit,
-            inf,
-            ..
-        } => {
-            let top = if *inf { max + step } else { *max };
-            let x = range_position(&value, kind);
-            let unit_text = match *unit {
-                "" => String::new(),
-                "%" => "%".into(),
-                u => format!(" {u}"),
-            };
-            let low = range_text(*min, kind);
-            let high = if *inf {
-                "∞".into()
-            } else {
-                range_text(*max, kind)
-            };
-            el("div")
-                .class("slider")
-                .attr("data-control", key)
-                .child(
-                    el("div")
-                        .class("slider-head")
-                        .child(el("label").attr("for", key).text(c.label))
-                        .child(
-                            el("output")
-                                .attr("for", key)
-                                .class("slider-value")
-                                .id(format!("{key}-out"))
-                                .text(range_text(x, kind)),
-                        ),
-                )
-                .child(
-                    el("input")
-                        .attr("type", "range")
-                        .id(key)
-                        .attr("min", min.to_string())
-                        .attr("max", top.to_string())
-                        .attr("step", step.to_string())
-                        .attr("value", x.to_string())
-                        .attr("aria-describedby", &hint_id),
-                )
-                .child(
-                    el("div")
-                        .class("slider-hint")
-                        .id(&hint_id)
-                        .child(el("span").text(format!(
-                            "{}–{}",
-                            low.trim_end_matches(&unit_text),
-                            high
-                        )))
-                        .children(
-                            (!c.hint.is_empty()).then(|| el("span").text(format!(" · {}", c.hint))),
-                        ),
-                )
-                .into()
-        }
-        ControlKind::Check => el("div")
-            .class("check")
-            .attr("data-control", key)
-            .child(
-                el("label")
-                    .child(
-                        el("input")
-                            .attr("type", "checkbox")
-                            .id(key)
-                            .flag("checked", value == "1")
-                            .attr_opt("aria-describedby", (!c.hint.is_empty()).then_some(&hint_id)),
-                    )
-                    .text(format!(" {}", c.label)),
-            )
-            .children(
-                (!c.hint.is_empty())
-                    .then(|| el("div").class("slider-hint").id(&hint_id).text(c.hint)),
-            )
-            .into(),
-        ControlKind::Radio(options) => el("fieldset")
-            .class("rule-picker")
-            .attr("data-control", key)
-            .child(el("legend").text(c.label))
-            .children(options.iter().map(|o| {
-                let id = format!("{key}-{}", o.name);
-                el("div")
-                    .class("rule-option")
-                    .child(
-                        el("input")
-                            .attr("type", "radio")
-                            .attr("name", key)
-                            .id(&id)
-                            .attr("value", o.name)
-                            .flag("checked", value == o.name),
-                    )
-                    .child(
-                        el("label")
-                            .attr("for", &id)
-                            .child(el("span").class("rule-name").text(o.title))
-                            .children(
-                                (!o.doc.is_empty())
-                                    .then(|| el("span").class("rule-signal").text(o.doc)),
-                            ),
-                    )
-            }))
-            .into(),
-        ControlKind::Number { min, max } => el("div")
-            .class("seed-row")
-            .attr("data-control", key)
-            .child(el("label").attr("for", key).text(c.label))
-            .child(
-                el("input")
-                    .id(key)
-                    .attr("type", "number")
-                    .attr("min", min.to_string())
-                    .attr("max", max.to_string())
-                    .attr("step", "any")
-                    .attr("inputmode", "decimal")
-                    .attr("value", &value)
-                    .attr_opt("aria-describedby", (!c.hint.is_empty()).then_some(&hint_id)),
-            )
-            .children(
-                (!c.hint.is_empty())
-                    .then(|| el("div").class("slider-hint").id(&hint_id).text(c.hint)),
-            )
-            .into(),
-        ControlKind::Text => el("div")
-            .class("seed-row text-row")
-            .attr("data-control", key)
-            .child(el("label").attr("for", key).text(c.label))
-            .child(
-                el("input")
-                    .id(key)
-                    .attr("type", "text")
-                    .attr("spellcheck", "false")
-                    .attr("autocomplete", "off")
-                    .attr("value", &value)
-                    .attr("aria-describedby", &hint_id),
-            )
-            .child(el("div").class("slider-hint").id(&hint_id).text(c.hint))
-            .into(),
-        ControlKind::Button => el("button")
-            .attr("type", "button")
-            .id(key)
-            .attr("data-key", key)
-            .attr("data-control", key)
-            .text(c.label)
-            .into(),
+    let get = Arc::clone(&ctx.get);
+    let ctx = ctx.clone();
+    let hint = (!c.hint.is_empty())
+        .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
+    view! {
+        <div class="check" data-control=key hidden=hidden>
+            <label>
+                <input type="checkbox" id=key
+                    aria-describedby=(!c.hint.is_empty()).then(|| hint_id(key))
+                    prop:checked=move || get(key) == "1"
+                    on:change=move |ev| ctx.apply(key, if event_target_checked(&ev) { "1" } else { "0" }) />
+                {format!(" {}", c.label)}
+            </label>
+            {hint}
+        </div>
     }
+    .into_any()
 }
 
-/// The whole panel: main controls, then the rest under "More settings".
-fn panel_html(specs: &[ControlSpec], get: &Getter, compact: bool) -> Html {
-    let main: Html = specs
+/// One of several options: a radio group, or (compact, more than four) a
+/// drop-down.
+fn choice_view(
+    c: &ControlSpec,
+    options: &[Opt],
+    ctx: &Ctx,
+    compact: bool,
+    hidden: bool,
+) -> AnyView {
+    let key = c.key;
+    if compact && options.len() > 4 {
+        let (get, ctx) = (Arc::clone(&ctx.get), ctx.clone());
+        let items = options
+            .iter()
+            .map(|o| view! { <option value=o.name>{o.title}</option> })
+            .collect_view();
+        return view! {
+            <div class="focus-select" data-control=key hidden=hidden>
+                <label for=key>{c.label}</label>
+                <select id=key name=key prop:value=move || get(key)
+                    on:change=move |ev| ctx.apply(key, &event_target_value(&ev))>{items}</select>
+            </div>
+        }
+        .into_any();
+    }
+    let items = options
         .iter()
-        .filter(|c| !c.advanced)
-        .map(|c| control_html_in(c, get, compact))
-        .collect();
-    let more: Vec<&ControlSpec> = specs.iter().filter(|c| c.advanced).collect();
-    let mut out = main;
-    if !more.is_empty() {
-        out.push(
-            el("details")
-                .class("more-settings")
-                .child(el("summary").text("More settings"))
-                .children(more.into_iter().map(|c| control_html(c, get))),
-        );
+        .map(|o| {
+            let (get, ctx) = (Arc::clone(&ctx.get), ctx.clone());
+            let (name, id) = (o.name, format!("{key}-{}", o.name));
+            let doc =
+                (!o.doc.is_empty()).then(|| view! { <span class="rule-signal">{o.doc}</span> });
+            view! {
+                <div class="rule-option">
+                    <input type="radio" name=key id=id.clone() value=name
+                        prop:checked=move || get(key) == name
+                        on:change=move |_| ctx.apply(key, name) />
+                    <label for=id><span class="rule-name">{o.title}</span>{doc}</label>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <fieldset class="rule-picker" data-control=key hidden=hidden>
+            <legend>{c.label}</legend>
+            {items}
+        </fieldset>
     }
-    out
+    .into_any()
 }
 
-fn element<T: JsCast>(id: &str) -> Option<T> {
-    web_sys::window()?
-        .document()?
-        .get_element_by_id(id)?
-        .dyn_into::<T>()
-        .ok()
-}
-
-/// Show a range's value beside it.
-fn show_range(key: &str, x: f64, kind: &ControlKind) {
-    if let Some(out) = element::<web_sys::Element>(&format!("{key}-out")) {
-        out.set_text_content(Some(&range_text(x, kind)));
+/// A number or text field: the value applies when the field is left or Enter
+/// pressed, and is left alone while the reader types.
+fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
+    let key = c.key;
+    let (get, apply) = (Arc::clone(&ctx.get), ctx.clone());
+    let hint = (!c.hint.is_empty())
+        .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
+    let described = (!c.hint.is_empty()).then(|| hint_id(key));
+    let value = move || get(key);
+    let change = move |ev: leptos::ev::Event| apply.apply(key, &event_target_value(&ev));
+    match c.kind {
+        ControlKind::Number { min, max } => view! {
+            <div class="seed-row" data-control=key hidden=hidden>
+                <label for=key>{c.label}</label>
+                <input id=key type="number" min=min.to_string() max=max.to_string() step="any"
+                    inputmode="decimal" aria-describedby=described prop:value=value on:change=change />
+                {hint}
+            </div>
+        }
+        .into_any(),
+        _ => view! {
+            <div class="seed-row text-row" data-control=key hidden=hidden>
+                <label for=key>{c.label}</label>
+                <input id=key type="text" spellcheck="false" autocomplete="off"
+                    aria-describedby=described prop:value=value on:change=change />
+                {hint}
+            </div>
+        }
+        .into_any(),
     }
 }
 
-/// Write state back into the inputs, leaving a field the reader is typing in alone.
-fn sync(specs: &[ControlSpec], get: &Getter) {
-    let active = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .map(|e| e.id())
-        .unwrap_or_default();
-    for c in specs {
-        let v = get(c.key);
-        match &c.kind {
-            kind @ ControlKind::Range { .. } => {
-                let x = range_position(&v, kind);
-                if let Some(input) = element::<web_sys::HtmlInputElement>(c.key) {
-                    if input.value_as_number() != x {
-                        input.set_value(&x.to_string());
-                    }
-                }
-                show_range(c.key, x, kind);
+/// One control of any kind.
+fn control_view(c: &ControlSpec, ctx: &Ctx, compact: bool, hidden: bool) -> AnyView {
+    match &c.kind {
+        ControlKind::Range { .. } => range_view(c, ctx, hidden),
+        ControlKind::Check => check_view(c, ctx, hidden),
+        ControlKind::Radio(options) => choice_view(c, options, ctx, compact, hidden),
+        ControlKind::Number { .. } | ControlKind::Text => field_view(c, ctx, hidden),
+        ControlKind::Button => {
+            let (key, ctx) = (c.key, ctx.clone());
+            view! {
+                <button type="button" id=key data-control=key hidden=hidden on:click=move |_| ctx.apply(key, "")>{c.label}</button>
             }
-            ControlKind::Check => {
-                if let Some(input) = element::<web_sys::HtmlInputElement>(c.key) {
-                    input.set_checked(v == "1");
-                }
-            }
-            ControlKind::Radio(options) => {
-                if let Some(select) = element::<web_sys::HtmlSelectElement>(c.key) {
-                    if select.value() != v {
-                        select.set_value(&v);
-                    }
-                }
-                for o in options {
-                    if let Some(input) =
-                        element::<web_sys::HtmlInputElement>(&format!("{}-{}", c.key, o.name))
-                    {
-                        input.set_checked(v == o.name);
-                    }
-                }
-            }
-            ControlKind::Number { .. } | ControlKind::Text => {
-                if let Some(input) = element::<web_sys::HtmlInputElement>(c.key) {
-                    if active != c.key && input.value() != v {
-                        input.set_value(&v);
-                    }
-                }
-            }
-            ControlKind::Button => {}
+            .into_any()
         }
     }
 }
 
-/// The controls panel.
+/// The controls panel: main controls, then the rest under "More settings";
+/// with `controls=`, only the keys `allows` names are shown.
 #[component]
 pub fn Controls(
     /// Controls, in display order.
@@ -534,83 +490,46 @@ pub fn Controls(
     /// live value still follows the thumb).
     #[prop(optional)]
     defer: Option<Deferred>,
+    /// Which keys the reader may change here (every key when absent).
+    #[prop(optional_no_strip)]
+    allows: Option<Allows>,
 ) -> impl IntoView {
     let compact = use_context::<crate::embed::EmbedOptions>().is_some_and(|o| o.embed);
-    let html = panel_html(&specs, &get, compact);
-    let specs = Arc::new(specs);
-    let (sync_specs, sync_get) = (Arc::clone(&specs), Arc::clone(&get));
-    Effect::new(move |_| sync(&sync_specs, &sync_get));
-    // Why the last typed value was refused (text and number fields).
-    let refused = RwSignal::new(None::<String>);
-    let set_click = Arc::clone(&set);
-    let handle = Arc::new(move |ev: web_sys::Event, committed: bool| {
-        if let Some(select) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        {
-            if committed {
-                match set(&select.id(), &select.value()) {
-                    Ok(()) => refused.set(None),
-                    Err(why) => refused.set(Some(why)),
-                }
-            }
-            return;
-        }
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let kind = input.type_();
-        let (key, value) = match kind.as_str() {
-            "radio" => (input.name(), input.value()),
-            "checkbox" => (
-                input.id(),
-                if input.checked() {
-                    "1".into()
-                } else {
-                    "0".into()
-                },
-            ),
-            "number" | "text" if committed => (input.id(), input.value()),
-            "range" => {
-                let key = input.id();
-                let Some(spec) = specs.iter().find(|c| c.key == key) else {
-                    return;
-                };
-                let deferred = defer.as_ref().is_some_and(|d| d(&key));
-                if committed != deferred {
-                    // A deferred slider mid-drag: move its label only.
-                    if deferred {
-                        show_range(&key, input.value_as_number(), &spec.kind);
-                    }
-                    return;
-                }
-                (key.clone(), range_value(&input.value(), &spec.kind))
-            }
-            _ => return,
-        };
-        match set(&key, &value) {
-            Ok(()) => refused.set(None),
-            Err(why) => refused.set(Some(why)),
+    let allowed = |key: &str| {
+        let key = if key == "new-seed" { "seed" } else { key };
+        allows.as_ref().is_none_or(|a| a(key))
+    };
+    let ctx = Ctx {
+        get,
+        set,
+        defer,
+        refused: RwSignal::new(None),
+    };
+    let shown = |c: &ControlSpec| control_view(c, &ctx, compact && !c.advanced, !allowed(c.key));
+    let main = specs
+        .iter()
+        .filter(|c| !c.advanced)
+        .map(shown)
+        .collect_view();
+    let more: Vec<&ControlSpec> = specs.iter().filter(|c| c.advanced).collect();
+    // A "More settings" with nothing left to change would be a dead control;
+    // one holding a control `controls=` lists opens.
+    let any_open = more.iter().any(|c| allowed(c.key));
+    let locked = allows.is_some();
+    let more = (!more.is_empty()).then(|| {
+        let items = more.into_iter().map(shown).collect_view();
+        view! {
+            <details class="more-settings" hidden=!any_open open=locked && any_open>
+                <summary>"More settings"</summary>
+                {items}
+            </details>
         }
     });
-    let on_change = Arc::clone(&handle);
+    let refused = ctx.refused;
     view! {
-        <div class="controls-panel"
-            on:input=move |ev| handle(ev, false)
-            on:change=move |ev| on_change(ev, true)
-            on:click=move |ev| {
-                if let Some(key) = crate::html::clicked_key(&ev) {
-                    let _ = set_click(&key, "");
-                }
-            }
-        >
-            <Markup class="controls-list" html=html />
-            <Markup html=move || refused.with(|r| r.as_ref().map(|why| {
-                Html::from(el("p").class("notice error").attr("role", "alert").text(why))
-            }).unwrap_or_default()) />
+        <div class="controls-panel">
+            <div class="controls-list">{main}{more}</div>
+            {move || refused.get().map(|why| view! { <p class="notice error" role="alert">{why}</p> })}
         </div>
     }
 }
@@ -627,11 +546,7 @@ mod tests {
             let controls = ControlSpec::for_table(&specs);
             for s in &specs {
                 let c = controls.iter().find(|c| c.key == s.key).expect("a control");
-                let get: Getter = Arc::new(|_| String::new());
-                let html = control_html(c, &get);
-                assert!(html
-                    .as_str()
-                    .contains(&format!(r#"data-control="{}""#, s.key)));
+                assert_eq!(c.label, s.label);
             }
         }
     }

@@ -8,8 +8,8 @@ use sim_core::labs as registry;
 use sim_core::params::Tier;
 
 use super::share_bar::embed_snippet;
-use crate::embed::{default_view, PANELS};
 use crate::url::{build_query, parse_query};
+use sim_core::labs::Panel;
 
 /// Words for each panel name, for the checkboxes.
 fn panel_label(p: &str) -> &'static str {
@@ -70,8 +70,12 @@ pub fn EmbedBuilder(
     /// The lab's title (the iframe's title).
     title: &'static str,
 ) -> impl IntoView {
-    let defaults: &'static [&'static str] = default_view(lab);
-    let panels = RwSignal::new(defaults.to_vec());
+    let defaults = move || -> Vec<&'static str> {
+        sim_core::labs::find(lab)
+            .map(|l| l.info.embed_view.iter().map(|p| p.name()).collect())
+            .unwrap_or_default()
+    };
+    let panels = RwSignal::new(defaults());
     let lock = RwSignal::new(false);
     let keys = lockable_keys(lab);
     let allowed = RwSignal::new(Vec::<&'static str>::new());
@@ -93,7 +97,7 @@ pub fn EmbedBuilder(
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
         let view = panels.get();
-        let view = (view.as_slice() != defaults).then_some(view);
+        let view = (view != defaults()).then_some(view);
         let allowed = allowed.get();
         embed_query(
             &search,
@@ -108,9 +112,10 @@ pub fn EmbedBuilder(
             .unwrap_or_default();
         format!("{base}{}", query())
     };
-    let panel_boxes = PANELS
+    let panel_boxes = Panel::ALL
         .iter()
-        .map(|&p| {
+        .map(|p| {
+            let p = p.name();
             let id = format!("embed-view-{p}");
             let for_id = id.clone();
             let toggle = move |ev: web_sys::Event| {
@@ -119,7 +124,7 @@ pub fn EmbedBuilder(
                     v.retain(|x| *x != p);
                     if on {
                         v.push(p);
-                        v.sort_by_key(|x| PANELS.iter().position(|y| y == x));
+                        v.sort_by_key(|x| Panel::ALL.iter().position(|y| y.name() == *x));
                     }
                 });
             };

@@ -45,19 +45,6 @@ pub fn ErrorLine(
     }
 }
 
-/// Why a chart could not be drawn (nothing when it was).
-#[component]
-pub fn ChartError(
-    /// The drawing error, if any (from `labs::draw_effect`).
-    error: RwSignal<Option<String>>,
-) -> impl IntoView {
-    view! {
-        <Markup html=move || error.with(|e| e.as_ref().map(|e| {
-            Html::from(el("p").class("notice error").text(format!("Chart could not be drawn: {e}")))
-        }).unwrap_or_default()) />
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::notice_html;

@@ -3,9 +3,11 @@
 //! with the key moments marked on it, "Previous key moment" / "Next key
 //! moment", "tick n of N", a speed choice, and the step's narration in a
 //! polite live region. Space plays or pauses, ←/→ step and [ / ] jump between
-//! key moments while focus is not in another control. The player only moves an
-//! index; the lab shows the recorded snapshot at that index and its key
-//! moments come from sim-core (the UI never re-simulates).
+//! key moments wherever focus is, but in a field that takes those keys itself
+//! (a slider, a text field; a focused button keeps Space to press it). The
+//! player only moves an index; the lab shows the recorded snapshot at that
+//! index and its key moments come from sim-core (the UI never re-simulates).
+//! Playback runs on the `use_interval` hook while playing.
 
 use std::time::Duration;
 
@@ -19,8 +21,11 @@ const SPEEDS: [f64; 5] = [1.0, 2.0, 4.0, 8.0, 16.0];
 /// A player bar over indices `0..len`.
 #[component]
 pub fn Player(
-    /// The current index (0-based).
-    step: RwSignal<usize>,
+    /// The current index (0-based), as shown.
+    #[prop(into)]
+    step: Signal<usize>,
+    /// The index asked for: what the buttons and keys set.
+    wanted: RwSignal<usize>,
     /// How many steps there are.
     #[prop(into)]
     len: Signal<usize>,
@@ -40,21 +45,19 @@ pub fn Player(
     #[prop(into)]
     narration: Signal<String>,
 ) -> impl IntoView {
-    if use_context::<crate::embed::EmbedOptions>().is_some_and(|o| o.should_autoplay()) {
-        playing.set(true);
-    }
     let last = move || len.get().saturating_sub(1);
-    let go = move |i: usize| step.set(i.min(last()));
+    let go = move |i: usize| wanted.set(i.min(last()));
     let forward = move || {
-        if step.get_untracked() >= last() {
+        let at = step.get_untracked();
+        if at >= last() {
             playing.set(false);
         } else {
             // The step's cost: the move and every update it sets off, which
             // the reactive system runs as tasks queued behind this one.
-            let began = crate::labs::now_ms();
-            step.update(|s| *s += 1);
+            let began = crate::clock::now_ms();
+            wanted.set(at + 1);
             leptos::task::spawn_local(async move {
-                crate::components::stage::record_step(began, crate::labs::now_ms() - began);
+                crate::components::stage::record_step(began, crate::clock::now_ms() - began);
             });
         }
     };
@@ -67,38 +70,41 @@ pub fn Player(
         moments.with_untracked(|m| m.iter().rev().copied().find(|&i| i < at))
     };
 
-    // Drive playback with an interval that lives only while playing.
-    Effect::new(move |_| {
-        if !playing.get() {
-            return;
+    // Playback: a timer that runs only while playing.
+    super::timer::use_interval(
+        move || {
+            playing
+                .get()
+                .then(|| Duration::from_millis((1000.0 / speed.get()).round() as u64))
+        },
+        forward,
+    );
+    let toggle = move || {
+        if !playing.get_untracked() && step.get_untracked() >= last() {
+            // Play from the start again once at the end.
+            wanted.set(0);
         }
-        if step.get_untracked() >= last() {
-            step.set(0);
-        }
-        let period = Duration::from_millis((1000.0 / speed.get()).round() as u64);
-        if let Ok(handle) = set_interval_with_handle(forward, period) {
-            on_cleanup(move || handle.clear());
-        }
-    });
+        playing.update(|p| *p = !*p);
+    };
 
-    // Keyboard: only when focus is not in a form control (arrows move sliders there).
+    // Keyboard: everywhere but in fields that use these keys themselves
+    // (arrows move a slider, type in a text field); a focused button or
+    // link keeps Space and Enter to press it.
     let handle = window_event_listener(ev::keydown, move |e| {
-        let in_control = e
+        let tag = e
             .target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| {
-                matches!(
-                    el.tag_name().as_str(),
-                    "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-                )
-            });
-        if in_control || e.alt_key() || e.ctrl_key() || e.meta_key() {
+            .map(|el| el.tag_name())
+            .unwrap_or_default();
+        let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+        let pressable = matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY");
+        if in_field || e.alt_key() || e.ctrl_key() || e.meta_key() {
             return;
         }
         match e.key().as_str() {
-            " " => {
+            " " if !pressable => {
                 e.prevent_default();
-                playing.update(|p| *p = !*p);
+                toggle();
             }
             "ArrowRight" => {
                 e.prevent_default();
@@ -143,7 +149,7 @@ pub fn Player(
                     on:click=move |_| { playing.set(false); go(step.get().saturating_sub(1)) }>"←"</button>
                 <button class="play" id="player-play" title="Play or pause (space)"
                     aria-label=move || if playing.get() { "Pause" } else { "Play" }
-                    on:click=move |_| playing.update(|p| *p = !*p)>
+                    on:click=move |_| toggle()>
                     {move || if playing.get() { "❚❚" } else { "▶" }}
                 </button>
                 <button title="Step forward (→)" aria-label="Step forward" id="player-forward"

@@ -4,13 +4,30 @@
 
 use leptos::prelude::*;
 
-use crate::labs::RunState;
+/// Where a page's simulation stands: idle, running (with progress), or
+/// cancelled by the reader.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunState {
+    /// Nothing running; the outcome is current.
+    Idle,
+    /// A run is in the worker: steps done and total (0, 0 before the first
+    /// report).
+    Running {
+        /// Steps done.
+        done: u32,
+        /// Steps in all (0 when the run does not report).
+        total: u32,
+    },
+    /// The reader cancelled; the outcome shown is from earlier settings.
+    Cancelled,
+}
 
 /// The status line of a page's runs.
 #[component]
 pub fn RunStatus(
     /// The page's run state.
-    status: RwSignal<RunState>,
+    #[prop(into)]
+    status: Signal<RunState>,
     /// What one step of progress is ("rules", "runs").
     #[prop(optional)]
     unit: &'static str,

@@ -129,7 +129,7 @@ fn act(key: &str, lab: &str, builder: RwSignal<bool>) -> Result<String, String> 
             })
         }
         "csv" => {
-            let csv = crate::labs::last_outcome_csv();
+            let csv = crate::exports::last_outcome_csv();
             if csv.is_empty() {
                 return Err("nothing computed yet".into());
             }
@@ -137,7 +137,7 @@ fn act(key: &str, lab: &str, builder: RwSignal<bool>) -> Result<String, String> 
                 .map(|_| "Results downloaded as CSV (the same as the CLI's --csv).".into())
         }
         "json" => {
-            let json = crate::labs::last_outcome_json();
+            let json = crate::exports::last_outcome_json();
             if json.is_empty() {
                 return Err("nothing computed yet".into());
             }

@@ -241,7 +241,7 @@ pub fn Stage(
     /// Steps per second of the player (read untracked).
     speed: RwSignal<f64>,
     /// The canvas id.
-    id: &'static str,
+    id: String,
     /// What the canvas shows, for screen readers.
     #[prop(into)]
     label: Signal<String>,
@@ -255,13 +255,13 @@ pub fn Stage(
         let motion = Rc::clone(&motion);
         let again = Rc::clone(&frame);
         *frame.borrow_mut() = Some(Closure::new(move |t: f64| {
-            let began = crate::labs::now_ms();
+            let began = crate::clock::now_ms();
             let Some(c) = canvas.get_untracked() else {
                 motion.borrow_mut().pending = false;
                 return;
             };
             let more = draw(&c, &mut motion.borrow_mut(), t);
-            record_frame(began, crate::labs::now_ms() - began);
+            record_frame(began, crate::clock::now_ms() - began);
             let mut m = motion.borrow_mut();
             m.pending = more;
             if more {
@@ -304,7 +304,7 @@ pub fn Stage(
             let Some(next) = scene(w, &palette) else {
                 return;
             };
-            let now = crate::labs::now_ms();
+            let now = crate::clock::now_ms();
             let calm = crate::embed::prefers_reduced_motion();
             let mut m = motion.borrow_mut();
             let ids: std::collections::HashSet<u64> = next.marks.iter().map(|k| k.id).collect();
@@ -365,7 +365,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     let p = if m.duration <= 0.0 {
         1.0
     } else {
-        ((t.min(crate::labs::now_ms()) - m.began) / m.duration).clamp(0.0, 1.0)
+        ((t.min(crate::clock::now_ms()) - m.began) / m.duration).clamp(0.0, 1.0)
     };
     let e = ease(p);
     let scene = &m.target;

@@ -1,41 +1,33 @@
 //! What the players' trace editors share: the buttons under the list of
 //! requests. Each editor renders its own rows; a click on any of its buttons
-//! goes through [`editor_click`].
-
-use super::Setter;
+//! goes through [`editor_click`], which says what to set.
 
 /// Apply a click on a trace editor's button `key` to `rows`: `add-request`
 /// appends `new_row(rows)`, `rm-<i>` removes row `i` (a trace keeps at least
-/// one request), `default-trace` and `random-trace` set the lab's `trace`
-/// parameter directly (a random trace draws a new seed first). Returns whether
-/// `rows` changed and should be written back.
+/// one request); both return `write(rows)` as the `trace` to set.
+/// `default-trace` and `random-trace` set the lab's `trace` parameter
+/// directly (a random trace draws a new seed first). Returns the settings to
+/// apply, in order (none for a key that changes nothing).
 pub fn editor_click<T>(
     key: &str,
     rows: &mut Vec<T>,
     new_row: impl FnOnce(&[T]) -> T,
-    set: &Setter,
-) -> bool {
+    write: impl Fn(&[T]) -> String,
+) -> Vec<(&'static str, String)> {
     match key {
         "add-request" => {
             let row = new_row(rows);
             rows.push(row);
-            true
+            vec![("trace", write(rows))]
         }
-        "default-trace" => {
-            let _ = set("trace", "default");
-            false
-        }
-        "random-trace" => {
-            let _ = set("new-seed", "");
-            let _ = set("trace", "random");
-            false
-        }
+        "default-trace" => vec![("trace", "default".into())],
+        "random-trace" => vec![("new-seed", String::new()), ("trace", "random".into())],
         k => match k.strip_prefix("rm-").and_then(|i| i.parse::<usize>().ok()) {
             Some(i) if i < rows.len() && rows.len() > 1 => {
                 rows.remove(i);
-                true
+                vec![("trace", write(rows))]
             }
-            _ => false,
+            _ => Vec::new(),
         },
     }
 }
@@ -43,33 +35,25 @@ pub fn editor_click<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::{Arc, Mutex};
 
     #[test]
     fn buttons_edit_rows_or_set_the_trace() {
-        let calls = Arc::new(Mutex::new(Vec::new()));
-        let log = Arc::clone(&calls);
-        let set: Setter = Arc::new(move |k: &str, v: &str| {
-            log.lock().expect("lock").push(format!("{k}={v}"));
-            Ok(())
-        });
+        let write = |r: &[usize]| format!("{r:?}");
         let mut rows = vec![1, 2];
-        assert!(editor_click(
-            "add-request",
-            &mut rows,
-            |r| r.len() + 1,
-            &set
-        ));
+        let sets = editor_click("add-request", &mut rows, |r| r.len() + 1, write);
         assert_eq!(rows, [1, 2, 3]);
-        assert!(editor_click("rm-0", &mut rows, |_| 0, &set));
+        assert_eq!(sets, [("trace", "[1, 2, 3]".to_string())]);
+        assert_eq!(editor_click("rm-0", &mut rows, |_| 0, write).len(), 1);
         assert_eq!(rows, [2, 3]);
-        assert!(!editor_click("rm-9", &mut rows, |_| 0, &set));
-        assert!(editor_click("rm-1", &mut rows, |_| 0, &set));
+        assert!(editor_click("rm-9", &mut rows, |_| 0, write).is_empty());
+        assert_eq!(editor_click("rm-1", &mut rows, |_| 0, write).len(), 1);
         assert!(
-            !editor_click("rm-0", &mut rows, |_| 0, &set),
+            editor_click("rm-0", &mut rows, |_| 0, write).is_empty(),
             "the last request stays"
         );
-        assert!(!editor_click("random-trace", &mut rows, |_| 0, &set));
-        assert_eq!(*calls.lock().expect("lock"), ["new-seed=", "trace=random"]);
+        assert_eq!(
+            editor_click("random-trace", &mut rows, |_| 0, write),
+            [("new-seed", String::new()), ("trace", "random".to_string())]
+        );
     }
 }

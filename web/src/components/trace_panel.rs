@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 use super::{ControlSpec, Controls, Getter, Setter};
 use crate::html::{el, Html, Markup};
-use crate::labs::traces::{self, TraceState, BUNDLED, TRACE_ENGINE};
+use crate::traces::{self, TraceState, BUNDLED, TRACE_ENGINE};
 
 /// The controls of the import options.
 fn import_controls(import: RwSignal<ImportOptions>) -> (Vec<ControlSpec>, Getter, Setter) {
@@ -78,6 +78,10 @@ pub fn TracePanel(
     /// What the last run's import read, kept and skipped.
     #[prop(into)]
     summary: Signal<Option<String>>,
+    /// The trace is fixed in this view (`controls=` does not list it): the
+    /// panel is hidden and does nothing.
+    #[prop(optional)]
+    locked: bool,
 ) -> impl IntoView {
     let (specs, get_import, set_import) = import_controls(import);
     let apply_engine = {
@@ -102,6 +106,9 @@ pub fn TracePanel(
     let on_click = {
         let apply = apply_engine.clone();
         move |ev: web_sys::MouseEvent| {
+            if locked {
+                return;
+            }
             if let Some(b) = crate::html::clicked_key(&ev).and_then(|k| traces::bundled(&k)) {
                 apply();
                 traces::fetch(b, trace);
@@ -111,7 +118,7 @@ pub fn TracePanel(
     let take_file = {
         let apply = apply_engine.clone();
         move |file: Option<web_sys::File>| {
-            if let Some(f) = file {
+            if let (Some(f), false) = (file, locked) {
                 apply();
                 traces::read_file(f, trace);
             }
@@ -141,7 +148,7 @@ pub fn TracePanel(
     let loaded = move || matches!(trace.get(), TraceState::Loaded { .. });
     let status = move || trace.with(|t| source_html(t, summary.get()));
     view! {
-        <section class="trace-panel" aria-label="Requests" data-control="trace">
+        <section class="trace-panel" aria-label="Requests" data-control="trace" hidden=locked>
             <h2>"Requests"</h2>
             <p class="small">"Replay a public trace instead of the generator:"</p>
             <div class="trace-buttons" on:click=on_click><Markup html=buttons /></div>
@@ -155,7 +162,7 @@ pub fn TracePanel(
             </div>
             <Markup html=status />
             <Show when=loaded>
-                <button type="button" id="trace-clear" on:click=move |_| trace.set(TraceState::Generated)>
+                <button type="button" id="trace-clear" on:click=move |_| if !locked { trace.set(TraceState::Generated) }>
                     "Use generated requests"
                 </button>
                 <Controls specs=specs.clone() get=get_import.clone() set=set_import.clone() />

@@ -7,54 +7,23 @@ use serde::{Deserialize, Serialize};
 use crate::params::{narrow, Configurable, Opt, Param};
 use crate::rng::{stream, Rng};
 
-/// A batching mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Mode {
-    /// A batch forms only when every slot is free.
-    Static,
-    /// Slots refill every iteration; prefill iterations stall decode.
-    Continuous,
-    /// Prefill chunks share iterations with decode.
-    Chunked,
-}
-
-impl Mode {
-    /// All modes, in table order.
-    pub const ALL: [Mode; 3] = [Mode::Static, Mode::Continuous, Mode::Chunked];
-
-    /// Name used by the CLI, JSON and URLs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Static => "static",
-            Mode::Continuous => "continuous",
-            Mode::Chunked => "chunked",
-        }
-    }
-
-    /// Human title.
-    pub fn title(self) -> &'static str {
-        match self {
-            Mode::Static => "Static batching",
-            Mode::Continuous => "Continuous batching",
-            Mode::Chunked => "Chunked prefill",
-        }
-    }
-
-    /// One line on what the mode does.
-    pub fn doc(self) -> &'static str {
-        match self {
-            Mode::Static => "A new batch forms only when every slot is free.",
-            Mode::Continuous => {
-                "Free slots refill every iteration; a prefill iteration stalls decode."
-            }
-            Mode::Chunked => "Prefill chunks ride along with decode within a per-iteration budget.",
-        }
-    }
-
-    /// Look a mode up by name.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        Mode::ALL.into_iter().find(|m| m.name() == name)
+crate::choices! {
+    /// A batching mode.
+    pub enum Mode {
+        /// A batch forms only when every slot is free.
+        Static = ("static", "Static batching", "A new batch forms only when every slot is free."),
+        /// Slots refill every iteration; prefill iterations stall decode.
+        Continuous = (
+            "continuous",
+            "Continuous batching",
+            "Free slots refill every iteration; a prefill iteration stalls decode."
+        ),
+        /// Prefill chunks share iterations with decode.
+        Chunked = (
+            "chunked",
+            "Chunked prefill",
+            "Prefill chunks ride along with decode within a per-iteration budget."
+        ),
     }
 }
 

@@ -38,52 +38,38 @@ pub use sim::{
 };
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use super::{Focus, Lab, LabInfo, Layer};
-use crate::params::{Opt, ParamError};
+use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
 
 /// The batching player in the lab registry.
 pub struct BatchingLab;
 
-impl Mode {
-    /// Every mode as a picker option.
-    pub fn options() -> Vec<Opt> {
-        Mode::ALL
-            .iter()
-            .map(|m| Opt {
-                name: m.name(),
-                title: m.title(),
-                doc: m.doc(),
-            })
-            .collect()
-    }
-}
-
 impl Lab for BatchingLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Mode;
     const INFO: LabInfo = LabInfo {
         id: "batching",
         title: "Engine batching",
         section: "§7.2",
         layer: Layer::Engine,
         summary: "Static, continuous and chunked-prefill batching, iteration by iteration: idle slots and decode stalls.",
-        player: true,
         units: "Iterations are engine steps; prefill is counted in whole chunks, output in tokens.",
+        player: Some(PlayerInfo {
+            unit: "iteration",
+            first: 1,
+            speed: 2.0,
+        }),
+        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
-    const FOCUS: Option<Focus> = Some(Focus {
+    const FOCUS: Option<Focus<Mode>> = Some(Focus {
         key: "mode",
         label: "Batching mode",
-        options: Mode::options,
-        default: "continuous",
+        default: Mode::Continuous,
     });
 
-    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
-        match only.and_then(Mode::from_name) {
-            Some(mode) => run(config, &[mode]),
-            None => run(config, &Mode::ALL),
-        }
+    fn run(config: &Config, input: &Input<'_, Mode>) -> Result<Outcome, RunError> {
+        Ok(run(config, &input.items())?)
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{ModeRun, Outcome, SlotState};
+use crate::choice::Choice;
 
 /// The modes compared, preceded by the trace; with `detail`, every iteration
 /// of each mode.

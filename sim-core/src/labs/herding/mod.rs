@@ -36,8 +36,7 @@ pub use sim::{run, run_rule, run_rules};
 
 use alloc::string::String;
 
-use super::{Focus, Lab, LabInfo, Layer};
-use crate::params::ParamError;
+use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
 
 /// The herding lab in the lab registry.
 pub struct HerdingLab;
@@ -45,27 +44,29 @@ pub struct HerdingLab;
 impl Lab for HerdingLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = HerdingRule;
     const INFO: LabInfo = LabInfo {
         id: "herding",
         title: "Stale-signal herding",
         section: "§5.6",
         layer: Layer::EndpointSelection,
         summary: "Step tick by tick through routers stampeding on one stale snapshot, and four ways to damp it.",
-        player: true,
         units: "Ticks are abstract time steps; each request holds its replica for a fixed service time.",
+        player: Some(PlayerInfo {
+            unit: "tick",
+            first: 0,
+            speed: 4.0,
+        }),
+        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
-    const FOCUS: Option<Focus> = Some(Focus {
+    const FOCUS: Option<Focus<HerdingRule>> = Some(Focus {
         key: "rule",
         label: "Rule every router uses",
-        options: HerdingRule::options,
-        default: "stale-least-outstanding",
+        default: HerdingRule::Stale,
     });
 
-    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
-        match only.and_then(HerdingRule::from_name) {
-            Some(rule) => run_rule(config, rule),
-            None => run(config),
-        }
+    fn run(config: &Config, input: &Input<'_, HerdingRule>) -> Result<Outcome, RunError> {
+        Ok(run_rules(config, &input.items())?)
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

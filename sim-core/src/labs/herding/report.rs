@@ -5,6 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{Outcome, RuleSummary};
+use crate::choice::Choice;
 
 /// The four rules compared; with `detail`, each rule's per-tick timeline.
 pub fn text(o: &Outcome, detail: bool) -> String {

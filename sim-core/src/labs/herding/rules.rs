@@ -6,92 +6,40 @@
 //! ([`crate::routing::LeastOutstanding`], [`crate::routing::PowerOfTwo`]) over a
 //! [`StaleView`] of each replica.
 
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-
-use crate::params::Opt;
 use crate::routing::{ReplicaState, RuleKind};
 use crate::workload::Request;
 
-/// A selection rule of the herding lab.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HerdingRule {
-    /// Least outstanding, trusting the stale snapshot.
-    #[serde(rename = "stale-least-outstanding")]
-    Stale,
-    /// Least outstanding on the snapshot plus my own dispatches since it.
-    OwnDispatches,
-    /// Lighter of two random replicas on the stale snapshot.
-    TwoChoices,
-    /// Two random replicas, each read as snapshot plus my own dispatches.
-    Both,
+crate::choices! {
+    /// A selection rule of the herding lab.
+    pub enum HerdingRule {
+        /// Least outstanding, trusting the stale snapshot.
+        Stale = (
+            "stale-least-outstanding",
+            "Least outstanding, stale view",
+            "The lowest count in the last snapshot; every router reading it agrees."
+        ),
+        /// Least outstanding on the snapshot plus my own dispatches since it.
+        OwnDispatches = (
+            "own-dispatches",
+            "+ my own dispatches",
+            "The snapshot plus what this router sent since it; blind to the other routers."
+        ),
+        /// Lighter of two random replicas on the stale snapshot.
+        TwoChoices = (
+            "two-choices",
+            "Two random choices",
+            "The lighter of two random replicas in the snapshot; no correction."
+        ),
+        /// Two random replicas, each read as snapshot plus my own dispatches.
+        Both = (
+            "both",
+            "Both fixes",
+            "Two random replicas, each read as snapshot plus this router's own sends."
+        ),
+    }
 }
 
 impl HerdingRule {
-    /// All rules, in table order.
-    pub const ALL: &'static [HerdingRule] = &[
-        HerdingRule::Stale,
-        HerdingRule::OwnDispatches,
-        HerdingRule::TwoChoices,
-        HerdingRule::Both,
-    ];
-
-    /// Name used by the CLI, JSON and URLs.
-    pub fn name(self) -> &'static str {
-        match self {
-            HerdingRule::Stale => "stale-least-outstanding",
-            HerdingRule::OwnDispatches => "own-dispatches",
-            HerdingRule::TwoChoices => "two-choices",
-            HerdingRule::Both => "both",
-        }
-    }
-
-    /// Human title.
-    pub fn title(self) -> &'static str {
-        match self {
-            HerdingRule::Stale => "Least outstanding, stale view",
-            HerdingRule::OwnDispatches => "+ my own dispatches",
-            HerdingRule::TwoChoices => "Two random choices",
-            HerdingRule::Both => "Both fixes",
-        }
-    }
-
-    /// One line on what the rule reads.
-    pub fn signal(self) -> &'static str {
-        match self {
-            HerdingRule::Stale => {
-                "The lowest count in the last snapshot; every router reading it agrees."
-            }
-            HerdingRule::OwnDispatches => {
-                "The snapshot plus what this router sent since it; blind to the other routers."
-            }
-            HerdingRule::TwoChoices => {
-                "The lighter of two random replicas in the snapshot; no correction."
-            }
-            HerdingRule::Both => {
-                "Two random replicas, each read as snapshot plus this router's own sends."
-            }
-        }
-    }
-
-    /// Look a rule up by name.
-    pub fn from_name(name: &str) -> Option<HerdingRule> {
-        HerdingRule::ALL.iter().copied().find(|r| r.name() == name)
-    }
-
-    /// Every rule as a picker option.
-    pub fn options() -> Vec<Opt> {
-        HerdingRule::ALL
-            .iter()
-            .map(|r| Opt {
-                name: r.name(),
-                title: r.title(),
-                doc: r.signal(),
-            })
-            .collect()
-    }
-
     /// The shared selection rule this combination runs.
     pub fn rule(self) -> RuleKind {
         match self {

@@ -8,6 +8,7 @@ use super::outcome::{
     HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals,
 };
 use super::{Config, HerdingRule};
+use crate::choice::Choice;
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
 use crate::routing::{Chooser, RouteContext, Router, RuleSettings, Ties};

@@ -41,8 +41,7 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 
 use alloc::string::String;
 
-use super::{Lab, LabInfo, Layer};
-use crate::params::ParamError;
+use super::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError};
 
 /// The prefix-affinity player in the lab registry.
 pub struct PrefixLab;
@@ -50,18 +49,24 @@ pub struct PrefixLab;
 impl Lab for PrefixLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "prefix",
         title: "Prefix affinity",
         section: "§6.1",
         layer: Layer::EndpointSelection,
         summary: "Two routers, one trace: follow the cached prefix or balance the load, and the threshold between.",
-        player: true,
         units: "Load counts requests assigned so far; prefill in tokens; each replica caches one prefix.",
+        player: Some(PlayerInfo {
+            unit: "request",
+            first: 1,
+            speed: 1.0,
+        }),
+        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

@@ -6,31 +6,17 @@ use serde::{Deserialize, Serialize};
 use super::Config;
 use super::PrefixRequest;
 
-/// The two routers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RouterKind {
-    /// Fewest assignments, prefix ignored.
-    Load,
-    /// Prefix affinity with a load-gap escape hatch.
-    PrefixAware,
-}
-
-impl RouterKind {
-    /// Name used in JSON, CLI and URLs.
-    pub fn name(self) -> &'static str {
-        match self {
-            RouterKind::Load => "load",
-            RouterKind::PrefixAware => "prefix-aware",
-        }
-    }
-
-    /// Human title.
-    pub fn title(self) -> &'static str {
-        match self {
-            RouterKind::Load => "Load only",
-            RouterKind::PrefixAware => "Prefix-aware",
-        }
+crate::choices! {
+    /// The two routers.
+    pub enum RouterKind {
+        /// Fewest assignments, prefix ignored.
+        Load = ("load", "Load only", "Fewest requests assigned so far; the prefix is not looked at."),
+        /// Prefix affinity with a load-gap escape hatch.
+        PrefixAware = (
+            "prefix-aware",
+            "Prefix-aware",
+            "Follows the replica caching the prefix unless it is too far ahead on load."
+        ),
     }
 }
 

@@ -5,6 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{Outcome, PrefixReason, RouterRun};
+use crate::choice::Choice;
 
 fn threshold_text(t: Option<u32>) -> String {
     t.map_or(String::from("∞"), |t| t.to_string())

@@ -10,9 +10,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Lab, LabInfo, Layer};
+use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
+use alloc::format;
+use alloc::string::String;
 
 /// Draws of the seeded check by default.
 pub const SAMPLES: u32 = 200_000;
@@ -130,25 +132,48 @@ pub struct CascadeLab;
 impl Lab for CascadeLab {
     type Config = Config;
     type Outcome = Cascade;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "cascade",
         title: "Model cascades",
         section: "§10.2",
         layer: Layer::Gateway,
         summary: "Escalate the long requests to a large model: less variable, much longer, and no longer Poisson.",
-        player: false,
         units: "Service times are exponential with mean 1; the large pool's figures are relative to that.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Cascade, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Cascade, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Cascade, _detail: bool) -> alloc::string::String {
-        super::report::cascade(outcome)
+        report_text(outcome)
     }
 
     fn csv(outcome: &Cascade) -> alloc::string::String {
-        super::report::cascade_csv(outcome)
+        report_csv(outcome)
     }
+}
+
+/// The escalated pool's variability and mean, exact and sampled.
+fn report_text(o: &Cascade) -> String {
+    format!(
+        "Escalating the slowest {:.1}% of an exponential workload: C² {:.3} (from 1), mean ×{:.2}; sampled C² {:.3}, mean ×{:.2}\n\
+         The escalated stream is a state-dependent thinning of the arrivals: no longer Poisson.\n",
+        o.escalate * 100.0,
+        o.cv2,
+        o.mean_ratio,
+        o.sampled.0,
+        o.sampled.1
+    )
+}
+
+/// Exact and sampled figures as one row.
+fn report_csv(o: &Cascade) -> String {
+    format!(
+        "escalate,cv2,mean_ratio,sampled_cv2,sampled_mean_ratio\n{},{},{},{},{}\n",
+        o.escalate, o.cv2, o.mean_ratio, o.sampled.0, o.sampled.1
+    )
 }

@@ -18,10 +18,12 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Lab, LabInfo, Layer};
+use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;
+use alloc::format;
+use alloc::string::String;
 
 /// Hedging configuration; ranges are in [`Config::PARAMS`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -239,25 +241,59 @@ pub struct HedgingLab;
 impl Lab for HedgingLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "hedging",
         title: "Hedged requests",
         section: "§9.2",
         layer: Layer::Client,
         summary: "Duplicate only the slow requests: the tail it trims, the work it adds, and the first-token variant.",
-        player: false,
         units: "Latencies in milliseconds; extra load and extra work as a share of requests.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
-        super::report::hedging(outcome)
+        report_text(outcome)
     }
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
-        super::report::hedging_csv(outcome)
+        report_csv(outcome)
     }
+}
+
+/// Latency percentiles and costs per strategy.
+fn report_text(o: &Outcome) -> String {
+    let mut s = format!(
+        "Hedge after P{} = {:.0} ms\n{:<18} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
+        o.config.hedge_at, o.threshold, "strategy", "p50", "p95", "p99", "extra load", "extra work"
+    );
+    for x in &o.strategies {
+        s += &format!(
+            "{:<18} {:>7.0} {:>7.0} {:>7.0} {:>9.1}% {:>9.1}%\n",
+            x.strategy,
+            x.p50,
+            x.p95,
+            x.p99,
+            x.extra_load * 100.0,
+            x.extra_work * 100.0
+        );
+    }
+    s
+}
+
+/// One row per strategy.
+fn report_csv(o: &Outcome) -> String {
+    let mut s = String::from("strategy,p50_ms,p95_ms,p99_ms,extra_load,extra_work\n");
+    for x in &o.strategies {
+        s += &format!(
+            "{},{},{},{},{},{}\n",
+            x.strategy, x.p50, x.p95, x.p99, x.extra_load, x.extra_work
+        );
+    }
+    s
 }

@@ -15,9 +15,11 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Lab, LabInfo, Layer};
+use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError};
 use crate::rng::{stream, Rng};
+use alloc::format;
+use alloc::string::String;
 
 /// Mean wait in queue over mean service time, for utilisation `rho` and a
 /// combined variability factor `k` = (Ca² + Cs²)/2. Infinite at ρ ≥ 1.
@@ -254,25 +256,72 @@ pub struct KneeLab;
 impl Lab for KneeLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "knee",
         title: "Utilisation knee",
         section: "§1.2",
         layer: Layer::Foundations,
         summary: "How variable service times lower the utilisation a pool can run at before queues get long.",
-        player: false,
         units: "Utilisation 0–1; waits in mean service times.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
-        super::report::knee(outcome)
+        report_text(outcome)
     }
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
-        super::report::knee_csv(outcome)
+        report_csv(outcome)
     }
+}
+
+/// Names of the knee's curves, in [`Outcome::curves`] order.
+const KNEE_CURVES: [&str; 5] = [
+    "deterministic (M/D/1)",
+    "exponential (M/M/1)",
+    "heavy tail",
+    "your CV²",
+    "Kingman, your Ca² and CV²",
+];
+
+/// Usable utilisation per curve, then the simulated points if any.
+fn report_text(o: &Outcome) -> String {
+    let mut s = format!(
+        "Usable utilisation at a tolerable wait of {} service times:\n",
+        o.config.wait
+    );
+    for (c, n) in o.curves.iter().zip(KNEE_CURVES) {
+        s += &format!(
+            "  {n:<28} Ca² {:<5} Cs² {:<5} ρ = {:.2}\n",
+            c.ca2, c.cv2, c.usable_utilization
+        );
+    }
+    for p in &o.simulated {
+        s += &format!(
+            "  simulated ρ {:.1}: wait {:.3} ± {:.3} service times (formula {:.3})\n",
+            p.rho, p.mean_wait, p.band, p.formula
+        );
+    }
+    s
+}
+
+/// One row per curve.
+fn report_csv(o: &Outcome) -> String {
+    let mut s = String::from("curve,ca2,cv2,usable_utilization\n");
+    for (c, n) in o.curves.iter().zip(KNEE_CURVES) {
+        s += &format!(
+            "{},{},{},{}\n",
+            crate::labs::csv_field(n),
+            c.ca2,
+            c.cv2,
+            c.usable_utilization
+        );
+    }
+    s
 }

@@ -17,9 +17,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Lab, LabInfo, Layer};
+use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
+use alloc::format;
+use alloc::string::String;
 
 /// Ticks the seeded check runs for.
 pub const CHECK_HORIZON: f64 = 200_000.0;
@@ -225,25 +227,68 @@ pub struct LittleLab;
 impl Lab for LittleLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "little",
         title: "Little's law",
         section: "§1.3",
         layer: Layer::Foundations,
         summary: "A replica's throughput ceiling from its KV capacity and residency, and what cache hits add.",
-        player: false,
         units: "Times in ticks; KV in blocks; throughput in requests per tick.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Outcome, _detail: bool) -> alloc::string::String {
-        super::report::little(outcome)
+        report_text(outcome)
     }
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
-        super::report::little_csv(outcome)
+        report_csv(outcome)
     }
+}
+
+/// The ceiling with and without cache hits, and the seeded check.
+fn report_text(o: &Outcome) -> String {
+    let c = &o.config;
+    format!(
+        "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\n\
+         with {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\n\
+         seeded check (exponential outputs): {:.4} requests/tick over {} sequences, mean W {:.1} ticks\n",
+        o.l_max,
+        o.blocks_per_sequence,
+        o.prefill_ticks,
+        c.output_tokens,
+        o.residency,
+        o.lambda_max,
+        c.cache_hit * 100.0,
+        o.residency_cached,
+        o.lambda_max_cached,
+        if o.lambda_max > 0.0 {
+            (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0
+        } else {
+            0.0
+        },
+        o.check.throughput,
+        o.check.sequences,
+        o.check.mean_residency
+    )
+}
+
+/// Both ceilings as one row.
+fn report_csv(o: &Outcome) -> String {
+    format!(
+        "l_max,blocks_per_sequence,residency,lambda_max,residency_cached,lambda_max_cached,check_throughput\n{},{},{},{},{},{},{}\n",
+        o.l_max,
+        o.blocks_per_sequence,
+        o.residency,
+        o.lambda_max,
+        o.residency_cached,
+        o.lambda_max_cached,
+        o.check.throughput
+    )
 }

@@ -15,5 +15,4 @@ pub mod cascade;
 pub mod hedging;
 pub mod knee;
 pub mod little;
-mod report;
 pub mod retries;

@@ -20,7 +20,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Lab, LabInfo, Layer};
+use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
@@ -333,25 +333,66 @@ pub struct RetriesLab;
 impl Lab for RetriesLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = Nothing;
     const INFO: LabInfo = LabInfo {
         id: "retries",
         title: "Retry amplification",
         section: "§9.1",
         layer: Layer::Client,
         summary: "Attempts multiply down the stack; an outage shows where retries belong and what a budget does.",
-        player: false,
         units: "A step is one time unit of the simulated incident; calls counted per user action.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    fn run(config: &Config, _only: Option<&str>) -> Result<Outcome, ParamError> {
-        run(config)
+    fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
     }
 
     fn report(outcome: &Outcome, _detail: bool) -> String {
-        super::report::retries(outcome)
+        report_text(outcome)
     }
 
     fn csv(outcome: &Outcome) -> String {
-        super::report::retries_csv(outcome)
+        report_csv(outcome)
     }
+}
+
+/// Peak calls per action during the incident under one policy's series.
+fn incident_peak(c: &Config, series: &[f64]) -> f64 {
+    let start = (c.incident_start as usize).min(series.len());
+    let end = ((c.incident_start + c.incident_length) as usize).min(series.len());
+    series[start..end].iter().copied().fold(0.0, f64::max)
+}
+
+/// The running product and each policy's peak during the incident.
+fn report_text(o: &Outcome) -> String {
+    let c = &o.config;
+    let products: Vec<String> = o.running_product.iter().map(|x| format!("×{x}")).collect();
+    format!(
+        "Attempts {:?}: running product {} → up to {} upstream calls per user action\n\
+         Peak calls per action during the incident: every layer {:.1}, one layer {:.2}, one layer with a {:.0}% budget {:.3}\n",
+        c.attempts,
+        products.join(" "),
+        o.upstream_calls,
+        incident_peak(c, &o.every_layer),
+        incident_peak(c, &o.one_layer),
+        c.budget * 100.0,
+        incident_peak(c, &o.budgeted)
+    )
+}
+
+/// Calls per action per step under each policy.
+fn report_csv(o: &Outcome) -> String {
+    let mut s = String::from("step,every_layer,one_layer,budgeted\n");
+    for (t, ((a, b), c)) in o
+        .every_layer
+        .iter()
+        .zip(&o.one_layer)
+        .zip(&o.budgeted)
+        .enumerate()
+    {
+        s += &format!("{t},{a},{b},{c}\n");
+    }
+    s
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::EngineSpec;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
-use crate::routing::{with_rule_params, RuleSettings, RULE_PARAMS_LEN};
+use crate::routing::{rule_rows_len, with_rule_rows, HasRules, RuleSettings};
 use crate::workload::generator::GeneratorSpec;
 
 /// Everything one Routing Lab run depends on. Missing keys take their defaults;
@@ -82,15 +82,6 @@ pub struct Config {
     pub counterfactuals: bool,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
-    /// The goodput lab's sweep: lowest arrival rate, per tick (default 0.05).
-    pub sweep_from: f64,
-    /// The goodput lab's sweep: highest arrival rate, per tick (default 0.40).
-    pub sweep_to: f64,
-    /// The goodput lab's sweep: rates tried, evenly spaced (default 8).
-    pub sweep_points: u32,
-    /// Share of requests that must meet the TTFT SLO for a rate to count as
-    /// within a rule's capacity (default 0.95).
-    pub slo_target: f64,
 }
 
 impl Default for Config {
@@ -125,335 +116,322 @@ impl Default for Config {
             scale_up_at: 0,
             counterfactuals: false,
             max_ticks: 20_000_000,
-            sweep_from: 0.05,
-            sweep_to: 0.40,
-            sweep_points: 8,
-            slo_target: 0.95,
         }
     }
 }
 
-/// Shorthand for the table below.
-type P = Param<Config>;
+/// A configuration built on the Routing Lab's: the lab's own, and the goodput
+/// lab's, which sweeps the rate over the same workload and pool. The rows of
+/// the Routing Lab's table edit any of them through this.
+pub trait AsRouting: Clone + 'static {
+    /// The Routing Lab's settings.
+    fn routing(&self) -> &Config;
+    /// The Routing Lab's settings, to edit.
+    fn routing_mut(&mut self) -> &mut Config;
+}
 
-/// The lab's own rows; every selection rule appends its rows after these.
-const BASE: &[Param<Config>] = &[
-    P::whole(
+impl AsRouting for Config {
+    fn routing(&self) -> &Config {
+        self
+    }
+    fn routing_mut(&mut self) -> &mut Config {
+        self
+    }
+}
+
+impl<C: AsRouting> HasRules for C {
+    fn rules(&self) -> &RuleSettings {
+        &self.routing().rules
+    }
+    fn rules_mut(&mut self) -> &mut RuleSettings {
+        &mut self.routing_mut().rules
+    }
+}
+
+/// The Routing Lab's rows of a parameter table over any config built on it;
+/// every selection rule appends its rows after these.
+pub struct Rows<C>(core::marker::PhantomData<C>);
+
+impl<C: AsRouting> Rows<C> {
+    /// The pool size, first of the main controls.
+    pub const HEAD: &'static [Param<C>] = &[Param::<C>::whole(
         "replicas",
         "Replicas",
         "",
         (1, 16, 1),
-        |c| c.replicas.into(),
-        |c, x| c.replicas = narrow(x),
+        |c| c.routing().replicas.into(),
+        |c, x| c.routing_mut().replicas = narrow(x),
     )
-    .doc("Identical engines in the pool."),
-    P::real(
+    .doc("Identical engines in the pool.")];
+
+    /// The arrival rate (the goodput lab sweeps it instead).
+    pub const RATE: &'static [Param<C>] = &[Param::<C>::real(
         "rate",
         "Arrival rate",
         "req/tick",
         (0.01, 2.0, 0.01),
-        |c| c.rate,
-        |c, x| c.rate = x,
+        |c| c.routing().rate,
+        |c, x| c.routing_mut().rate = x,
     )
-    .doc("Mean arrivals per tick (λ)."),
-    P::whole(
+    .doc("Mean arrivals per tick (λ).")];
+
+    /// The workload, engine and run settings.
+    pub const REST: &'static [Param<C>] = &[
+    Param::<C>::whole(
         "mean-prompt",
         "Mean prompt",
         "tokens",
         (64, 8192, 1),
-        |c| c.mean_prompt.into(),
-        |c, x| c.mean_prompt = narrow(x),
+        |c| c.routing().mean_prompt.into(),
+        |c, x| c.routing_mut().mean_prompt = narrow(x),
     )
     .doc("Mean prompt length before clipping."),
-    P::real(
+    Param::<C>::real(
         "prompt-cv",
         "Prompt-length CV",
         "",
         (0.0, 3.0, 0.05),
-        |c| c.prompt_cv,
-        |c, x| c.prompt_cv = x,
+        |c| c.routing().prompt_cv,
+        |c, x| c.routing_mut().prompt_cv = x,
     )
     .doc("Spread of prompt lengths (log-normal)."),
-    P::real(
+    Param::<C>::real(
         "long-share",
         "Long requests",
         "",
         (0.0, 1.0, 0.05),
-        |c| c.long_share,
-        |c, x| c.long_share = x,
+        |c| c.routing().long_share,
+        |c, x| c.routing_mut().long_share = x,
     )
     .doc("Share of requests from the long-output class.")
     .show(Show::Percent(0)),
-    P::seed(|c| c.seed, |c, x| c.seed = x),
-    P::whole(
+    Param::<C>::seed(|c| c.routing().seed, |c, x| c.routing_mut().seed = x),
+    Param::<C>::whole(
         "requests",
         "Requests",
         "",
         (1, 200_000, 1),
-        |c| c.requests.into(),
-        |c, x| c.requests = narrow(x),
+        |c| c.routing().requests.into(),
+        |c, x| c.routing_mut().requests = narrow(x),
     )
     .doc("Requests in the generated trace.")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "burstiness",
         "Burstiness",
         "",
         (0.05, 20.0, 0.05),
-        |c| c.burstiness,
-        |c, x| c.burstiness = x,
+        |c| c.routing().burstiness,
+        |c, x| c.routing_mut().burstiness = x,
     )
     .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "prompt-min",
         "Shortest prompt",
         "tokens",
         (1, 8192, 1),
-        |c| c.prompt_min.into(),
-        |c, x| c.prompt_min = narrow(x),
+        |c| c.routing().prompt_min.into(),
+        |c, x| c.routing_mut().prompt_min = narrow(x),
     )
     .doc("Prompts are clipped to at least this length.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "prompt-max",
         "Longest prompt",
         "tokens",
         (1, 65_536, 1),
-        |c| c.prompt_max.into(),
-        |c, x| c.prompt_max = narrow(x),
+        |c| c.routing().prompt_max.into(),
+        |c, x| c.routing_mut().prompt_max = narrow(x),
     )
     .doc("Prompts are clipped to at most this length.")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "short-output-mean",
         "Short output",
         "tokens",
         (1.0, 10_000.0, 1.0),
-        |c| c.short_output_mean,
-        |c, x| c.short_output_mean = x,
+        |c| c.routing().short_output_mean,
+        |c, x| c.routing_mut().short_output_mean = x,
     )
     .doc("Mean output of a short request (Gamma).")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "short-output-cv",
         "Short output CV",
         "",
         (0.05, 3.0, 0.05),
-        |c| c.short_output_cv,
-        |c, x| c.short_output_cv = x,
+        |c| c.routing().short_output_cv,
+        |c, x| c.routing_mut().short_output_cv = x,
     )
     .doc("Spread of short outputs: standard deviation over mean.")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "long-output-mean",
         "Long output",
         "tokens",
         (1.0, 10_000.0, 1.0),
-        |c| c.long_output_mean,
-        |c, x| c.long_output_mean = x,
+        |c| c.routing().long_output_mean,
+        |c, x| c.routing_mut().long_output_mean = x,
     )
     .doc("Mean output of a long request (Gamma).")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "long-output-cv",
         "Long output CV",
         "",
         (0.05, 3.0, 0.05),
-        |c| c.long_output_cv,
-        |c, x| c.long_output_cv = x,
+        |c| c.routing().long_output_cv,
+        |c, x| c.routing_mut().long_output_cv = x,
     )
     .doc("Spread of long outputs: standard deviation over mean.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "prefix-pool",
         "Shared prefixes",
         "",
         (0, 64, 1),
-        |c| c.prefix_pool.into(),
-        |c, x| c.prefix_pool = narrow(x),
+        |c| c.routing().prefix_pool.into(),
+        |c, x| c.routing_mut().prefix_pool = narrow(x),
     )
     .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "prefix-cover-min",
         "Prefix covers at least",
         "",
         (0.0, 1.0, 0.05),
-        |c| c.prefix_cover_min,
-        |c, x| c.prefix_cover_min = x,
+        |c| c.routing().prefix_cover_min,
+        |c, x| c.routing_mut().prefix_cover_min = x,
     )
     .doc("Smallest share of a prompt its shared prefix covers.")
     .show(Show::Percent(0))
     .advanced(),
-    P::real(
+    Param::<C>::real(
         "prefix-cover-max",
         "Prefix covers at most",
         "",
         (0.0, 1.0, 0.05),
-        |c| c.prefix_cover_max,
-        |c, x| c.prefix_cover_max = x,
+        |c| c.routing().prefix_cover_max,
+        |c, x| c.routing_mut().prefix_cover_max = x,
     )
     .doc("Largest share of a prompt its shared prefix covers.")
     .show(Show::Percent(0))
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "slo-ttft",
         "TTFT objective",
         "ticks",
         (1, 10_000, 1),
-        |c| c.slo_ttft.into(),
-        |c, x| c.slo_ttft = narrow(x),
+        |c| c.routing().slo_ttft.into(),
+        |c, x| c.routing_mut().slo_ttft = narrow(x),
     )
     .doc("A request meets the SLO when its first token arrives within this many ticks.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "slots",
         "Batch slots",
         "",
         (1, 256, 1),
-        |c| c.slots.into(),
-        |c, x| c.slots = narrow(x),
+        |c| c.routing().slots.into(),
+        |c, x| c.routing_mut().slots = narrow(x),
     )
     .doc("Sequences one replica runs at once.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "kv-blocks",
         "KV capacity",
         "blocks",
         (1, 10_000_000, 1),
-        |c| c.kv_blocks.into(),
-        |c, x| c.kv_blocks = narrow(x),
+        |c| c.routing().kv_blocks.into(),
+        |c, x| c.routing_mut().kv_blocks = narrow(x),
     )
     .doc("KV-cache blocks per replica.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "kv-block-tokens",
         "KV block size",
         "tokens",
         (1, 1024, 1),
-        |c| c.kv_block_tokens.into(),
-        |c, x| c.kv_block_tokens = narrow(x),
+        |c| c.routing().kv_block_tokens.into(),
+        |c, x| c.routing_mut().kv_block_tokens = narrow(x),
     )
     .doc("Tokens per KV block (vLLM's default is 16).")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "prefill-budget",
         "Prefill speed",
         "tokens/tick",
         (1, 1_000_000, 1),
-        |c| c.prefill_budget.into(),
-        |c, x| c.prefill_budget = narrow(x),
+        |c| c.routing().prefill_budget.into(),
+        |c, x| c.routing_mut().prefill_budget = narrow(x),
     )
     .doc("Prompt tokens one prefill step computes.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "cache-tokens",
         "Prefix cache",
         "tokens",
         (0, 10_000_000, 1),
-        |c| c.cache_tokens.into(),
-        |c, x| c.cache_tokens = narrow(x),
+        |c| c.routing().cache_tokens.into(),
+        |c, x| c.routing_mut().cache_tokens = narrow(x),
     )
     .doc("Prefix-cache capacity per replica (LRU).")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "hash-block-tokens",
         "Hash block size",
         "tokens",
         (1, 4096, 1),
-        |c| c.hash_block_tokens.into(),
-        |c, x| c.hash_block_tokens = narrow(x),
+        |c| c.routing().hash_block_tokens.into(),
+        |c, x| c.routing_mut().hash_block_tokens = narrow(x),
     )
     .doc("Tokens per prefix hash block of generated traces.")
     .advanced(),
-    P::text(
+    Param::<C>::text(
         "speeds",
         "Replica speeds",
         (
             "speeds 0.25–4 separated by commas, first replica first (e.g. 2,1,1,1); empty for all 1",
             &["2", "1,1,1,2", "0.5,4"],
         ),
-        |c| speeds_text(&c.speeds),
+        |c| speeds_text(&c.routing().speeds),
         |c, t| {
-            c.speeds = parse_speeds(t)?;
+            c.routing_mut().speeds = parse_speeds(t)?;
             Ok(())
         },
     )
     .doc("Iterations per tick of each replica: a 2 makes that replica twice as fast; entries past the pool size are ignored."),
-    P::whole(
+    Param::<C>::whole(
         "scale-up-at",
         "Scale up at",
         "tick",
         (0, 1_000_000, 1),
-        |c| c.scale_up_at,
-        |c, x| c.scale_up_at = x,
+        |c| c.routing().scale_up_at,
+        |c, x| c.routing_mut().scale_up_at = x,
     )
     .doc("At this tick one more replica (speed 1, cold cache) joins the pool; 0 for none.")
     .advanced(),
-    P::switch(
+    Param::<C>::switch(
         "counterfactuals",
         "Record what every other rule would have picked",
-        |c| c.counterfactuals,
-        |c, x| c.counterfactuals = x,
+        |c| c.routing().counterfactuals,
+        |c, x| c.routing_mut().counterfactuals = x,
     )
     .doc("For every decision, ask each other rule where it would have sent the request.")
     .advanced(),
-    P::whole(
+    Param::<C>::whole(
         "max-ticks",
         "Tick cap",
         "ticks",
         (1, 100_000_000, 1),
-        |c| c.max_ticks,
-        |c, x| c.max_ticks = x,
+        |c| c.routing().max_ticks,
+        |c, x| c.routing_mut().max_ticks = x,
     )
     .doc("A run stops here; unfinished requests are reported outstanding.")
     .advanced(),
-    P::real(
-        "sweep-from",
-        "Lowest rate",
-        "req/tick",
-        (0.01, 5.0, 0.01),
-        |c| c.sweep_from,
-        |c, x| c.sweep_from = x,
-    )
-    .doc("The sweep starts at this arrival rate.")
-    .section(SWEEP),
-    P::real(
-        "sweep-to",
-        "Highest rate",
-        "req/tick",
-        (0.01, 5.0, 0.01),
-        |c| c.sweep_to,
-        |c, x| c.sweep_to = x,
-    )
-    .doc("The sweep ends at this arrival rate.")
-    .section(SWEEP),
-    P::whole(
-        "sweep-points",
-        "Rates tried",
-        "",
-        (2, 40, 1),
-        |c| c.sweep_points.into(),
-        |c, x| c.sweep_points = narrow(x),
-    )
-    .doc("How many evenly spaced rates the sweep runs (each under every rule).")
-    .section(SWEEP),
-    P::real(
-        "slo-target",
-        "Capacity threshold",
-        "",
-        (0.5, 1.0, 0.01),
-        |c| c.slo_target,
-        |c, x| c.slo_target = x,
-    )
-    .doc("A rate is within a rule's capacity while at least this share of requests meets the TTFT SLO.")
-    .show(Show::Percent(0))
-    .section(SWEEP),
-];
-
-/// The section of the sweep settings, used by the goodput lab only.
-pub const SWEEP: &str = "sweep";
+    ];
+}
 
 /// Engine settings for replaying real traces: their prompts run to tens of
 /// thousands of tokens (Mooncake's mean is near 12,000), which the lab's
@@ -469,8 +447,16 @@ pub const TRACE_ENGINE: &[(&str, &str)] = &[
     ("slo-ttft", "50"),
 ];
 
+/// The lab's own rows, before every rule's.
+const OWN: [Param<Config>; Rows::<Config>::HEAD.len() + 1 + Rows::<Config>::REST.len()] =
+    crate::params::concat(&[
+        Rows::<Config>::HEAD,
+        Rows::<Config>::RATE,
+        Rows::<Config>::REST,
+    ]);
+
 /// The whole table: the lab's rows, then each rule's, in registry order.
-const ALL: [Param<Config>; BASE.len() + RULE_PARAMS_LEN] = with_rule_params(BASE);
+const ALL: [Param<Config>; OWN.len() + rule_rows_len::<Config>()] = with_rule_rows(&OWN);
 
 impl Configurable for Config {
     const PARAMS: &'static [Param<Config>] = &ALL;
@@ -481,13 +467,6 @@ impl Configurable for Config {
                 key: "prompt-max",
                 given: self.prompt_max.to_string(),
                 problem: Problem::Below("prompt-min"),
-            });
-        }
-        if self.sweep_to <= self.sweep_from {
-            return Err(ParamError {
-                key: "sweep-to",
-                given: crate::params::real_text(self.sweep_to),
-                problem: Problem::Below("sweep-from"),
             });
         }
         if self.prefix_cover_max < self.prefix_cover_min {

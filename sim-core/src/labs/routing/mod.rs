@@ -20,133 +20,87 @@ mod series;
 mod shadows;
 mod sim;
 
-pub use config::{parse_speeds, Config, MAX_SPEEDS, SWEEP, TRACE_ENGINE};
+pub use config::{parse_speeds, AsRouting, Config, Rows, MAX_SPEEDS, TRACE_ENGINE};
 pub use outcome::{
     Alternative, DecisionDetail, Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome,
     TraceSource,
 };
-pub use sim::{run, run_on_reporting, run_rules, run_rules_on, run_rules_reporting};
+pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
-use alloc::vec::Vec;
 
-use super::{Focus, Lab, LabInfo, Layer, Progress, RunError, TraceInput};
-use crate::params::{Configurable, ParamError};
+use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use crate::params::Configurable;
 use crate::routing::RuleKind;
-
-/// The player's timeline for the rules named in `only` (comma-separated, at
-/// most [`player::PLAYER_RULES`]; none named: least outstanding), on the
-/// generated trace or on `trace`.
-pub fn play(
-    config: &Config,
-    trace: Option<&TraceInput<'_>>,
-    only: Option<&str>,
-) -> Result<player::Timeline, RunError> {
-    config.validate().map_err(RunError::Param)?;
-    let mut rules: Vec<RuleKind> = Vec::new();
-    for name in only.unwrap_or("").split(',').filter(|n| !n.is_empty()) {
-        let rule = RuleKind::from_name(name).ok_or_else(|| {
-            RunError::Param(ParamError {
-                key: "rule",
-                given: String::from(name),
-                problem: crate::params::Problem::Option(
-                    RuleKind::ALL.iter().map(|r| r.name()).collect(),
-                ),
-            })
-        })?;
-        if !rules.contains(&rule) {
-            rules.push(rule);
-        }
-    }
-    if rules.is_empty() {
-        rules.push(RuleKind::LeastOutstanding);
-    }
-    let workload = match trace {
-        None => crate::workload::generator::generate(&config.generator(), config.seed),
-        Some(t) => {
-            t.options
-                .import(t.text, Some(config.capacity()))
-                .map_err(|e| RunError::Trace(e.0))?
-                .0
-        }
-    };
-    Ok(player::record(config, &workload, &rules))
-}
+use crate::workload::{generator, Workload};
 
 /// The Routing Lab in the lab registry.
 pub struct RoutingLab;
 
-/// The rules a run covers: `only` (a rule's name) alone, or every rule. The
-/// goodput lab, which shares this config, asks the same way.
-pub(crate) fn rules_for(only: Option<&str>) -> Vec<RuleKind> {
-    match only.and_then(RuleKind::from_name) {
-        Some(rule) => alloc::vec![rule],
-        None => RuleKind::ALL.to_vec(),
+/// The workload `input` asks for: the generator's, or the imported trace
+/// (with what the import read). `config` must have been validated.
+pub(crate) fn workload_for(
+    config: &Config,
+    input: &Input<'_, RuleKind>,
+) -> Result<(Workload, Option<crate::workload::trace::ImportReport>), RunError> {
+    match &input.trace {
+        None => Ok((generator::generate(&config.generator(), config.seed), None)),
+        Some(t) => {
+            let (workload, report) = t
+                .options
+                .import(t.text, Some(config.capacity()))
+                .map_err(|e| RunError::Trace(e.0))?;
+            Ok((workload, Some(report)))
+        }
     }
 }
 
 impl Lab for RoutingLab {
     type Config = Config;
     type Outcome = Outcome;
+    type Item = RuleKind;
     const INFO: LabInfo = LabInfo {
         id: "routing",
         title: "Routing Lab",
         section: "§4.2",
         layer: Layer::EndpointSelection,
         summary: "Replay one trace under every selection rule and see why equal counts are not equal work.",
-        player: false,
         units: "Times in ticks (one engine iteration: a prefill step or a decode step); prompts and outputs in tokens.",
+        player: Some(PlayerInfo {
+            unit: "tick",
+            first: 0,
+            speed: 4.0,
+        }),
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
-    const FOCUS: Option<Focus> = Some(Focus {
+    const FOCUS: Option<Focus<RuleKind>> = Some(Focus {
         key: "rule",
         label: "Selection rule",
-        options: RuleKind::options,
-        default: "least-outstanding",
+        default: RuleKind::LeastOutstanding,
     });
     const REPLAYS_TRACES: bool = true;
-    const REPORTS_PROGRESS: bool = true;
 
-    fn run(config: &Config, only: Option<&str>) -> Result<Outcome, ParamError> {
-        run_rules(config, &rules_for(only))
-    }
-
-    fn run_on(
-        config: &Config,
-        trace: &TraceInput<'_>,
-        only: Option<&str>,
-    ) -> Option<Result<Outcome, RunError>> {
-        Some(Self::run_reporting(config, Some(trace), only, &|_, _| {}))
-    }
-
-    fn run_reporting(
-        config: &Config,
-        trace: Option<&TraceInput<'_>>,
-        only: Option<&str>,
-        progress: Progress<'_>,
-    ) -> Result<Outcome, RunError> {
-        let rules = rules_for(only);
-        match trace {
-            None => sim::run_rules_reporting(config, &rules, progress).map_err(RunError::Param),
-            Some(t) => {
-                config.validate().map_err(RunError::Param)?;
-                let (workload, report) = t
-                    .options
-                    .import(t.text, Some(config.capacity()))
-                    .map_err(|e| RunError::Trace(e.0))?;
-                let mut o = sim::run_on_reporting(config, &workload, &rules, progress)
-                    .map_err(RunError::Param)?;
-                o.import = Some(report);
-                Ok(o)
-            }
-        }
-    }
-
-    fn play(
-        config: &Config,
-        trace: Option<&TraceInput<'_>>,
-        only: Option<&str>,
-    ) -> Option<Result<Vec<u8>, RunError>> {
-        Some(play(config, trace, only).and_then(|t| super::encode(&t)))
+    /// Every rule `input` asks for on one workload; with `input.record`, the
+    /// first [`player::PLAYER_RULES`] of them are also recorded tick by tick
+    /// for the page's player.
+    fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
+        config.validate()?;
+        let (workload, import) = workload_for(config, input)?;
+        let source = if import.is_some() {
+            TraceSource::Replayed
+        } else {
+            TraceSource::Generated
+        };
+        let mut o = sim::simulate(
+            config,
+            &workload,
+            &input.items(),
+            source,
+            input.record,
+            input.progress,
+        );
+        o.import = import;
+        Ok(o)
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

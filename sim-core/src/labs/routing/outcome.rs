@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::player::Timeline;
 use super::Config;
 use crate::routing::{Decision, RuleKind};
 use crate::workload::trace::ImportReport;
@@ -145,6 +146,9 @@ pub struct Outcome {
     pub trace: TraceStats,
     /// One entry per rule run, in registry order.
     pub rules: Vec<RuleOutcome>,
+    /// The tick-by-tick record of the first rules run, when the run was
+    /// asked to record it (the page's player; see [`super::player`]).
+    pub timeline: Option<Timeline>,
 }
 
 impl Outcome {

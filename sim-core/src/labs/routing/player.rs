@@ -210,10 +210,9 @@ impl Timeline {
     }
 }
 
-/// Record `rules` (at most [`PLAYER_RULES`]; the rest are ignored) on
-/// `workload`; `config` must have been validated.
-pub fn record(config: &Config, workload: &Workload, rules: &[RuleKind]) -> Timeline {
-    let requests = workload
+/// The requests of `workload` as the player draws them.
+pub(super) fn requests(workload: &Workload) -> Vec<PlayRequest> {
+    workload
         .requests
         .iter()
         .map(|r| PlayRequest {
@@ -221,19 +220,17 @@ pub fn record(config: &Config, workload: &Workload, rules: &[RuleKind]) -> Timel
             prompt_tokens: r.prompt_tokens,
             output_tokens: r.output_tokens,
         })
-        .collect();
-    Timeline {
-        replicas: config.replicas,
-        requests,
-        rules: rules
-            .iter()
-            .take(PLAYER_RULES)
-            .map(|&rule| record_rule(config, workload, rule))
-            .collect(),
-    }
+        .collect()
 }
 
-fn record_rule(config: &Config, workload: &Workload, rule: RuleKind) -> RulePlay {
+/// Run `rule` on `workload`, recording its first [`PLAYER_TICKS`] ticks;
+/// `config` must have been validated. Returns the frames and the run's
+/// metrics (one tick loop for both).
+pub(super) fn record_rule(
+    config: &Config,
+    workload: &Workload,
+    rule: RuleKind,
+) -> (RulePlay, super::RuleOutcome) {
     let mut frames: Vec<Frame> = Vec::new();
     let mut assigned: Vec<u32> = Vec::new();
     let mut completed: Vec<u32> = Vec::new();
@@ -310,9 +307,10 @@ fn record_rule(config: &Config, workload: &Workload, rule: RuleKind) -> RulePlay
             });
         };
     let outcome = run_observed(config, workload, rule, Some(&mut observe));
-    RulePlay {
+    let play = RulePlay {
         rule,
         frames,
         ticks: outcome.ticks,
-    }
+    };
+    (play, outcome)
 }

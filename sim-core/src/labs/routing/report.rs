@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Outcome, TraceSource};
+use crate::choice::Choice;
 use crate::params::number_text;
 
 /// The comparison table, preceded by what was run; with `detail`, each rule's

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 
 use super::outcome::Alternative;
 use super::Config;
+use crate::choice::Choice;
 use crate::engine::Replica;
 use crate::rng::{stream, Rng};
 use crate::routing::{AnyRouter, Chooser, RouteContext, Router, RuleKind, Ties};

@@ -7,9 +7,11 @@ use alloc::vec::Vec;
 use super::outcome::{
     DecisionDetail, Outcome, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource,
 };
+use super::player::{self, Timeline, PLAYER_RULES};
 use super::series::QueueSampler;
 use super::shadows::Shadows;
 use super::Config;
+use crate::choice::Choice;
 use crate::engine::{EngineEvent, Replica};
 use crate::labs::Progress;
 use crate::params::{Configurable, ParamError};
@@ -26,15 +28,6 @@ pub fn run(config: &Config) -> Result<Outcome, ParamError> {
 
 /// Run the given rules on the trace `config` describes.
 pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, ParamError> {
-    run_rules_reporting(config, rules, &|_, _| {})
-}
-
-/// [`run_rules`], telling `progress` after each rule.
-pub fn run_rules_reporting(
-    config: &Config,
-    rules: &[RuleKind],
-    progress: Progress<'_>,
-) -> Result<Outcome, ParamError> {
     config.validate()?;
     let workload = generator::generate(&config.generator(), config.seed);
     Ok(simulate(
@@ -42,7 +35,8 @@ pub fn run_rules_reporting(
         &workload,
         rules,
         TraceSource::Generated,
-        progress,
+        false,
+        &|_, _| {},
     ))
 }
 
@@ -69,32 +63,50 @@ pub fn run_on_reporting(
         workload,
         rules,
         TraceSource::Replayed,
+        false,
         progress,
     ))
 }
 
-fn simulate(
+/// Every rule in `rules` on `workload`; with `record`, the first
+/// [`PLAYER_RULES`] are recorded tick by tick as they run (the timeline and
+/// the metrics come from the same tick loop). `config` must be valid.
+pub(super) fn simulate(
     config: &Config,
     workload: &Workload,
     rules: &[RuleKind],
     source: TraceSource,
+    record: bool,
     progress: Progress<'_>,
 ) -> Outcome {
     let total = rules.len() as u32;
+    let mut plays = Vec::new();
+    let outcomes = rules
+        .iter()
+        .enumerate()
+        .map(|(i, &rule)| {
+            let r = if record && i < PLAYER_RULES {
+                let (play, r) = player::record_rule(config, workload, rule);
+                plays.push(play);
+                r
+            } else {
+                run_one(config, workload, rule)
+            };
+            progress(i as u32 + 1, total);
+            r
+        })
+        .collect();
     Outcome {
         config: config.clone(),
         source,
         import: None,
         trace: workload.stats(),
-        rules: rules
-            .iter()
-            .enumerate()
-            .map(|(i, &rule)| {
-                let r = run_one(config, workload, rule);
-                progress(i as u32 + 1, total);
-                r
-            })
-            .collect(),
+        rules: outcomes,
+        timeline: record.then(|| Timeline {
+            replicas: config.replicas,
+            requests: player::requests(workload),
+            rules: plays,
+        }),
     }
 }
 

@@ -3,20 +3,16 @@
 
 mod stage;
 
-use std::sync::Arc;
-
-use leptos::html::Canvas;
-use leptos::prelude::*;
+use sim_core::choice::Choice;
 use sim_core::labs::batching::{
     self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, Totals, MAX_ARRIVAL, MAX_OUTPUT,
     MAX_PREFILL, MAX_REQUESTS,
 };
-use wasm_bindgen::JsCast;
 
-use super::lab::{LabPage, Steps};
 use crate::charts::{budget_tradeoff, tokens_per_iteration};
-use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player, Stage};
-use crate::html::{el, Column, Compare, Html, Markup};
+use crate::components::editor_click;
+use crate::html::{el, Column, Compare, Html};
+use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
 
 fn slot_class(s: &SlotState) -> (&'static str, &str) {
     match s {
@@ -279,40 +275,60 @@ fn trace_text(t: &[Tuple]) -> String {
     parts.join(",")
 }
 
-/// The batching player.
-#[component]
-pub fn BatchingLab(
-    /// The page's query pairs.
-    pairs: Vec<(String, String)>,
-) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne);
-    let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
-    let set_focus = lab.set_focus();
-    let pickable = lab.focus_open();
-    let playing = RwSignal::new(false);
-    let speed = RwSignal::new(2.0);
-    let mode = move || Mode::from_name(focus.get()).unwrap_or(Mode::Continuous);
-    // A closure, not a derived signal: each distinct signal type costs wasm.
-    let with_run = move |f: &dyn Fn(&ModeRun) -> Html| {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()))
-                .map(f)
-                .unwrap_or_default()
-        })
+/// Edit the trace: a field of a request, or a button.
+fn edit(v: &View<'_, Lab>, e: &Edit) -> Vec<(&'static str, String)> {
+    let mut rows: Vec<Tuple> = v
+        .outcome
+        .trace
+        .iter()
+        .map(|r| (r.arrival, r.prefill, r.output))
+        .collect();
+    let write = |t: &[Tuple]| trace_text(t);
+    let changed = match e {
+        Edit::Change { row, field, value } => {
+            let (Some(r), Ok(x)) = (rows.get_mut(*row), value.trim().parse::<u32>()) else {
+                return Vec::new();
+            };
+            match field.as_str() {
+                "a" => r.0 = x.min(MAX_ARRIVAL),
+                "p" => r.1 = x.clamp(1, MAX_PREFILL),
+                _ => r.2 = x.clamp(1, MAX_OUTPUT),
+            }
+            vec![("trace", write(&rows))]
+        }
+        Edit::Click(key) => {
+            let new_row = |t: &[Tuple]| (t.last().map_or(0, |r| r.0), 1, 4);
+            editor_click(key, &mut rows, new_row, write)
+        }
     };
-    let len = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()))
-                .map_or(0, |r| r.iterations_detail.len())
-        })
-    });
-    super::clamp_step(step, len);
-    let moments = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()))
+    // A trace keeps between one and the most requests the lab takes.
+    if rows.is_empty() || rows.len() > MAX_REQUESTS {
+        return Vec::new();
+    }
+    changed
+}
+
+/// The mode in focus's run.
+fn run<'a>(v: &View<'a, Lab>) -> Option<&'a ModeRun> {
+    v.outcome.mode(v.focus?)
+}
+
+/// The batching player's page.
+pub static PAGE: Page<Lab> = Page {
+    intro: || Html::trusted(HEADER_HTML),
+    inputs: "Engine",
+    editor: Some(Editor {
+        legend: "Requests (arrival iteration, prefill chunks, output tokens)",
+        html: |v| trace_editor_html(v.outcome),
+        edit,
+    }),
+    player: Some(Player {
+        heading: "",
+        records: false,
+        side_by_side: false,
+        len: |v| run(v).map_or(0, |r| r.iterations_detail.len()),
+        moments: |v| {
+            run(v)
                 .map(|r| {
                     r.iterations_detail
                         .iter()
@@ -322,194 +338,78 @@ pub fn BatchingLab(
                         .collect()
                 })
                 .unwrap_or_default()
-        })
-    });
-    let narration = Signal::derive(move || {
-        let i = step.get();
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()))
-                .map(|r| stage::narrate(r, i))
-                .unwrap_or_default()
-        })
-    });
-    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
-        let i = step.get();
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()).map(|r| (o, r)))
-                .and_then(|(o, r)| stage::scene(o, r, i, width, palette))
-        })
-    });
-    let tokens_ref = NodeRef::<Canvas>::new();
-    let tokens_error = super::draw_linked(
-        tokens_ref,
-        Arc::new(move |theme| {
-            let i = step.get();
-            let slots = config.with(|c| c.slots as usize);
-            outcome.with(|o| {
-                o.as_ref()
-                    .and_then(|o| o.mode(mode()))
-                    .map(|r| tokens_per_iteration::spec(r, slots, i, theme))
-            })
-        }),
-        Some(super::seek_to(step, playing)),
-    );
-    let tokens_text = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.mode(mode()))
+        },
+        narrate: |v| run(v).map(|r| stage::narrate(r, v.step())).unwrap_or_default(),
+        scene: |v, width, palette| stage::scene(v.outcome, run(v)?, v.step(), width, palette),
+        legend: "",
+        detail: |v| {
+            run(v)
                 .map(|r| {
-                    format!(
-                        "Bar chart of output tokens per iteration under {}: {} iterations, {} of them with no output; the current iteration is {}.",
-                        r.mode.title(),
-                        r.iterations,
-                        r.zero_output_iterations,
-                        step.get() + 1
-                    )
+                    let mut h = el("div")
+                        .class("iteration-view")
+                        .child(iteration_html(r, v.step()))
+                        .into();
+                    Html::push(&mut h, gantt_html(r, v.step()));
+                    h
                 })
                 .unwrap_or_default()
-        })
-    });
-    let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = super::draw_effect(
-        canvas_ref,
-        Arc::new(move |_| {
-            let current = config.with(|c| (c.chunk_budget.min(8), c.prefill_first));
-            outcome.with(|o| {
-                o.as_ref()
-                    .map(|o| budget_tradeoff::spec(&o.budget_sweep, current))
-            })
-        }),
-    );
-    let sweep_text = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .map(|o| {
-                    let parts: Vec<String> = o
-                        .budget_sweep
-                        .iter()
-                        .map(|p| {
-                            format!(
-                                "budget {} {}: {} iterations, {} per token",
-                                p.budget,
-                                if p.prefill_first {
-                                    "prefill first"
-                                } else {
-                                    "decode first"
-                                },
-                                p.iterations,
-                                crate::format::fixed(p.mean_gap, 2)
-                            )
-                        })
-                        .collect();
-                    format!("Chunked prefill by budget. {}.", parts.join("; "))
-                })
-                .unwrap_or_default()
-        })
-    });
-    // Trace edits go through the parameter table like every other control.
-    let rows = move || -> Vec<Tuple> {
-        outcome
-            .get_untracked()
-            .map(|o| {
-                o.trace
-                    .iter()
-                    .map(|r| (r.arrival, r.prefill, r.output))
-                    .collect()
-            })
+        },
+    }),
+    tables: &[|v| {
+        v.focus
+            .map(|m| compare_html(v.outcome, m, v.pickable, v.step()))
             .unwrap_or_default()
-    };
-    let set = lab.setter();
-    let write = move |t: &[Tuple]| {
-        if !t.is_empty() && t.len() <= MAX_REQUESTS {
-            let _ = set("trace", &trace_text(t));
-        }
-    };
-    let write_change = write.clone();
-    let on_trace_change = move |ev: web_sys::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let (Some(i), Some(f)) = (
-            input.get_attribute("data-req"),
-            input.get_attribute("data-field"),
-        ) else {
-            return;
-        };
-        let (Ok(i), Ok(v)) = (i.parse::<usize>(), input.value().trim().parse::<u32>()) else {
-            return;
-        };
-        let mut t = rows();
-        if let Some(r) = t.get_mut(i) {
-            match f.as_str() {
-                "a" => r.0 = v.min(MAX_ARRIVAL),
-                "p" => r.1 = v.clamp(1, MAX_PREFILL),
-                _ => r.2 = v.clamp(1, MAX_OUTPUT),
-            }
-            write_change(&t);
-        }
-    };
-    let set_click = lab.setter();
-    let on_trace_click = move |ev: web_sys::MouseEvent| {
-        let Some(key) = crate::html::clicked_key(&ev) else {
-            return;
-        };
-        let mut t = rows();
-        let new_row = |t: &[Tuple]| (t.last().map_or(0, |r| r.0), 1, 4);
-        if editor_click(&key, &mut t, new_row, &set_click) {
-            write(&t);
-        }
-    };
-
-    view! {
-        <article class="lab" id="batching-lab">
-            <header class="lab-header"><Markup html=Html::trusted(HEADER_HTML) /></header>
-            <Notice messages=lab.notices.clone() />
-            <ErrorLine error=move || outcome.error() />
-            <div class="lab-grid">
-                <section class="controls" aria-label="Controls" data-panel="controls">
-                    <h2>"Engine"</h2>
-                    <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
-                    <fieldset class="trace-editor" data-control="trace">
-                        <legend>"Requests (arrival iteration, prefill chunks, output tokens)"</legend>
-                        <div on:change=on_trace_change on:click=on_trace_click>
-                            <Markup html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default()) />
-                        </div>
-                    </fieldset>
-                </section>
-                <section class="results" aria-label="Player">
-                    <div data-panel="player" class="player-stage">
-                        <Player step=step len=len unit="iteration" playing=playing speed=speed
-                            moments=moments narration=narration />
-                        <Stage scene=scene speed=speed id="batching-stage" label=narration />
-                        <Markup class="iteration-view" html=move || with_run(&|r| iteration_html(r, step.get())) />
-                        <Markup html=move || with_run(&|r| gantt_html(r, step.get())) />
-                    </div>
-                    <div data-panel="table" on:click=move |ev| {
-                        if let Some(m) = crate::html::clicked_key(&ev).and_then(|k| Mode::from_name(&k)) { set_focus(m.name()) }
-                    }>
-                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, mode(), pickable, step.get())).unwrap_or_default()) />
-                    </div>
-                    <figure class="chart" data-panel="chart">
-                        <figcaption>"Output tokens per iteration; a gap is an iteration with no output (click a bar to go to it)"</figcaption>
-                        <canvas node_ref=tokens_ref id="tokens-chart" class="short" role="img" aria-label=tokens_text></canvas>
-                        <ChartError error=tokens_error />
-                    </figure>
-                    <figure class="chart" data-panel="chart">
-                        <figcaption>"Chunked prefill: each point is one budget (prefill chunks per iteration); the ring is your setting"</figcaption>
-                        <canvas node_ref=canvas_ref id="budget-chart" class="short" role="img" aria-label=sweep_text></canvas>
-                        <ChartError error=chart_error />
-                        <p class="sr-only">{sweep_text}</p>
-                    </figure>
-                </section>
-            </div>
-        </article>
-    }
-}
+    }],
+    charts: &[
+        Chart::<Lab>::new(
+            "tokens-chart",
+            |_| "Output tokens per iteration; a gap is an iteration with no output (click a bar to go to it)".into(),
+            |v, theme| Some(tokens_per_iteration::spec(run(v)?, v.config.slots as usize, v.step(), theme)),
+            |v| {
+                run(v)
+                    .map(|r| {
+                        format!(
+                            "Bar chart of output tokens per iteration under {}: {} iterations, {} of them with no output; the current iteration is {}.",
+                            r.mode.title(),
+                            r.iterations,
+                            r.zero_output_iterations,
+                            v.step() + 1
+                        )
+                    })
+                    .unwrap_or_default()
+            },
+        )
+        .seek(Seek::Step)
+        .short(),
+        Chart::<Lab>::new(
+            "budget-chart",
+            |_| "Chunked prefill: each point is one budget (prefill chunks per iteration); the ring is your setting".into(),
+            |v, _| {
+                let current = (v.config.chunk_budget.min(8), v.config.prefill_first);
+                Some(budget_tradeoff::spec(&v.outcome.budget_sweep, current))
+            },
+            |v| {
+                let parts: Vec<String> = v
+                    .outcome
+                    .budget_sweep
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "budget {} {}: {} iterations, {} per token",
+                            p.budget,
+                            if p.prefill_first { "prefill first" } else { "decode first" },
+                            p.iterations,
+                            crate::format::fixed(p.mean_gap, 2)
+                        )
+                    })
+                    .collect();
+                format!("Chunked prefill by budget. {}.", parts.join("; "))
+            },
+        )
+        .short(),
+    ],
+    ..Page::EMPTY
+};
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Engine batching</h1><p class="lede">One stream of requests through one engine, three ways. Static batching waits for a whole batch to finish; continuous batching refills slots every iteration but stalls every decoding sequence whenever a prompt is being prefilled; chunked prefill lets prefill ride along with decode. Step through and watch the grid.</p><p class="small muted">Iterations are abstract engine steps; prefill work is counted in whole chunks. Follows §7.2 of the reference article.</p>"#;

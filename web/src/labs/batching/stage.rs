@@ -3,6 +3,7 @@
 //! by what it did this iteration, its output tokens filling in beside it),
 //! finished requests on the right.
 
+use sim_core::choice::Choice;
 use sim_core::labs::batching::{BatchEvent, BatchMoment, ModeRun, Outcome, SlotState};
 
 use crate::components::stage::Label;

@@ -2,46 +2,33 @@
 
 mod stage;
 
-use std::sync::Arc;
+use sim_core::choice::Choice;
+use sim_core::labs::herding::{
+    HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, TickSnapshot, Totals,
+};
 
-use leptos::html::Canvas;
-use leptos::prelude::*;
-use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, TickSnapshot, Totals};
-
-use super::lab::{LabPage, Steps};
 use crate::charts::skew_over_time;
-use crate::components::{ChartError, Controls, ErrorLine, Notice, Player, Stage};
 use crate::format::one_decimal;
-use crate::html::{el, Cell, Column, Compare, Html, Markup, Row, Table};
+use crate::html::{el, Cell, Column, Compare, Html, Row, Table};
+use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::theme::replica_hex;
 
-/// The herding lab.
-#[component]
-pub fn HerdingLab(
-    /// The page's query pairs.
-    pairs: Vec<(String, String)>,
-) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromZero);
-    let (config, focus, step, outcome) = (lab.config, lab.focus, lab.step, lab.outcome);
-    let playing = RwSignal::new(false);
-    let speed = RwSignal::new(4.0);
-    let len = Signal::derive(move || config.with(|c| c.ticks as usize));
-    super::clamp_step(step, len);
+/// The rule in focus's run.
+fn run<'a>(v: &View<'a, Lab>) -> Option<&'a RuleSummary> {
+    v.outcome.rule(v.focus?)
+}
 
-    // Plain closures, not derived signals: each distinct signal type costs wasm.
-    let rule = move || HerdingRule::from_name(focus.get()).unwrap_or(HerdingRule::Stale);
-    let tick = move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.rule(rule()))
-                .and_then(|s| s.timeline.ticks.get(step.get()).cloned())
-        })
-    };
-
-    let moments = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.rule(rule()))
+/// The herding lab's page.
+pub static PAGE: Page<Lab> = Page {
+    intro: || Html::trusted(HEADER_HTML),
+    inputs: "Setup",
+    player: Some(Player {
+        heading: "",
+        records: false,
+        side_by_side: false,
+        len: |v| v.config.ticks as usize,
+        moments: |v| {
+            run(v)
                 .map(|s| {
                     s.timeline
                         .ticks
@@ -52,90 +39,55 @@ pub fn HerdingLab(
                         .collect()
                 })
                 .unwrap_or_default()
-        })
-    });
-    let narration = Signal::derive(move || {
-        let t = step.get();
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.rule(rule()))
-                .map(|s| stage::narrate(s, t))
+        },
+        narrate: |v| run(v).map(|s| stage::narrate(s, v.step())).unwrap_or_default(),
+        scene: |v, width, palette| stage::scene(run(v)?, v.step(), width, palette),
+        legend: "",
+        detail: |v| {
+            run(v)
+                .and_then(|s| s.timeline.ticks.get(v.step()))
+                .zip(v.focus)
+                .map(|(t, rule)| el("div").class("tick-view").child(tick_html(t, rule)).into())
                 .unwrap_or_default()
-        })
-    });
-    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
-        let t = step.get();
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.rule(rule()))
-                .and_then(|s| stage::scene(s, t, width, palette))
-        })
-    });
-
-    let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = super::draw_linked(
-        canvas_ref,
-        Arc::new(move |theme| {
-            let current = step.get();
-            outcome.with(|o| {
-                o.as_ref().and_then(|o| {
-                    let top = o.rules.iter().flat_map(|r| r.skew.iter().copied()).max()?;
-                    o.rule(rule())
-                        .map(|s| skew_over_time::spec(&s.skew, top, current, theme))
+        },
+    }),
+    charts: &[Chart::<Lab>::new(
+        "skew-chart",
+        |_| "Skew over time (max − min actual outstanding); the current tick is highlighted".into(),
+        |v, theme| {
+            let top = v.outcome.rules.iter().flat_map(|r| r.skew.iter().copied()).max()?;
+            Some(skew_over_time::spec(&run(v)?.skew, top, v.step(), theme))
+        },
+        |v| {
+            run(v)
+                .map(|s| {
+                    format!(
+                        "Bar chart of skew per tick under {}: peak {}, mean {}; the current tick is {}.",
+                        s.rule.title(),
+                        s.peak_skew,
+                        one_decimal(s.mean_skew),
+                        v.step()
+                    )
                 })
-            })
-        }),
-        Some(super::seek_to(step, playing)),
-    );
-    let chart_label = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .and_then(|o| o.rule(rule()))
-                .map(|s| format!(
-                    "Bar chart of skew per tick under {}: peak {}, mean {}; the current tick is {}.",
-                    s.rule.title(), s.peak_skew, one_decimal(s.mean_skew), step.get()
-                ))
                 .unwrap_or_default()
-        })
-    });
+        },
+    )
+    .seek(Seek::Step)
+    .short()],
+    comparison: Some(Comparison {
+        heading: "The four rules on the same arrivals",
+        table: |v| {
+            v.focus
+                .map(|rule| compare_html(v.outcome, rule, v.step()))
+                .unwrap_or_default()
+        },
+        note: |_| Html::trusted(NOTE_HTML),
+    }),
+    ..Page::EMPTY
+};
 
-    view! {
-        <article class="lab" id="herding-lab">
-            <header class="lab-header"><Markup html=Html::trusted(HEADER_HTML) /></header>
-            <Notice messages=lab.notices.clone() />
-            <ErrorLine error=move || outcome.error() />
-            <div class="lab-grid">
-                <section class="controls" aria-label="Controls" data-panel="controls">
-                    <h2>"Setup"</h2>
-                    <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
-                </section>
-                <section class="results" aria-label="Player">
-                    <div data-panel="player" class="player-stage">
-                        <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true
-                            moments=moments narration=narration />
-                        <Stage scene=scene speed=speed id="herding-stage" label=narration />
-                        <Markup class="tick-view" html=move || tick().map(|t| tick_html(&t, rule())).unwrap_or_default() />
-                    </div>
-                    <figure class="chart" data-panel="chart">
-                        <figcaption>"Skew over time (max − min actual outstanding); the current tick is highlighted"</figcaption>
-                        <canvas node_ref=canvas_ref id="skew-chart" class="short" role="img" aria-label=chart_label></canvas>
-                        <ChartError error=chart_error />
-                        <p class="sr-only">{chart_label}</p>
-                    </figure>
-                </section>
-            </div>
-            <section class="comparison" aria-label="Comparison of the four rules" data-panel="table">
-                <h2>"The four rules on the same arrivals"</h2>
-                <Markup html=move || outcome.with(|o| o.as_ref().map(|o| compare_html(o, rule(), step.get())).unwrap_or_default()) />
-                <p class="small muted">
-                    "Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew "
-                    "from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every "
-                    "arrival went to the same replica. ★ marks the best value in each column."
-                </p>
-            </section>
-        </article>
-    }
-}
+/// Under the comparison (static).
+const NOTE_HTML: &str = r#"<p class="small muted">Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every arrival went to the same replica. ★ marks the best value in each column.</p>"#;
 
 /// One tick as HTML: bars of actual outstanding (new work hatched), who scraped,
 /// and what each router sees.

@@ -3,20 +3,16 @@
 
 mod stage;
 
-use std::sync::Arc;
-
-use leptos::html::Canvas;
-use leptos::prelude::*;
+use sim_core::choice::Choice;
 use sim_core::labs::prefix::{
     Outcome, PrefixLab as Lab, PrefixReason, PrefixRequest, RouterRun, PREFIXES,
 };
-use wasm_bindgen::JsCast;
 
-use super::lab::{LabPage, Steps};
 use crate::charts::{prefill_so_far, threshold_sweep};
-use crate::components::{editor_click, ChartError, Controls, ErrorLine, Notice, Player, Stage};
+use crate::components::editor_click;
 use crate::format::thousands;
-use crate::html::{el, Cell, Html, Markup, Row, Table};
+use crate::html::{el, Cell, Html, Row, Table};
+use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
 
 /// The reason for one decision, in plain words (replicas 1-based).
 fn explain(
@@ -45,208 +41,157 @@ fn explain(
     }
 }
 
-/// The prefix-affinity player.
-#[component]
-pub fn PrefixLab(
-    /// The page's query pairs.
-    pairs: Vec<(String, String)>,
-) -> impl IntoView {
-    let lab = LabPage::<Lab>::new(&pairs, Steps::FromOne);
-    let (config, step, outcome) = (lab.config, lab.step, lab.outcome);
-    let playing = RwSignal::new(false);
-    let speed = RwSignal::new(1.0);
-    let len = Signal::derive(move || outcome.with(|o| o.as_ref().map_or(0, |o| o.trace.len())));
-    super::clamp_step(step, len);
+/// The request on the player, clamped to the trace.
+fn at(v: &View<'_, Lab>) -> usize {
+    v.step().min(v.outcome.trace.len().saturating_sub(1))
+}
 
-    let moments = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .map(|o| {
-                    (0..o.trace.len())
-                        .filter(|&i| stage::is_moment(o, i))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-    });
-    let narration = Signal::derive(move || {
-        let i = step.get();
-        outcome.with(|o| o.as_ref().map(|o| stage::narrate(o, i)).unwrap_or_default())
-    });
-    let scene: crate::components::SceneFn = Arc::new(move |width, palette| {
-        let i = step.get();
-        outcome.with(|o| o.as_ref().and_then(|o| stage::scene(o, i, width, palette)))
-    });
-    let prefill_ref = NodeRef::<Canvas>::new();
-    let prefill_error = super::draw_linked(
-        prefill_ref,
-        Arc::new(move |_| {
-            let i = step.get();
-            outcome.with(|o| o.as_ref().map(|o| prefill_so_far::spec(&o.routers, i)))
-        }),
-        // The chart counts requests from 1; the player's steps from 0.
-        Some(Arc::new(move |x: f64| {
-            playing.set(false);
-            step.set((x.round() as usize).saturating_sub(1));
-        })),
-    );
-    let prefill_text = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .map(|o| {
-                    let totals: Vec<String> = o
-                        .routers
-                        .iter()
-                        .map(|r| format!("{} {} tokens", r.router.title(), thousands(r.prefill_tokens)))
-                        .collect();
-                    format!(
-                        "Line chart of tokens prefilled so far after each request: {}; the current request is {}.",
-                        totals.join(", "),
-                        step.get() + 1
-                    )
-                })
-                .unwrap_or_default()
-        })
-    });
-
-    let canvas_ref = NodeRef::<Canvas>::new();
-    let chart_error = super::draw_effect(
-        canvas_ref,
-        Arc::new(move |_| {
-            let current = config.with(|c| c.threshold.map_or(11, |t| t.min(10) as usize));
-            outcome.with(|o| o.as_ref().map(|o| threshold_sweep::spec(&o.sweep, current)))
-        }),
-    );
-    let sweep_text = Signal::derive(move || {
-        outcome.with(|o| {
-            o.as_ref()
-                .map(|o| {
-                    let parts: Vec<String> = o
-                        .sweep
-                        .iter()
-                        .map(|p| {
-                            format!(
-                                "{}: {} hits, gap {}",
-                                p.threshold.map_or("∞".into(), |t| t.to_string()),
-                                p.hits,
-                                p.assignment_gap
-                            )
-                        })
-                        .collect();
-                    format!(
-                        "Prefix-aware hits and final assignment gap by threshold. {}.",
-                        parts.join("; ")
-                    )
-                })
-                .unwrap_or_default()
-        })
-    });
-
-    // Trace edits go through the parameter table like every other control.
-    let rows = move || -> Vec<u8> {
-        outcome
-            .get_untracked()
-            .map(|o| o.trace.iter().map(|r| r.prefix).collect())
-            .unwrap_or_default()
+/// The request on the player and both routers' panels.
+fn detail(v: &View<'_, Lab>) -> Html {
+    let (o, i) = (v.outcome, at(v));
+    let Some(r) = o.trace.get(i) else {
+        return Html::new();
     };
-    let set = lab.setter();
-    let write = move |ids: &[u8]| {
+    let heading = el("h2").id("request-heading").text(format!(
+        "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
+        i + 1,
+        r.prefix,
+        thousands(r.prompt_tokens().into()),
+        thousands(r.prefix_tokens.into()),
+        r.suffix_tokens
+    ));
+    let panels: Html = o
+        .routers
+        .iter()
+        .map(|run| panel_html(run, &o.trace, i, o.config.threshold))
+        .collect();
+    [
+        Html::from(heading),
+        el("div").class("side-by-side").child(panels).into(),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// The prefill saved so far.
+fn cards(v: &View<'_, Lab>) -> Html {
+    let (o, i) = (v.outcome, at(v));
+    let (Some(a), Some(b)) = (o.routers.first(), o.routers.get(1)) else {
+        return Html::new();
+    };
+    let (a, b) = (
+        a.steps[i].cumulative_prefill as f64,
+        b.steps[i].cumulative_prefill as f64,
+    );
+    el("p")
+        .class("reduction")
+        .id("reduction")
+        .text(format!(
+            "Prefill reduction so far: {}% ({} / {} tokens)",
+            crate::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
+            thousands(b as u64),
+            thousands(a as u64)
+        ))
+        .into()
+}
+
+/// Edit the trace: a prefix picked for a request, or a button.
+fn edit(v: &View<'_, Lab>, e: &Edit) -> Vec<(&'static str, String)> {
+    let mut ids: Vec<u8> = v.outcome.trace.iter().map(|r| r.prefix).collect();
+    let write = |ids: &[u8]| {
         let text: Vec<String> = ids.iter().map(u8::to_string).collect();
-        let _ = set("trace", &text.join(","));
+        text.join(",")
     };
-    let write_change = write.clone();
-    let on_trace_change = move |ev: web_sys::Event| {
-        let Some(el) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-        else {
-            return;
-        };
-        if let (Some(i), Ok(p)) = (
-            el.get_attribute("data-req")
-                .and_then(|i| i.parse::<usize>().ok()),
-            el.value().parse::<u8>(),
-        ) {
-            let mut ids = rows();
-            if let Some(x) = ids.get_mut(i) {
+    match e {
+        Edit::Change { row, value, .. } => match (ids.get_mut(*row), value.parse::<u8>()) {
+            (Some(x), Ok(p)) => {
                 *x = p;
-                write_change(&ids);
+                vec![("trace", write(&ids))]
             }
-        }
-    };
-    let set_click = lab.setter();
-    let on_trace_click = move |ev: web_sys::MouseEvent| {
-        let Some(key) = crate::html::clicked_key(&ev) else {
-            return;
-        };
-        let mut ids = rows();
-        if editor_click(&key, &mut ids, |_| 1, &set_click) {
-            write(&ids);
-        }
-    };
-    let current = move || {
-        let i = step.get();
-        outcome.with(|o| o.as_ref().and_then(|o| o.trace.get(i).copied()))
-    };
-
-    view! {
-        <article class="lab" id="prefix-lab">
-            <header class="lab-header"><Markup html=Html::trusted(HEADER_HTML) /></header>
-            <Notice messages=lab.notices.clone() />
-            <ErrorLine error=move || outcome.error() />
-            <div class="lab-grid">
-                <section class="controls" aria-label="Controls" data-panel="controls">
-                    <h2>"Setup"</h2>
-                    <Controls specs=lab.control_specs() get=lab.getter() set=lab.setter() />
-                    <fieldset class="trace-editor" data-control="trace">
-                        <legend>"Requests, in order"</legend>
-                        <div on:change=on_trace_change on:click=on_trace_click>
-                            <Markup html=move || outcome.with(|o| o.as_ref().map(|o| trace_editor_html(o)).unwrap_or_default()) />
-                        </div>
-                    </fieldset>
-                </section>
-                <section class="results" aria-label="Player">
-                    <div data-panel="player" class="player-stage">
-                    <Player step=step len=len unit="request" playing=playing speed=speed
-                        moments=moments narration=narration />
-                    <Stage scene=scene speed=speed id="prefix-stage" label=narration />
-                    <h2 id="request-heading">{move || current().map(|r| format!(
-                        "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
-                        step.get() + 1, r.prefix, thousands(r.prompt_tokens().into()), thousands(r.prefix_tokens.into()), r.suffix_tokens
-                    )).unwrap_or_default()}</h2>
-                    <Markup class="side-by-side" html=move || outcome.with(|o| {
-                        o.as_ref().map(|o| {
-                            let i = step.get().min(o.trace.len().saturating_sub(1));
-                            o.routers.iter().map(|r| panel_html(r, &o.trace, i, o.config.threshold)).collect::<Html>()
-                        }).unwrap_or_default()
-                    }) />
-                    </div>
-                    <p class="reduction" id="reduction" data-panel="cards">{move || outcome.with(|o| o.as_ref().map(|o| {
-                        let i = step.get().min(o.trace.len().saturating_sub(1));
-                        let a = o.routers[0].steps[i].cumulative_prefill as f64;
-                        let b = o.routers[1].steps[i].cumulative_prefill as f64;
-                        format!("Prefill reduction so far: {}% ({} / {} tokens)", crate::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
-                            thousands(b as u64), thousands(a as u64))
-                    }))}</p>
-                    <div data-panel="table">
-                        <Markup html=move || outcome.with(|o| o.as_ref().map(|o| steps_html(o, step.get())).unwrap_or_default()) />
-                    </div>
-                    <figure class="chart" data-panel="chart">
-                        <figcaption>"Prefill so far: the gap between the lines is the work prefix affinity saved (click a point to go to that request)"</figcaption>
-                        <canvas node_ref=prefill_ref id="prefill-chart" class="short" role="img" aria-label=prefill_text></canvas>
-                        <ChartError error=prefill_error />
-                    </figure>
-                    <figure class="chart" data-panel="chart">
-                        <figcaption>"The dial: prefix-aware hits and final load gap as the threshold grows"</figcaption>
-                        <canvas node_ref=canvas_ref id="sweep-chart" class="short" role="img" aria-label=sweep_text></canvas>
-                        <ChartError error=chart_error />
-                        <p class="sr-only">{sweep_text}</p>
-                    </figure>
-                </section>
-            </div>
-        </article>
+            _ => Vec::new(),
+        },
+        Edit::Click(key) => editor_click(key, &mut ids, |_| 1, write),
     }
 }
+
+/// The prefix-affinity player's page.
+pub static PAGE: Page<Lab> = Page {
+    intro: || Html::trusted(HEADER_HTML),
+    inputs: "Setup",
+    editor: Some(Editor {
+        legend: "Requests, in order",
+        html: |v| trace_editor_html(v.outcome),
+        edit,
+    }),
+    player: Some(Player {
+        heading: "",
+        records: false,
+        side_by_side: false,
+        len: |v| v.outcome.trace.len(),
+        moments: |v| {
+            (0..v.outcome.trace.len())
+                .filter(|&i| stage::is_moment(v.outcome, i))
+                .collect()
+        },
+        narrate: |v| stage::narrate(v.outcome, v.step()),
+        scene: |v, width, palette| stage::scene(v.outcome, v.step(), width, palette),
+        legend: "",
+        detail,
+    }),
+    cards: Some(cards),
+    tables: &[|v| steps_html(v.outcome, v.step())],
+    charts: &[
+        Chart::<Lab>::new(
+            "prefill-chart",
+            |_| "Prefill so far: the gap between the lines is the work prefix affinity saved (click a point to go to that request)".into(),
+            |v, _| Some(prefill_so_far::spec(&v.outcome.routers, v.step())),
+            |v| {
+                let totals: Vec<String> = v
+                    .outcome
+                    .routers
+                    .iter()
+                    .map(|r| format!("{} {} tokens", r.router.title(), thousands(r.prefill_tokens)))
+                    .collect();
+                format!(
+                    "Line chart of tokens prefilled so far after each request: {}; the current request is {}.",
+                    totals.join(", "),
+                    v.step() + 1
+                )
+            },
+        )
+        .seek(Seek::FromOne)
+        .short(),
+        Chart::<Lab>::new(
+            "sweep-chart",
+            |_| "The dial: prefix-aware hits and final load gap as the threshold grows".into(),
+            |v, _| {
+                let current = v.config.threshold.map_or(11, |t| t.min(10) as usize);
+                Some(threshold_sweep::spec(&v.outcome.sweep, current))
+            },
+            |v| {
+                let parts: Vec<String> = v
+                    .outcome
+                    .sweep
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{}: {} hits, gap {}",
+                            p.threshold.map_or("∞".into(), |t| t.to_string()),
+                            p.hits,
+                            p.assignment_gap
+                        )
+                    })
+                    .collect();
+                format!(
+                    "Prefix-aware hits and final assignment gap by threshold. {}.",
+                    parts.join("; ")
+                )
+            },
+        )
+        .short(),
+    ],
+    ..Page::EMPTY
+};
 
 /// Every request with both routers' decisions, as an HTML table; the request on
 /// the player is highlighted.

@@ -3,6 +3,7 @@
 //! flies from the router to the replica it was sent to; a hit lights up the
 //! cached block, a miss brings a new block in and pushes the oldest out.
 
+use sim_core::choice::Choice;
 use sim_core::labs::prefix::{Outcome, PrefixMoment, PrefixReason, RouterRun};
 
 use crate::components::stage::Label;

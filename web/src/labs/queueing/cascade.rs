@@ -3,13 +3,23 @@
 
 use sim_core::labs::queueing::cascade::{self, CascadeLab};
 
-use super::{Explorable, Page};
 use crate::format::fixed;
 use crate::html::{card, el, Html};
+use crate::page::{Chart, Page, View};
 
-fn page_of(c: &cascade::Cascade) -> Page {
-    let q = c.escalate;
-    let (share, cv2, ratio) = (fixed(q * 100.0, 0), fixed(c.cv2, 2), fixed(c.mean_ratio, 1));
+/// The share escalated, C² and the mean ratio, as shown.
+fn shown(c: &cascade::Cascade) -> (String, String, String) {
+    (
+        fixed(c.escalate * 100.0, 0),
+        fixed(c.cv2, 2),
+        fixed(c.mean_ratio, 1),
+    )
+}
+
+/// C², mean and the sampled check.
+fn head(v: &View<'_, CascadeLab>) -> Html {
+    let c = v.outcome;
+    let (_, cv2, ratio) = shown(c);
     let cards: Html = [
         card(
             "card-cv2",
@@ -35,13 +45,20 @@ fn page_of(c: &cascade::Cascade) -> Page {
     ]
     .into_iter()
     .collect();
-    let head = [
+    [
         Html::from(el("h2").text("What the large model's pool sees")),
         el("div").class("cards").child(cards).into(),
     ]
     .into_iter()
-    .collect();
-    let details = [
+    .collect()
+}
+
+/// Where the cut falls, and what the arrivals become.
+fn details(v: &View<'_, CascadeLab>) -> Html {
+    let c = v.outcome;
+    let q = c.escalate;
+    let (share, _, ratio) = shown(c);
+    [
         Html::from(
             el("p")
                 .text(format!(
@@ -60,28 +77,32 @@ fn page_of(c: &cascade::Cascade) -> Page {
             .into(),
     ]
     .into_iter()
-    .collect();
-    let summary = format!(
-        "Service-time C² and mean of the escalated requests against the share escalated; at {share}%, C² is {cv2} and the mean is {ratio} times the raw mean."
-    );
-    Page {
-        head,
-        details,
-        chart: crate::charts::cascade::spec(c),
-        summary,
-    }
+    .collect()
 }
 
-/// The cascade explorable.
-pub static EXPLORABLE: Explorable<CascadeLab> = Explorable {
-    header: r#"<h1>Model cascades</h1><p class="lede">A cascade tries a small model first and escalates hard requests to a large one. If the hard ones are the long ones, the large pool sees less variable but much longer work, arriving in a way that is no longer Poisson.</p><p class="small muted">Raw service times: exponential, mean 1. Follows §10.2 of the reference article.</p>"#,
-    page: page_of,
-    defer: |_, _| false,
-    caption: "The escalated requests' service times against the share escalated",
-    help: "The squared CV (falling) and mean (rising) of the escalated requests' service times against the share escalated; the vertical line is your setting. The arrival process is not drawn: see the note below.",
-};
+/// The chart in words.
+fn summary(v: &View<'_, CascadeLab>) -> String {
+    let (share, cv2, ratio) = shown(v.outcome);
+    format!(
+        "Service-time C² and mean of the escalated requests against the share escalated; at {share}%, C² is {cv2} and the mean is {ratio} times the raw mean."
+    )
+}
 
 /// The cascade page.
-pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
-    super::render(pairs, &EXPLORABLE)
-}
+pub static PAGE: Page<CascadeLab> = Page {
+    intro: || Html::trusted(INTRO),
+    cards: Some(head),
+    charts: &[Chart::new(
+        super::CHART,
+        |_| "The escalated requests' service times against the share escalated".into(),
+        |v, _| Some(crate::charts::cascade::spec(v.outcome)),
+        summary,
+    )
+    .help(HELP)],
+    tables: &[details],
+    ..Page::EMPTY
+};
+
+const INTRO: &str = r#"<h1>Model cascades</h1><p class="lede">A cascade tries a small model first and escalates hard requests to a large one. If the hard ones are the long ones, the large pool sees less variable but much longer work, arriving in a way that is no longer Poisson.</p><p class="small muted">Raw service times: exponential, mean 1. Follows §10.2 of the reference article.</p>"#;
+
+const HELP: &str = "The squared CV (falling) and mean (rising) of the escalated requests' service times against the share escalated; the vertical line is your setting. The arrival process is not drawn: see the note below.";

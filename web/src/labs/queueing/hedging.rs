@@ -3,9 +3,9 @@
 
 use sim_core::labs::queueing::hedging::{self, HedgingLab};
 
-use super::{Explorable, Page};
 use crate::format::fixed;
 use crate::html::{el, Cell, Html, Row, Table};
+use crate::page::{Chart, Page, View};
 
 /// Display name and one-line meaning of a strategy.
 fn describe(name: &str, at: &str) -> (String, &'static str) {
@@ -30,35 +30,58 @@ fn describe(name: &str, at: &str) -> (String, &'static str) {
     }
 }
 
-fn page_of(o: &hedging::Outcome) -> Page {
-    let cfg = &o.config;
-    let at = fixed(cfg.hedge_at, 1);
-    let names: Vec<String> = o
-        .strategies
+/// Every strategy's display name.
+fn names(o: &hedging::Outcome) -> Vec<String> {
+    let at = fixed(o.config.hedge_at, 1);
+    o.strategies
         .iter()
         .map(|s| describe(&s.strategy, &at).0)
-        .collect();
-    type Col = (&'static str, &'static str, fn(&hedging::Strategy) -> f64);
-    let columns: [Col; 5] = [
-        ("P50 (ms)", "median latency", |s| s.p50),
-        ("P95 (ms)", "95th percentile latency", |s| s.p95),
-        ("P99 (ms)", "99th percentile latency", |s| s.p99),
-        ("Extra requests", "duplicates sent, as a share of requests", |s| s.extra_load),
-        ("Extra GPU work", "server time spent on duplicates until cancelled, as a share of the work without hedging", |s| s.extra_work),
-    ];
-    // Latencies in whole ms; shares as percentages with one decimal.
-    let show = |c: usize, v: f64| {
-        if c < 3 {
-            fixed(v, 0)
-        } else {
-            format!("{}%", fixed(v * 100.0, 1))
-        }
-    };
-    let cells: Vec<Vec<String>> = o
-        .strategies
+        .collect()
+}
+
+/// The table's columns: title, meaning, value.
+type Col = (&'static str, &'static str, fn(&hedging::Strategy) -> f64);
+
+/// P50, P95, P99, extra requests, extra GPU work.
+const COLUMNS: [Col; 5] = [
+    ("P50 (ms)", "median latency", |s| s.p50),
+    ("P95 (ms)", "95th percentile latency", |s| s.p95),
+    ("P99 (ms)", "99th percentile latency", |s| s.p99),
+    (
+        "Extra requests",
+        "duplicates sent, as a share of requests",
+        |s| s.extra_load,
+    ),
+    (
+        "Extra GPU work",
+        "server time spent on duplicates until cancelled, as a share of the work without hedging",
+        |s| s.extra_work,
+    ),
+];
+
+/// Column `c`'s value as shown: latencies in whole ms, shares as
+/// percentages with one decimal.
+fn show(c: usize, v: f64) -> String {
+    if c < 3 {
+        fixed(v, 0)
+    } else {
+        format!("{}%", fixed(v * 100.0, 1))
+    }
+}
+
+/// Every strategy's cells as shown.
+fn cells(o: &hedging::Outcome) -> Vec<Vec<String>> {
+    o.strategies
         .iter()
-        .map(|s| (0..5).map(|c| show(c, (columns[c].2)(s))).collect())
-        .collect();
+        .map(|s| (0..5).map(|c| show(c, (COLUMNS[c].2)(s))).collect())
+        .collect()
+}
+
+/// The threshold and the strategies' table.
+fn head(v: &View<'_, HedgingLab>) -> Html {
+    let (o, cfg) = (v.outcome, &v.outcome.config);
+    let at = fixed(cfg.hedge_at, 1);
+    let (names, cells) = (names(o), cells(o));
     let rows = o
         .strategies
         .iter()
@@ -74,10 +97,10 @@ fn page_of(o: &hedging::Outcome) -> Page {
                 let best = o
                     .strategies
                     .iter()
-                    .map(|t| (columns[c].2)(t))
+                    .map(|t| (COLUMNS[c].2)(t))
                     .fold(f64::MAX, f64::min);
                 Cell::new(cells[i][c].clone())
-                    .best(show(c, best) == cells[i][c] && (columns[c].2)(s).is_finite())
+                    .best(show(c, best) == cells[i][c] && (COLUMNS[c].2)(s).is_finite())
             }));
             Row {
                 cells: row,
@@ -86,8 +109,8 @@ fn page_of(o: &hedging::Outcome) -> Page {
         })
         .collect();
     let mut head_cols = vec![("Strategy".to_string(), String::new())];
-    head_cols.extend(columns.iter().map(|c| (c.0.to_string(), c.1.to_string())));
-    let head = [
+    head_cols.extend(COLUMNS.iter().map(|c| (c.0.to_string(), c.1.to_string())));
+    [
         Html::from(el("h2").text("Latency and what it costs")),
         el("p")
             .class("small")
@@ -113,7 +136,13 @@ fn page_of(o: &hedging::Outcome) -> Page {
         .html(),
     ]
     .into_iter()
-    .collect();
+    .collect()
+}
+
+/// What each strategy does.
+fn details(v: &View<'_, HedgingLab>) -> Html {
+    let o = v.outcome;
+    let at = fixed(o.config.hedge_at, 1);
     let definitions = o.strategies.iter().map(|s| {
         let (name, meaning) = describe(&s.strategy, &at);
         Html::from_iter([
@@ -121,7 +150,7 @@ fn page_of(o: &hedging::Outcome) -> Page {
             el("dd").text(meaning).into(),
         ])
     });
-    let details = [
+    [
         Html::from(el("dl").class("small definitions").children(definitions)),
         el("p")
             .class("small muted")
@@ -129,29 +158,35 @@ fn page_of(o: &hedging::Outcome) -> Page {
             .into(),
     ]
     .into_iter()
-    .collect();
-    let summary = format!(
+    .collect()
+}
+
+/// The chart in words.
+fn summary(v: &View<'_, HedgingLab>) -> String {
+    let cells = cells(v.outcome);
+    let at = fixed(v.outcome.config.hedge_at, 1);
+    format!(
         "P99 latency against extra GPU work: no hedging {} ms at no cost; hedging at P{at} {} ms for {} more work; always duplicating {} ms for {} more; hedging to the first token {} ms for {} more.",
         cells[0][2], cells[1][2], cells[1][4], cells[2][2], cells[2][4], cells[3][2], cells[3][4],
-    );
-    Page {
-        head,
-        details,
-        chart: crate::charts::hedging::spec(o, &names),
-        summary,
-    }
+    )
 }
-
-/// The hedging explorable.
-pub static EXPLORABLE: Explorable<HedgingLab> = Explorable {
-    header: r#"<h1>Hedged requests</h1><p class="lede">Send a second copy only once a request is slower than most: the tail shrinks and only the slow few are duplicated. Compare with never and always duplicating, and with racing LLM calls only to the first token.</p><p class="small muted">After Dean and Barroso, “The Tail at Scale” (2013). Follows §9.2 of the reference article.</p>"#,
-    page: page_of,
-    defer: |_, _| true,
-    caption: "Tail latency against the GPU work each strategy adds",
-    help: "One dot per strategy: its 99th-percentile latency (lower is better) against the extra server work its duplicates cost (left is cheaper). The two LLM hedges share a latency; cancelling at the first token spends only the loser's prefill. Sliders apply when released (each run draws 100,000 requests).",
-};
 
 /// The hedging page.
-pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
-    super::render(pairs, &EXPLORABLE)
-}
+pub static PAGE: Page<HedgingLab> = Page {
+    intro: || Html::trusted(INTRO),
+    cards: Some(head),
+    charts: &[Chart::new(
+        super::CHART,
+        |_| "Tail latency against the GPU work each strategy adds".into(),
+        |v, _| Some(crate::charts::hedging::spec(v.outcome, &names(v.outcome))),
+        summary,
+    )
+    .help(HELP)],
+    tables: &[details],
+    defer: |_, _| true,
+    ..Page::EMPTY
+};
+
+const INTRO: &str = r#"<h1>Hedged requests</h1><p class="lede">Send a second copy only once a request is slower than most: the tail shrinks and only the slow few are duplicated. Compare with never and always duplicating, and with racing LLM calls only to the first token.</p><p class="small muted">After Dean and Barroso, “The Tail at Scale” (2013). Follows §9.2 of the reference article.</p>"#;
+
+const HELP: &str = "One dot per strategy: its 99th-percentile latency (lower is better) against the extra server work its duplicates cost (left is cheaper). The two LLM hedges share a latency; cancelling at the first token spends only the loser's prefill. Sliders apply when released (each run draws 100,000 requests).";

@@ -3,18 +3,24 @@
 
 use sim_core::labs::queueing::knee::{self, KneeLab};
 
-use super::{heads, Explorable, Page};
+use super::heads;
 use crate::charts::knee::{spec, COLORS, NAMES};
 use crate::format::{fixed, signed, thousands};
 use crate::html::{card, el, Cell, Html, Row, Table};
+use crate::page::{Chart, Page, View};
 
-fn page_of(o: &knee::Outcome) -> Page {
-    let c = &o.config;
-    let usable: Vec<String> = o
-        .curves
+/// Each curve's usable utilisation, as shown.
+fn usable(o: &knee::Outcome) -> Vec<String> {
+    o.curves
         .iter()
         .map(|k| fixed(k.usable_utilization, 2))
-        .collect();
+        .collect()
+}
+
+/// Three read-offs: CV² 0, 1 and 4.
+fn head(v: &View<'_, KneeLab>) -> Html {
+    let (o, c) = (v.outcome, &v.outcome.config);
+    let usable = usable(o);
     let wait = fixed(c.wait, 1);
     let cards: Html = ["0", "1", "4"]
         .into_iter()
@@ -31,12 +37,19 @@ fn page_of(o: &knee::Outcome) -> Page {
             )
         })
         .collect();
-    let head = [
+    [
         Html::from(el("h2").text("Usable utilisation")),
         el("div").class("cards").child(cards).into(),
     ]
     .into_iter()
-    .collect();
+    .collect()
+}
+
+/// Every curve, and the simulated points if any.
+fn details(v: &View<'_, KneeLab>) -> Html {
+    let (o, c) = (v.outcome, &v.outcome.config);
+    let usable = usable(o);
+    let wait = fixed(c.wait, 1);
     let deterministic = o.curves[0].usable_utilization;
     let rows = o
         .curves
@@ -122,7 +135,15 @@ fn page_of(o: &knee::Outcome) -> Page {
             .html(),
         );
     }
-    let summary = format!(
+    details
+}
+
+/// The chart in words.
+fn summary(v: &View<'_, KneeLab>) -> String {
+    let (o, c) = (v.outcome, &v.outcome.config);
+    let usable = usable(o);
+    let wait = fixed(c.wait, 1);
+    format!(
         "Mean wait over service time against utilisation. At a tolerable wait of {wait} service times the usable utilisation is {} for CV² 0, {} for CV² 1, {} for CV² 4 and {} for your CV² of {}.{}",
         usable[0],
         usable[1],
@@ -134,25 +155,25 @@ fn page_of(o: &knee::Outcome) -> Page {
         } else {
             " Simulated points with their 95% band sit on the formula's curve."
         },
-    );
-    Page {
-        head,
-        details,
-        chart: spec(o),
-        summary,
-    }
+    )
 }
-
-/// The knee explorable.
-pub static EXPLORABLE: Explorable<KneeLab> = Explorable {
-    header: r#"<h1>The utilisation knee</h1><p class="lede">How busy can a server run before requests wait too long? Set the wait you tolerate and read across: the more service times vary, the earlier each curve crosses it. Simulate to check the formula.</p><p class="small muted">Pollaczek–Khinchine (Poisson arrivals) and Kingman (any arrivals); waits in mean service times. Follows §1.2 of the reference article.</p>"#,
-    page: page_of,
-    defer: |c, key| c.simulate && matches!(key, "cv2" | "ca2" | "mean"),
-    caption: "Mean wait against utilisation, one curve per service-time variability",
-    help: "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns (off the page's thread) when you release a slider.",
-};
 
 /// The knee's page.
-pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
-    super::render(pairs, &EXPLORABLE)
-}
+pub static PAGE: Page<KneeLab> = Page {
+    intro: || Html::trusted(INTRO),
+    cards: Some(head),
+    charts: &[Chart::new(
+        super::CHART,
+        |_| "Mean wait against utilisation, one curve per service-time variability".into(),
+        |v, _| Some(spec(v.outcome)),
+        summary,
+    )
+    .help(HELP)],
+    tables: &[details],
+    defer: |c, key| c.simulate && matches!(key, "cv2" | "ca2" | "mean"),
+    ..Page::EMPTY
+};
+
+const INTRO: &str = r#"<h1>The utilisation knee</h1><p class="lede">How busy can a server run before requests wait too long? Set the wait you tolerate and read across: the more service times vary, the earlier each curve crosses it. Simulate to check the formula.</p><p class="small muted">Pollaczek–Khinchine (Poisson arrivals) and Kingman (any arrivals); waits in mean service times. Follows §1.2 of the reference article.</p>"#;
+
+const HELP: &str = "Mean wait in queue, in service times, as utilisation grows. Where a curve crosses your tolerable wait (the horizontal line), a dot drops to the utilisation it allows: more variable service crosses earlier. Simulated dots carry their 95% band; the simulation reruns (off the page's thread) when you release a slider.";

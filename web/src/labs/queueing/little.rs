@@ -1,14 +1,15 @@
 //! Little's law sizing (§1.3): a replica's throughput ceiling from its KV
 //! capacity and the residency of one sequence, with and without cache hits.
 
-use sim_core::labs::queueing::little::{self, LittleLab};
+use sim_core::labs::queueing::little::LittleLab;
 
-use super::{Explorable, Page};
 use crate::format::{fixed, signed, thousands};
 use crate::html::{card, el, Html};
+use crate::page::{Chart, Page, View};
 
-fn page_of(o: &little::Outcome) -> Page {
-    let cfg = &o.config;
+/// The six cards.
+fn head(v: &View<'_, LittleLab>) -> Html {
+    let (o, cfg) = (v.outcome, &v.outcome.config);
     let gain = if o.lambda_max > 0.0 {
         signed((o.lambda_max_cached / o.lambda_max - 1.0) * 100.0, 0)
     } else {
@@ -76,12 +77,17 @@ fn page_of(o: &little::Outcome) -> Page {
     ]
     .into_iter()
     .collect();
-    let head = [
+    [
         Html::from(el("h2").text("Throughput ceiling of one replica")),
         el("div").class("cards").child(cards).into(),
     ]
     .into_iter()
-    .collect();
+    .collect()
+}
+
+/// What a ceiling of zero means, and the units.
+fn details(v: &View<'_, LittleLab>) -> Html {
+    let o = v.outcome;
     let mut details = Html::new();
     if o.l_max == 0 {
         details.push(el("p").class("notice").text(
@@ -91,27 +97,35 @@ fn page_of(o: &little::Outcome) -> Page {
     details.push(el("p").class("small muted").text(
         "A tick is one engine iteration. W grows with the batch, so the ceiling holds where W was measured.",
     ));
-    let summary = format!(
-        "λmax against the share of the prompt served from cache: from {lambda} requests per tick with no hits to {lambda_cached} at {hit}%."
-    );
-    Page {
-        head,
-        details,
-        chart: crate::charts::little::spec(o),
-        summary,
-    }
+    details
 }
 
-/// The Little's-law explorable.
-pub static EXPLORABLE: Explorable<LittleLab> = Explorable {
-    header: r#"<h1>Sizing with Little's law</h1><p class="lede">A replica holds as many sequences as its KV cache fits, each for its prefill plus its decode; the ratio is the most requests per tick it can finish. Raise the cache hits and the ceiling rises; lengthen the output and it falls.</p><p class="small muted">L = λW holds for any scheduler and distribution. Follows §1.3 of the reference article.</p>"#,
-    page: page_of,
-    defer: |_, _| false,
-    caption: "Throughput ceiling against prefix-cache hits",
-    help: "λmax = Lmax / W as more of the prompt comes from cache: cached tokens skip prefill, so sequences leave sooner. The flat line is the ceiling without hits; the ring is your setting and the dot inside it the seeded check. Long outputs make decode dominate W and flatten the curve.",
-};
+/// The chart in words.
+fn summary(v: &View<'_, LittleLab>) -> String {
+    let o = v.outcome;
+    format!(
+        "λmax against the share of the prompt served from cache: from {} requests per tick with no hits to {} at {}%.",
+        fixed(o.lambda_max, 3),
+        fixed(o.lambda_max_cached, 3),
+        fixed(o.config.cache_hit * 100.0, 0)
+    )
+}
 
 /// The Little's-law page.
-pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
-    super::render(pairs, &EXPLORABLE)
-}
+pub static PAGE: Page<LittleLab> = Page {
+    intro: || Html::trusted(INTRO),
+    cards: Some(head),
+    charts: &[Chart::new(
+        super::CHART,
+        |_| "Throughput ceiling against prefix-cache hits".into(),
+        |v, _| Some(crate::charts::little::spec(v.outcome)),
+        summary,
+    )
+    .help(HELP)],
+    tables: &[details],
+    ..Page::EMPTY
+};
+
+const INTRO: &str = r#"<h1>Sizing with Little's law</h1><p class="lede">A replica holds as many sequences as its KV cache fits, each for its prefill plus its decode; the ratio is the most requests per tick it can finish. Raise the cache hits and the ceiling rises; lengthen the output and it falls.</p><p class="small muted">L = λW holds for any scheduler and distribution. Follows §1.3 of the reference article.</p>"#;
+
+const HELP: &str = "λmax = Lmax / W as more of the prompt comes from cache: cached tokens skip prefill, so sequences leave sooner. The flat line is the ceiling without hits; the ring is your setting and the dot inside it the seeded check. Long outputs make decode dominate W and flatten the curve.";

@@ -3,10 +3,11 @@
 
 use sim_core::labs::queueing::retries::{self, RetriesLab};
 
-use super::{heads, Explorable, Page};
+use super::heads;
 use crate::charts::retries::{policies, spec, POLICIES};
 use crate::format::fixed;
 use crate::html::{card, el, Cell, Html, Row, Table};
+use crate::page::{Chart, Page, View};
 
 /// A layer's name in a stack of `n`, top first (the article's four layers).
 fn layer_name(i: usize, n: usize) -> String {
@@ -19,8 +20,26 @@ fn layer_name(i: usize, n: usize) -> String {
     }
 }
 
-fn page_of(o: &retries::Outcome) -> Page {
+/// Steps of the incident, clipped to the run.
+fn incident(o: &retries::Outcome) -> std::ops::Range<usize> {
     let cfg = &o.config;
+    let start = (cfg.incident_start as usize).min(o.every_layer.len());
+    let end = ((cfg.incident_start + cfg.incident_length) as usize).min(o.every_layer.len());
+    start..end.max(start)
+}
+
+/// Each policy's peak calls per action during the incident, as shown.
+fn peaks(o: &retries::Outcome) -> Vec<String> {
+    let window = incident(o);
+    policies(o)
+        .iter()
+        .map(|s| fixed(s[window.clone()].iter().copied().fold(0.0, f64::max), 2))
+        .collect()
+}
+
+/// The stack of layers and the worst case, then each policy's peak.
+fn head(v: &View<'_, RetriesLab>) -> Html {
+    let (o, cfg) = (v.outcome, &v.outcome.config);
     let n = cfg.attempts.len();
     let stack =
         cfg.attempts
@@ -46,19 +65,7 @@ fn page_of(o: &retries::Outcome) -> Page {
                             .text(format!("×{product}")),
                     )
             });
-    let start = (cfg.incident_start as usize).min(o.every_layer.len());
-    let end = ((cfg.incident_start + cfg.incident_length) as usize).min(o.every_layer.len());
-    let window = start..end.max(start);
-    let peak = |s: &[f64]| s[window.clone()].iter().copied().fold(0.0, f64::max);
-    let mean = |s: &[f64]| {
-        if window.is_empty() {
-            0.0
-        } else {
-            s[window.clone()].iter().sum::<f64>() / window.len() as f64
-        }
-    };
-    let series = policies(o);
-    let peaks: Vec<String> = series.iter().map(|s| fixed(peak(s), 2)).collect();
+    let peaks = peaks(o);
     let mut cards = card(
         "card-upstream",
         "Upstream calls, worst case",
@@ -78,7 +85,7 @@ fn page_of(o: &retries::Outcome) -> Page {
             "The most upstream calls per user action in one step of the incident.",
         ));
     }
-    let head = [
+    [
         Html::from(el("h2").text("Worst case: attempts multiply")),
         el("p")
             .class("small muted")
@@ -88,7 +95,22 @@ fn page_of(o: &retries::Outcome) -> Page {
         el("div").class("cards").child(cards).into(),
     ]
     .into_iter()
-    .collect();
+    .collect()
+}
+
+/// Each policy before and during the incident.
+fn details(v: &View<'_, RetriesLab>) -> Html {
+    let (o, cfg) = (v.outcome, &v.outcome.config);
+    let n = cfg.attempts.len();
+    let window = incident(o);
+    let mean = |s: &[f64]| {
+        if window.is_empty() {
+            0.0
+        } else {
+            s[window.clone()].iter().sum::<f64>() / window.len() as f64
+        }
+    };
+    let (series, peaks) = (policies(o), peaks(o));
     let before = (cfg.incident_start as usize / 2).min(o.every_layer.len().saturating_sub(1));
     let rows = (0..3)
         .map(|i| Row {
@@ -128,35 +150,40 @@ fn page_of(o: &retries::Outcome) -> Page {
         "The incident runs from step {} for {} steps. Budgeted retries back off 1, 2, 4 … steps (times a random 0.5–1.5) and are dropped once the step's budget is spent.",
         cfg.incident_start, cfg.incident_length
     )));
-    let summary = format!(
+    details
+}
+
+/// The chart in words.
+fn summary(v: &View<'_, RetriesLab>) -> String {
+    let (cfg, peaks) = (&v.outcome.config, peaks(v.outcome));
+    format!(
         "Upstream calls per user action over {} steps. During the incident every layer retrying peaks at {}, one retrying layer at {}, and one layer under a {}% budget at {}.",
         cfg.steps,
         peaks[0],
         peaks[1],
         fixed(cfg.budget * 100.0, 0),
         peaks[2],
-    );
-    Page {
-        head,
-        details,
-        chart: spec(o),
-        summary,
-    }
+    )
 }
-
-/// The retries explorable.
-pub static EXPLORABLE: Explorable<RetriesLab> = Explorable {
-    header: r#"<h1>Retry amplification</h1><p class="lede">Every layer of an agent stack retries a little, and the counts multiply. Edit the attempts per layer, then watch an outage: retrying everywhere floods the provider, one retrying layer is bounded, and a retry budget keeps calls near one per action.</p><p class="small muted">A step is one time unit of the simulated incident. Follows §9.1 of the reference article.</p>"#,
-    page: page_of,
-    defer: |_, _| false,
-    caption: "Upstream calls per user action through an incident",
-    help: "Calls reaching the provider per user action, step by step, on a log axis. In the shaded outage, retries at every layer multiply towards the worst case; one retrying layer sends at most its attempts; a budget tied to recent successes, which vanish in an outage, stays near one.",
-};
 
 /// The retries page.
-pub fn page(pairs: Vec<(String, String)>) -> leptos::prelude::AnyView {
-    super::render(pairs, &EXPLORABLE)
-}
+pub static PAGE: Page<RetriesLab> = Page {
+    intro: || Html::trusted(INTRO),
+    cards: Some(head),
+    charts: &[Chart::new(
+        super::CHART,
+        |_| "Upstream calls per user action through an incident".into(),
+        |v, _| Some(spec(v.outcome)),
+        summary,
+    )
+    .help(HELP)],
+    tables: &[details],
+    ..Page::EMPTY
+};
+
+const INTRO: &str = r#"<h1>Retry amplification</h1><p class="lede">Every layer of an agent stack retries a little, and the counts multiply. Edit the attempts per layer, then watch an outage: retrying everywhere floods the provider, one retrying layer is bounded, and a retry budget keeps calls near one per action.</p><p class="small muted">A step is one time unit of the simulated incident. Follows §9.1 of the reference article.</p>"#;
+
+const HELP: &str = "Calls reaching the provider per user action, step by step, on a log axis. In the shaded outage, retries at every layer multiply towards the worst case; one retrying layer sends at most its attempts; a budget tied to recent successes, which vanish in an outage, stays near one.";
 
 #[cfg(test)]
 mod tests {

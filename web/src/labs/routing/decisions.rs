@@ -6,21 +6,19 @@
 //! letting it act (`Router::peek`), so the explained run is exactly the one in
 //! the tables.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
-use sim_core::labs::routing::{DecisionDetail, Outcome, RoutingLab};
+use sim_core::choice::Choice;
+use sim_core::labs::routing::{DecisionDetail, Outcome};
 use sim_core::params;
 use sim_core::routing::RuleKind;
 
-use crate::labs::lab::LabPage;
-use crate::labs::traces::TraceState;
-use crate::labs::use_lab_job;
-use crate::worker::Job;
-
 use crate::format::thousands;
 use crate::html::{el, Cell, Html, Markup, Row, Table};
+use crate::page::job;
+use crate::page::state::State;
 use crate::theme::replica_hex;
+use crate::traces::TraceState;
+use crate::worker::Job;
 
 /// Longest run the explorer explains (it re-runs the rule with every other
 /// rule consulted at each decision, about as much work as the whole table).
@@ -88,41 +86,50 @@ fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize) -> Html {
     out
 }
 
-/// The decision explorer for the rule in focus of `lab`.
-#[component]
-pub fn Decisions(
-    /// The Routing Lab page (its settings, focus, trace and main run).
-    lab: LabPage<RoutingLab>,
-) -> impl IntoView {
-    let (config, focus, trace, import, main) =
-        (lab.config, lab.focus, lab.trace, lab.import, lab.outcome);
+/// The decision explorer for the rule in focus of the Routing Lab's page.
+pub fn decisions(state: &State) -> AnyView {
+    let state = *state;
     let open = RwSignal::new(false);
     let index = RwSignal::new(0usize);
-    let rule = move || RuleKind::from_name(focus.get()).unwrap_or(RuleKind::LeastOutstanding);
+    let main = state.main;
+    let rule = move || {
+        state
+            .focus_name()
+            .and_then(RuleKind::from_name)
+            .unwrap_or(RuleKind::LeastOutstanding)
+    };
     // How many requests the page's run has (a trace's own count, once known).
-    let requests = move || main.with(|o| o.as_ref().map(|o| o.trace.requests));
+    let requests = move || {
+        main.get()
+            .and_then(|o| o.get::<Outcome>().map(|o| o.trace.requests))
+    };
     let too_many = move || requests().filter(|&n| n > MAX_EXPLAINED);
-    let job = Arc::new(move || -> Option<Job> {
-        if !open.get() || too_many().is_some() {
-            return None;
-        }
-        let mut pairs = config.with(params::all_pairs);
-        for p in pairs.iter_mut().filter(|p| p.0 == "counterfactuals") {
-            p.1 = String::from("1");
-        }
-        let trace = match trace.get() {
-            TraceState::Loading(_) => return None,
-            t => t.text().map(|text| (text, import.with(params::all_pairs))),
-        };
-        Some(Job {
-            lab: "routing",
-            pairs,
-            only: Some(rule().name().to_string()),
-            trace,
-            play: false,
-        })
-    });
-    let (explained, _) = use_lab_job::<Outcome>(job, None);
+    let explained = job::use_run(
+        move || {
+            if !open.get() || too_many().is_some() {
+                return None;
+            }
+            let mut pairs = state.config.with(|c| state.page.all_pairs(c));
+            for p in pairs.iter_mut().filter(|p| p.0 == "counterfactuals") {
+                p.1 = String::from("1");
+            }
+            let trace = match state.trace.get() {
+                TraceState::Loading(_) => return None,
+                t => t
+                    .text()
+                    .map(|text| (text, state.import.with(params::all_pairs))),
+            };
+            Some(Job {
+                lab: "routing",
+                pairs,
+                only: vec![rule().name()],
+                trace,
+                record: false,
+            })
+        },
+        state.page,
+        false,
+    );
     let details = move || -> Option<Result<Vec<DecisionDetail>, String>> {
         if !open.get() {
             return None;
@@ -137,8 +144,8 @@ pub fn Decisions(
         if let Some(e) = explained.error() {
             return Some(Err(e));
         }
-        explained.with(|o| {
-            o.as_ref()
+        explained.get().and_then(|o| {
+            o.get::<Outcome>()
                 .and_then(|o| o.rules.first())
                 .filter(|r| r.rule == rule())
                 .map(|r| Ok(r.counterfactuals.clone()))
@@ -195,4 +202,5 @@ pub fn Decisions(
             <div aria-live="polite"><Markup html=body /></div>
         </details>
     }
+    .into_any()
 }

@@ -1,23 +1,15 @@
 //! The Routing Lab's player: the rule in focus (and, side by side, a second
 //! rule on the same trace) replayed tick by tick. The timeline is recorded by
-//! sim-core in the worker (`Lab::play`), from the same tick loop as the
-//! lab's metrics; this file only shows it.
+//! sim-core in the worker (a run with `record` set), from the same tick loop
+//! as the lab's metrics; this file only shows it.
 
-use std::sync::Arc;
-
-use leptos::prelude::*;
+use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
 use sim_core::labs::routing::RoutingLab;
-use sim_core::params;
-use sim_core::routing::RuleKind;
 
 use super::stage;
-use crate::components::{Player, SceneFn, Stage};
-use crate::html::{Cell, Html, Markup, Row, Table};
-use crate::labs::lab::LabPage;
-use crate::labs::traces::TraceState;
-use crate::labs::{use_lab_job, LabOutcome};
-use crate::worker::Job;
+use crate::html::{el, Cell, Html, Row, Table};
+use crate::page::{Player, View};
 
 /// Per replica at the current tick: routed and finished so far, waiting and
 /// running now (totals up to the tick; the whole run at the last one).
@@ -79,163 +71,88 @@ fn replicas_html(tl: &Timeline, t: usize) -> Html {
     .html()
 }
 
-/// The player panel of the Routing Lab.
-#[component]
-pub fn RoutingPlayer(
-    /// The Routing Lab page.
-    lab: LabPage<RoutingLab>,
-    /// Whether it is playing (shared with the queue chart's clicks).
-    playing: RwSignal<bool>,
-    /// The timeline, once recorded (the queue chart reads it too).
-    timeline: LabOutcome<Timeline>,
-) -> impl IntoView {
-    let (config, focus, step, vs) = (lab.config, lab.focus, lab.step, lab.vs);
-    let speed = RwSignal::new(4.0);
-    let len = Signal::derive(move || timeline.with(|t| t.as_ref().map_or(0, |t| t.len())));
-    crate::labs::clamp_step(step, len);
-    let moments = Signal::derive(move || {
-        timeline.with(|t| t.as_ref().map(|t| stage::moments(t)).unwrap_or_default())
-    });
-    let narration = Signal::derive(move || {
-        let i = step.get();
-        timeline.with(|t| t.as_ref().map(|t| stage::narrate(t, i)).unwrap_or_default())
-    });
-    let scene: SceneFn = Arc::new(move |width, palette| {
-        let i = step.get();
-        let slots = config.with(|c| c.slots);
-        timeline.with(|t| {
-            t.as_ref()
-                .and_then(|t| stage::scene(t, slots, i, width, palette))
-        })
-    });
-    let cut = move || {
-        timeline.with(|t| {
-            t.as_ref().and_then(|t| {
-                t.rules
-                    .iter()
-                    .find(|p| p.ticks > p.frames.len() as u64)
-                    .map(|p| {
-                        format!(
-                            "The player shows the first {PLAYER_TICKS} ticks; the run lasted {} (the cards and the chart cover all of it).",
-                            p.ticks
-                        )
-                    })
-            })
-        })
-    };
-    let main = lab.outcome;
-    let so_far = move || {
-        let t = step.get();
-        timeline.with(|tl| {
-            let tl = tl.as_ref()?;
-            let last = tl.len().saturating_sub(1);
-            let lines: Vec<String> = tl
-                .rules
-                .iter()
-                .enumerate()
-                .filter_map(|(k, p)| {
-                    let s = tl.so_far(k, t)?;
-                    let whole =
-                        main.with(|o| o.as_ref().and_then(|o| o.rule(p.rule)).map(|r| r.ttft_p95));
-                    Some(format!(
-                        "{}: {} of {} routed, {} finished; TTFT P95 {} {} ticks{}",
-                        p.rule.title(),
-                        s.routed,
-                        tl.requests.len(),
-                        s.finished,
-                        if t >= last { "over the run" } else { "so far" },
-                        crate::format::ticks(s.ttft_p95),
-                        match whole {
-                            Some(w) if t < last =>
-                                format!(" (whole run {})", crate::format::ticks(w)),
-                            _ => String::new(),
-                        }
-                    ))
-                })
-                .collect();
-            Some(format!(
-                "{} {}.",
-                if t >= last {
-                    "Whole run —".to_string()
-                } else {
-                    format!("Up to tick {t} —")
-                },
-                lines.join(" · ")
-            ))
-        })
-    };
-    let open = lab.focus_open();
-    let options = move || {
-        let current = focus.get();
-        let chosen = vs.get();
-        let mut out = vec![
-            view! { <option value="" selected=chosen.is_empty()>"— one rule —"</option> }
-                .into_any(),
-        ];
-        out.extend(
-            RuleKind::ALL
-                .iter()
-                .filter(|r| r.name() != current)
-                .map(|r| {
-                    let name = r.name();
-                    view! { <option value=name selected=chosen == name>{r.title()}</option> }
-                        .into_any()
-                }),
-        );
-        out
-    };
-    view! {
-        <div data-panel="player" class="player-stage" id="routing-player">
-            <h2>"Watch it tick"</h2>
-            <Player step=step len=len unit="tick" playing=playing speed=speed zero_based=true
-                moments=moments narration=narration />
-            <label class="vs-picker">
-                "Side by side with "
-                <select id="vs-rule" disabled=!open on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    let pick = RuleKind::from_name(&v).map_or("", |r| r.name());
-                    if open { vs.set(pick) }
-                }>{options}</select>
-            </label>
-            <Stage scene=scene speed=speed id="routing-stage" label=narration />
-            <p class="small legend-states">
-                <span class="key-dot waiting"></span>" waiting "
-                <span class="key-dot prefill"></span>" prefill "
-                <span class="key-dot decode"></span>" decode "
-                <span class="key-dot done"></span>" finished · dot size: prompt length"
-            </p>
-            <p class="small" id="player-so-far">{so_far}</p>
-            <p class="small muted">{cut}</p>
-            <details class="player-table">
-                <summary>"Per replica so far"</summary>
-                <Markup html=move || timeline.with(|t| t.as_ref().map(|t| replicas_html(t, step.get())).unwrap_or_default()) />
-            </details>
-        </div>
-    }
+/// The recorded timeline, once the player's run is in.
+fn timeline<'a>(v: &View<'a, RoutingLab>) -> Option<&'a Timeline> {
+    v.played?.timeline.as_ref()
 }
 
-/// Record the timeline of the rule in focus (and `vs=`, if set) in the
-/// worker whenever the page's settings change.
-pub fn use_timeline(lab: &LabPage<RoutingLab>) -> LabOutcome<Timeline> {
-    let (config, focus, vs, trace, import) = (lab.config, lab.focus, lab.vs, lab.trace, lab.import);
-    let job = Arc::new(move || -> Option<Job> {
-        let trace = match trace.get() {
-            TraceState::Loading(_) => return None,
-            t => t.text().map(|text| (text, import.with(params::all_pairs))),
-        };
-        let mut only = focus.get().to_string();
-        let other = vs.get();
-        if !other.is_empty() && other != focus.get() {
-            only.push(',');
-            only.push_str(other);
-        }
-        Some(Job {
-            lab: "routing",
-            pairs: config.with(params::all_pairs),
-            only: Some(only),
-            trace,
-            play: true,
+/// Routed, finished and TTFT P95 so far, per rule played; where the frames
+/// stop; the per-replica table.
+fn detail(v: &View<'_, RoutingLab>) -> Html {
+    let Some(tl) = timeline(v) else {
+        return Html::new();
+    };
+    let t = v.step();
+    let last = tl.len().saturating_sub(1);
+    let lines: Vec<String> = tl
+        .rules
+        .iter()
+        .enumerate()
+        .filter_map(|(k, p)| {
+            let s = tl.so_far(k, t)?;
+            let whole = v.outcome.rule(p.rule).map(|r| r.ttft_p95);
+            Some(format!(
+                "{}: {} of {} routed, {} finished; TTFT P95 {} {} ticks{}",
+                p.rule.title(),
+                s.routed,
+                tl.requests.len(),
+                s.finished,
+                if t >= last { "over the run" } else { "so far" },
+                crate::format::ticks(s.ttft_p95),
+                match whole {
+                    Some(w) if t < last => format!(" (whole run {})", crate::format::ticks(w)),
+                    _ => String::new(),
+                }
+            ))
         })
-    });
-    use_lab_job::<Timeline>(job, None).0
+        .collect();
+    let so_far = format!(
+        "{} {}.",
+        if t >= last {
+            "Whole run —".to_string()
+        } else {
+            format!("Up to tick {t} —")
+        },
+        lines.join(" · ")
+    );
+    let cut = tl
+        .rules
+        .iter()
+        .find(|p| p.ticks > p.frames.len() as u64)
+        .map(|p| {
+            format!(
+                "The player shows the first {PLAYER_TICKS} ticks; the run lasted {} (the cards and the chart cover all of it).",
+                p.ticks
+            )
+        })
+        .unwrap_or_default();
+    [
+        Html::from(el("p").class("small").id("player-so-far").text(so_far)),
+        el("p").class("small muted").text(cut).into(),
+        el("details")
+            .class("player-table")
+            .child(el("summary").text("Per replica so far"))
+            .child(replicas_html(tl, t))
+            .into(),
+    ]
+    .into_iter()
+    .collect()
 }
+
+/// The Routing Lab's player: the rule in focus (and a second rule side by
+/// side) recorded tick by tick in the worker, on request.
+pub const PLAYER: Player<RoutingLab> = Player {
+    heading: "Watch it tick",
+    records: true,
+    side_by_side: true,
+    len: |v| timeline(v).map_or(0, Timeline::len),
+    moments: |v| timeline(v).map(stage::moments).unwrap_or_default(),
+    narrate: |v| {
+        timeline(v)
+            .map(|t| stage::narrate(t, v.step()))
+            .unwrap_or_default()
+    },
+    scene: |v, width, palette| stage::scene(timeline(v)?, v.config.slots, v.step(), width, palette),
+    legend: r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefill <span class="key-dot decode"></span> decode <span class="key-dot done"></span> finished · dot size: prompt length</p>"#,
+    detail,
+};

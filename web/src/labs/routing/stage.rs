@@ -5,6 +5,7 @@
 //! prefill, decode); a routed request flies from the router to its queue, a
 //! finished one leaves to the right.
 
+use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Frame, RoutingMoment, RulePlay, TickEvent, Timeline};
 
 use crate::components::stage::{Label, Line};

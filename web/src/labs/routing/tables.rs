@@ -1,5 +1,6 @@
 //! The Routing Lab's tables: all rules compared, and one rule's replicas.
 
+use sim_core::choice::Choice;
 use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 

@@ -1,4 +1,4 @@
-//! Pointer and keyboard read-outs on a chart canvas (see `draw_linked`).
+//! Pointer and keyboard read-outs on a chart canvas (see `super::chart`).
 //!
 //! A chart is pixels, so what it shows is read back from the last drawing:
 //! the spec and where the plot landed map the pointer (or a keyboard cursor
@@ -13,7 +13,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{Drawn, PickFn};
+use super::chart::{Drawn, PickFn};
 
 /// The canvas an event's listener sits on.
 fn canvas_of(e: &web_sys::Event) -> Option<web_sys::HtmlCanvasElement> {

@@ -1,0 +1,67 @@
+//! A chart on a canvas: drawn from its spec whenever what the spec reads
+//! changes, in the page's theme, and read out under the pointer or the
+//! keyboard (`super::hover`). The drawing effect only synchronises the
+//! canvas (and the line under it that says why a drawing failed) with the
+//! signals it reads; it writes no signal.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::charts::{ChartSpec, PlotArea};
+use crate::theme::ChartTheme;
+
+/// Builds a chart from whatever signals it reads (`None`: nothing to draw yet).
+pub type SpecFn = Arc<dyn Fn(&ChartTheme) -> Option<ChartSpec> + Send + Sync>;
+
+/// What a click (or Enter) on a player's chart does with the data x under it.
+pub type PickFn = Arc<dyn Fn(f64) + Send + Sync>;
+
+/// The last drawing of a chart: what it showed and where.
+pub struct Drawn {
+    /// The spec drawn.
+    pub spec: ChartSpec,
+    /// Where its plot landed on the canvas.
+    pub area: PlotArea,
+}
+
+/// Draw `canvas` from `spec` whenever what `spec` reads changes; the values
+/// under the pointer or the keyboard cursor (← → on the focused chart) show
+/// in a `role="tooltip"` element, and with `pick`, a click or Enter hands the
+/// data x to it. Why a drawing failed, if it did, goes into `error`.
+pub fn draw_linked(
+    canvas: NodeRef<leptos::html::Canvas>,
+    error: NodeRef<leptos::html::P>,
+    spec: SpecFn,
+    pick: Option<PickFn>,
+) {
+    let drawn: Rc<RefCell<Option<Drawn>>> = Rc::default();
+    let hooked = Rc::new(std::cell::Cell::new(false));
+    Effect::new(move |_| {
+        let Some(c) = canvas.get() else { return };
+        let theme = ChartTheme::from_css();
+        if let Some(spec) = spec(&theme) {
+            let failed = match crate::charts::draw_on_canvas(&c, &spec, &theme) {
+                Ok(area) => {
+                    *drawn.borrow_mut() = Some(Drawn { spec, area });
+                    None
+                }
+                Err(e) => Some(format!("Chart could not be drawn: {e}")),
+            };
+            if let Some(p) = error.get_untracked() {
+                p.set_text_content(failed.as_deref());
+                p.set_hidden(failed.is_none());
+                p.set_class_name(if failed.is_some() {
+                    "notice error chart-error"
+                } else {
+                    "chart-error"
+                });
+            }
+        }
+        if !hooked.replace(true) {
+            super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
+        }
+    });
+}

@@ -1,0 +1,135 @@
+//! A page's runs in the worker. What to run is derived from the page's state
+//! (a memo of the [`Job`]); one effect hands each new job to the worker, and
+//! the worker's replies, not the effect, write the outcome. Where a run stands
+//! is derived too: running while the job wanted is not the job last answered.
+//!
+//! Jobs coalesce: while one runs, only the newest change waits behind it, so a
+//! slider drag never queues a backlog. **Cancel** terminates the worker; the
+//! job it cancelled stays marked until the settings change again.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use super::{AnyPage, Shared};
+use crate::components::RunState;
+use crate::worker::{self, Job, Reply};
+
+/// One stream of runs (a page's main run, or its player's recording).
+#[derive(Clone, Copy)]
+pub struct Run {
+    wanted: Memo<Option<Job>>,
+    answered: RwSignal<Option<Job>>,
+    cancelled: RwSignal<Option<Job>>,
+    progress: RwSignal<(u32, u32)>,
+    /// The latest outcome (`Ok(None)`: nothing yet), or why the run failed.
+    pub outcome: RwSignal<Result<Option<Shared>, String>>,
+}
+
+impl Run {
+    /// Where this stream stands.
+    pub fn status(&self) -> RunState {
+        let wanted = self.wanted.get();
+        if wanted.is_none() || self.answered.with(|a| *a == wanted) {
+            RunState::Idle
+        } else if self.cancelled.with(|c| *c == wanted) {
+            RunState::Cancelled
+        } else {
+            let (done, total) = self.progress.get();
+            RunState::Running { done, total }
+        }
+    }
+
+    /// The outcome, tracked (`None` while there is none or the run failed).
+    pub fn get(&self) -> Option<Shared> {
+        self.outcome.with(|o| o.as_ref().ok().cloned().flatten())
+    }
+
+    /// Why the last run failed, tracked.
+    pub fn error(&self) -> Option<String> {
+        self.outcome.with(|o| o.as_ref().err().cloned())
+    }
+}
+
+/// The job in flight and the one waiting behind it.
+#[derive(Default)]
+struct Queue {
+    busy: bool,
+    next: Option<Job>,
+}
+
+/// Run `job` in the worker whenever it changes, reading replies back as
+/// `page`'s outcome; with `publish`, each outcome is also what the exports
+/// and the browser tests read (the page's main run is; its player's is not).
+pub fn use_run(
+    job: impl Fn() -> Option<Job> + Send + Sync + 'static,
+    page: &'static dyn AnyPage,
+    publish: bool,
+) -> Run {
+    let run = Run {
+        wanted: Memo::new(move |_| job()),
+        answered: RwSignal::new(None),
+        cancelled: RwSignal::new(None),
+        progress: RwSignal::new((0, 0)),
+        outcome: RwSignal::new(Ok(None)),
+    };
+    let queue: Rc<RefCell<Queue>> = Rc::default();
+    // Synchronises the worker with the job wanted; it writes no signal.
+    Effect::new(move |_| {
+        if let Some(j) = run.wanted.get() {
+            start(Rc::clone(&queue), j, run, page, publish);
+        }
+    });
+    run
+}
+
+fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPage, publish: bool) {
+    {
+        let mut q = queue.borrow_mut();
+        if q.busy {
+            q.next = Some(job);
+            return;
+        }
+        q.busy = true;
+    }
+    let sent = job.clone();
+    worker::submit(
+        &job,
+        move |done, total| run.progress.set((done, total)),
+        move |reply| {
+            let cancelled = reply == Reply::Cancelled;
+            match reply {
+                Reply::Done { json, bytes, ms } => {
+                    let decoded = page
+                        .decode(&bytes)
+                        .map_err(|e| format!("cannot read the worker's outcome: {e}"));
+                    if let (Ok(o), true) = (&decoded, publish) {
+                        let o = o.clone();
+                        crate::exports::publish(move || json.to_string(), move || page.csv(&o), ms);
+                    }
+                    run.outcome.set(decoded.map(Some));
+                    run.progress.set((0, 0));
+                    run.answered.set(Some(sent));
+                }
+                Reply::Failed(why) => {
+                    run.outcome.set(Err(why));
+                    run.progress.set((0, 0));
+                    run.answered.set(Some(sent));
+                }
+                // What the reader stopped is whatever the page wanted then,
+                // the job in flight or the one waiting behind it.
+                Reply::Cancelled => run.cancelled.set(run.wanted.get_untracked()),
+            }
+            let next = {
+                let mut q = queue.borrow_mut();
+                q.busy = false;
+                // After a cancel nothing queued starts: the reader asked to stop.
+                q.next.take().filter(|_| !cancelled)
+            };
+            if let Some(next) = next {
+                start(queue, next, run, page, publish);
+            }
+        },
+    );
+}

@@ -1,0 +1,671 @@
+//! One page template for every lab. A lab's page is a description, a [`Page`]:
+//! its introduction, the heading of its inputs, and its panels — the player
+//! (stage, narration, key moments), cards, charts, tables and a comparison —
+//! each a plain function of a [`View`], the lab's typed state at one moment.
+//! [`shell::Shell`] renders any description; the state beneath it (the
+//! configuration from and to the URL, the focus, the step, the runs in the
+//! worker, a trace) is [`state`] and [`job`], shared by every lab.
+//!
+//! The shell sees a page through [`AnyPage`], which erases the lab's types so
+//! the view code, the reactive wiring and the controls are compiled once for
+//! all labs; what stays per lab is the description's functions and the small
+//! adapter that hands them a typed [`View`].
+
+pub mod job;
+pub mod shell;
+pub mod state;
+
+use std::any::Any;
+use std::sync::Arc;
+
+use sim_core::choice::Choice;
+use sim_core::labs::{self, Lab, LabEntry};
+use sim_core::params::{self, Configurable};
+
+use crate::charts::ChartSpec;
+use crate::components::{Palette, Scene};
+use crate::html::Html;
+use crate::theme::ChartTheme;
+
+/// A lab's configuration or outcome behind one type, so every lab shares one
+/// signal type (each distinct signal type instantiates the reactive system's
+/// generic code again). Compared by identity.
+#[derive(Clone)]
+pub struct Shared(pub Arc<dyn Any + Send + Sync>);
+
+impl Shared {
+    /// Wrap a value.
+    pub fn new<T: Any + Send + Sync>(value: T) -> Shared {
+        Shared(Arc::new(value))
+    }
+
+    /// The value, if it is a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+}
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Shared) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The player's step as a panel reads it: a panel that asks for the step is
+/// redrawn when it changes, one that does not is left alone.
+#[derive(Clone, Copy)]
+pub struct Step<'a>(pub &'a dyn Fn() -> usize);
+
+/// What a page's panels read: the lab's state at one moment, typed.
+pub struct View<'a, L: Lab> {
+    /// The configuration the controls edit.
+    pub config: &'a L::Config,
+    /// The page's run of it.
+    pub outcome: &'a L::Outcome,
+    /// The player's recorded run, for pages whose player records one
+    /// ([`Player::records`]).
+    pub played: Option<&'a L::Outcome>,
+    /// The item in focus (`None` for labs that compare nothing).
+    pub focus: Option<L::Item>,
+    /// A second item shown side by side (`vs=`).
+    pub vs: Option<L::Item>,
+    /// Whether the reader may change the focus here (`controls=` can lock it).
+    pub pickable: bool,
+    step: Step<'a>,
+}
+
+impl<'a, L: Lab> View<'a, L> {
+    /// A view of `outcome` under `config`, at `step` (the golden tests'
+    /// views; the page builds its own from its signals).
+    #[cfg(test)]
+    pub fn new(
+        config: &'a L::Config,
+        outcome: &'a L::Outcome,
+        focus: Option<L::Item>,
+        step: Step<'a>,
+    ) -> View<'a, L> {
+        View {
+            config,
+            outcome,
+            played: None,
+            focus,
+            vs: None,
+            pickable: true,
+            step,
+        }
+    }
+
+    /// The player's step, 0-based (reading it makes the panel follow it).
+    pub fn step(&self) -> usize {
+        (self.step.0)()
+    }
+}
+
+/// A sentence about the state, if there is one to say.
+pub type Words<L> = fn(&View<'_, L>) -> Option<String>;
+
+/// How a click on a chart moves the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seek {
+    /// It does not.
+    No,
+    /// To the step at the chart's x (x counts steps from 0).
+    Step,
+    /// To the step at x − 1 (x counts requests or iterations from 1).
+    FromOne,
+}
+
+/// One chart of a page.
+pub struct Chart<L: Lab> {
+    /// The canvas id.
+    pub id: &'static str,
+    /// The caption above it.
+    pub caption: fn(&View<'_, L>) -> String,
+    /// What to draw (`None`: nothing yet).
+    pub spec: fn(&View<'_, L>, &ChartTheme) -> Option<ChartSpec>,
+    /// The chart in words (its accessible name and text alternative).
+    pub summary: fn(&View<'_, L>) -> String,
+    /// "What am I looking at?" (empty: no disclosure).
+    pub help: &'static str,
+    /// What a click does.
+    pub seek: Seek,
+    /// A short chart (a strip of bars).
+    pub short: bool,
+    /// Whether there is anything to show (a side-by-side chart without a
+    /// second item is collapsed).
+    pub shown: fn(&View<'_, L>) -> bool,
+}
+
+impl<L: Lab> Chart<L> {
+    /// A chart with no help, no seeking, full height, always shown.
+    pub const fn new(
+        id: &'static str,
+        caption: fn(&View<'_, L>) -> String,
+        spec: fn(&View<'_, L>, &ChartTheme) -> Option<ChartSpec>,
+        summary: fn(&View<'_, L>) -> String,
+    ) -> Chart<L> {
+        Chart {
+            id,
+            caption,
+            spec,
+            summary,
+            help: "",
+            seek: Seek::No,
+            short: false,
+            shown: |_| true,
+        }
+    }
+
+    /// With a "What am I looking at?" text.
+    pub const fn help(mut self, help: &'static str) -> Chart<L> {
+        self.help = help;
+        self
+    }
+
+    /// A click moves the player as `seek` says.
+    pub const fn seek(mut self, seek: Seek) -> Chart<L> {
+        self.seek = seek;
+        self
+    }
+
+    /// A short strip.
+    pub const fn short(mut self) -> Chart<L> {
+        self.short = true;
+        self
+    }
+
+    /// Shown only when `shown` says so.
+    pub const fn shown(mut self, shown: fn(&View<'_, L>) -> bool) -> Chart<L> {
+        self.shown = shown;
+        self
+    }
+}
+
+/// The player of a page that steps through a run.
+pub struct Player<L: Lab> {
+    /// A heading above the bar (empty for none).
+    pub heading: &'static str,
+    /// The player plays a second run, recorded on request for the focus item
+    /// and its side-by-side partner (the Routing Lab), read from
+    /// [`View::played`]; otherwise it plays the page's run.
+    pub records: bool,
+    /// Whether a second item can be shown side by side (`vs=`).
+    pub side_by_side: bool,
+    /// How many steps there are.
+    pub len: fn(&View<'_, L>) -> usize,
+    /// Steps that are key moments, ascending.
+    pub moments: fn(&View<'_, L>) -> Vec<usize>,
+    /// What the current step means, in a sentence or two.
+    pub narrate: fn(&View<'_, L>) -> String,
+    /// The motion stage's scene of the current step, at a width in pixels.
+    pub scene: fn(&View<'_, L>, f64, &Palette) -> Option<Scene>,
+    /// Trusted markup under the stage: its legend.
+    pub legend: &'static str,
+    /// The step in detail, under the stage.
+    pub detail: fn(&View<'_, L>) -> Html,
+}
+
+/// Settings to apply, in order: `(key, value)`.
+pub type Settings = Vec<(&'static str, String)>;
+
+/// An edit the reader made in a trace editor.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// An input of request `row` (its `data-req`) changed field `field`
+    /// (its `data-field`) to `value`.
+    Change {
+        /// Row index.
+        row: usize,
+        /// Field name.
+        field: String,
+        /// New value, as typed.
+        value: String,
+    },
+    /// A button with `data-key` was pressed.
+    Click(String),
+}
+
+/// A small trace the reader edits in the controls panel (its rows are the
+/// lab's `trace` parameter).
+pub struct Editor<L: Lab> {
+    /// The fieldset's legend.
+    pub legend: &'static str,
+    /// The rows as inputs (`data-req`, `data-field`) and buttons (`data-key`).
+    pub html: fn(&View<'_, L>) -> Html,
+    /// The settings an edit makes, in order (usually the `trace`
+    /// parameter's new text; none when nothing changes).
+    pub edit: fn(&View<'_, L>, &Edit) -> Settings,
+}
+
+/// The comparison section under the page's grid.
+pub struct Comparison<L: Lab> {
+    /// Its heading (empty for none).
+    pub heading: &'static str,
+    /// The table (rows whose `data-key` is an item's name pick that item).
+    pub table: fn(&View<'_, L>) -> Html,
+    /// The note under it.
+    pub note: fn(&View<'_, L>) -> Html,
+}
+
+/// A lab's page, as data.
+pub struct Page<L: Lab> {
+    /// The header: title, what to try, what the units are.
+    pub intro: fn() -> Html,
+    /// The heading of the inputs panel.
+    pub inputs: &'static str,
+    /// Lines under the controls (the offered load), reading the run.
+    pub under_controls: Option<fn(&View<'_, L>) -> Html>,
+    /// For labs that replay traces: what the import read and skipped.
+    pub imported: Option<Words<L>>,
+    /// What one step of a run's progress is ("rules", "runs").
+    pub progress: &'static str,
+    /// A trace editor in the inputs panel.
+    pub editor: Option<Editor<L>>,
+    /// The player, for labs whose [`sim_core::labs::LabInfo::player`] is set.
+    pub player: Option<Player<L>>,
+    /// Headline numbers.
+    pub cards: Option<fn(&View<'_, L>) -> Html>,
+    /// Charts, in order.
+    pub charts: &'static [Chart<L>],
+    /// Tables under the charts (a row's `data-key` naming an item picks it).
+    pub tables: &'static [fn(&View<'_, L>) -> Html],
+    /// A comparison of every item, under the grid.
+    pub comparison: Option<Comparison<L>>,
+    /// Range controls whose recomputation is too slow to follow a drag.
+    pub defer: fn(&L::Config, &str) -> bool,
+    /// Widgets of this lab alone (the Routing Lab's decision explorer),
+    /// shown with the tables.
+    pub extras: &'static [fn(&state::State) -> leptos::prelude::AnyView],
+}
+
+impl<L: Lab> Page<L> {
+    /// A page with nothing but an empty header: descriptions start from it
+    /// (`Page { intro, cards, .., ..Page::EMPTY }`).
+    pub const EMPTY: Page<L> = Page {
+        intro: Html::new,
+        inputs: "Inputs",
+        under_controls: None,
+        imported: None,
+        progress: "steps",
+        editor: None,
+        player: None,
+        cards: None,
+        charts: &[],
+        tables: &[],
+        comparison: None,
+        defer: |_, _| false,
+        extras: &[],
+    };
+}
+
+/// The erased snapshot the shell hands a page: its signals' values.
+pub struct Snap<'a> {
+    /// The configuration (`L::Config`).
+    pub config: &'a Shared,
+    /// The run (`L::Outcome`).
+    pub outcome: &'a Shared,
+    /// The player's recording (`L::Outcome`), if any.
+    pub played: Option<&'a Shared>,
+    /// The focus item's index in the lab's items.
+    pub focus: Option<usize>,
+    /// The side-by-side item's index.
+    pub vs: Option<usize>,
+    /// Whether the focus may be changed.
+    pub pickable: bool,
+    /// The player's step.
+    pub step: Step<'a>,
+}
+
+/// What the shell needs to know of a chart before there is anything to draw.
+#[derive(Clone, Copy, Debug)]
+pub struct ChartMeta {
+    /// The canvas id.
+    pub id: &'static str,
+    /// "What am I looking at?" text.
+    pub help: &'static str,
+    /// What a click does.
+    pub seek: Seek,
+    /// Whether it is a short strip.
+    pub short: bool,
+}
+
+/// What the shell needs to know of a player before there is a run.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerMeta {
+    /// See [`Player::records`].
+    pub records: bool,
+    /// See [`Player::side_by_side`].
+    pub side_by_side: bool,
+    /// See [`Player::heading`].
+    pub heading: &'static str,
+    /// See [`Player::legend`].
+    pub legend: &'static str,
+}
+
+/// A page with its lab's types erased: what the shell calls. Every method
+/// that reads state takes a [`Snap`] and returns `None` (or nothing) when the
+/// snapshot is not of this lab.
+pub trait AnyPage: Sync {
+    /// The lab's registry entry.
+    fn entry(&self) -> &'static LabEntry;
+    /// The header.
+    fn intro(&self) -> Html;
+    /// The heading of the inputs panel.
+    fn inputs(&self) -> &'static str;
+    /// The configuration `pairs` describe, and a sentence per value that
+    /// fell back to its default.
+    fn read_config(&self, pairs: &[(String, String)], notices: &mut Vec<String>) -> Shared;
+    /// Every parameter's canonical text (what the worker runs).
+    fn all_pairs(&self, config: &Shared) -> Vec<(&'static str, String)>;
+    /// The values that differ from the defaults (what the URL keeps).
+    fn url_pairs(&self, config: &Shared) -> Vec<(&'static str, String)>;
+    /// One parameter's canonical text.
+    fn get_text(&self, config: &Shared, key: &str) -> Option<String>;
+    /// `config` with `key` set to `value`, or why not.
+    fn set_text(&self, config: &Shared, key: &str, value: &str) -> Option<Result<Shared, String>>;
+    /// Read the worker's bytes back into the outcome.
+    fn decode(&self, bytes: &[u8]) -> Result<Shared, String>;
+    /// The outcome as CSV (`lblab <lab> --csv`).
+    fn csv(&self, outcome: &Shared) -> String;
+    /// Whether range `key` applies on release only.
+    fn defers(&self, config: &Shared, key: &str) -> bool;
+    /// What the shell needs of the player before there is a run, if the
+    /// page has one.
+    fn player(&self) -> Option<PlayerMeta>;
+    /// The player's length, key moments, narration, scene and detail.
+    fn player_len(&self, s: &Snap<'_>) -> usize;
+    /// Key moments, ascending.
+    fn moments(&self, s: &Snap<'_>) -> Vec<usize>;
+    /// The current step in words.
+    fn narrate(&self, s: &Snap<'_>) -> String;
+    /// The stage's scene.
+    fn scene(&self, s: &Snap<'_>, width: f64, palette: &Palette) -> Option<Scene>;
+    /// The step in detail.
+    fn detail(&self, s: &Snap<'_>) -> Html;
+    /// Lines under the controls.
+    fn under_controls(&self, s: &Snap<'_>) -> Option<Html>;
+    /// What a trace import read and skipped.
+    fn imported(&self, s: &Snap<'_>) -> Option<String>;
+    /// What one step of progress is.
+    fn progress_unit(&self) -> &'static str;
+    /// The editor's legend, if there is one.
+    fn editor(&self) -> Option<&'static str>;
+    /// The editor's inputs.
+    fn editor_html(&self, s: &Snap<'_>) -> Html;
+    /// The settings an edit makes.
+    fn edit(&self, s: &Snap<'_>, edit: &Edit) -> Vec<(&'static str, String)>;
+    /// Whether the page has cards.
+    fn has_cards(&self) -> bool;
+    /// The cards.
+    fn cards(&self, s: &Snap<'_>) -> Html;
+    /// The charts' ids and flags.
+    fn charts(&self) -> Vec<ChartMeta>;
+    /// Chart `i`'s caption.
+    fn chart_caption(&self, i: usize, s: &Snap<'_>) -> String;
+    /// Chart `i`'s spec.
+    fn chart_spec(&self, i: usize, s: &Snap<'_>, theme: &ChartTheme) -> Option<ChartSpec>;
+    /// Chart `i` in words.
+    fn chart_summary(&self, i: usize, s: &Snap<'_>) -> String;
+    /// Whether chart `i` has anything to show.
+    fn chart_shown(&self, i: usize, s: &Snap<'_>) -> bool;
+    /// How many tables.
+    fn table_count(&self) -> usize;
+    /// Table `i`.
+    fn table(&self, i: usize, s: &Snap<'_>) -> Html;
+    /// The comparison's heading, if there is one.
+    fn comparison(&self) -> Option<&'static str>;
+    /// The comparison's table and note.
+    fn comparison_html(&self, s: &Snap<'_>) -> (Html, Html);
+    /// The lab's own widgets.
+    fn extras(&self) -> &'static [fn(&state::State) -> leptos::prelude::AnyView];
+    /// Every chart at the lab's defaults, run natively (first step, default
+    /// focus, light theme): `(chart id, spec)`, for the golden tests.
+    #[cfg(test)]
+    fn default_charts(&self) -> Vec<(&'static str, Option<ChartSpec>)>;
+}
+
+impl<L> Page<L>
+where
+    L: Lab,
+    L::Config: Send + Sync,
+{
+    /// The typed view of an erased snapshot.
+    fn view<'a>(&self, s: &'a Snap<'a>) -> Option<View<'a, L>> {
+        let item = |i: Option<usize>| i.and_then(|i| L::Item::ALL.get(i).copied());
+        Some(View {
+            config: s.config.get::<L::Config>()?,
+            outcome: s.outcome.get::<L::Outcome>()?,
+            played: s.played.and_then(|p| p.get::<L::Outcome>()),
+            focus: item(s.focus),
+            vs: item(s.vs),
+            pickable: s.pickable,
+            step: s.step,
+        })
+    }
+}
+
+impl<L> AnyPage for Page<L>
+where
+    L: Lab + 'static,
+    L::Config: Send + Sync,
+    L::Outcome: serde::de::DeserializeOwned + Send + Sync,
+{
+    fn entry(&self) -> &'static LabEntry {
+        // Every page is of a registered lab (a native test checks it).
+        labs::find(L::INFO.id).unwrap_or(&labs::LABS[0])
+    }
+
+    fn intro(&self) -> Html {
+        (self.intro)()
+    }
+
+    fn inputs(&self) -> &'static str {
+        self.inputs
+    }
+
+    fn read_config(&self, pairs: &[(String, String)], notices: &mut Vec<String>) -> Shared {
+        Shared::new(state::read_config::<L::Config>(pairs, notices))
+    }
+
+    fn all_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
+        config
+            .get::<L::Config>()
+            .map(params::all_pairs)
+            .unwrap_or_default()
+    }
+
+    fn url_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
+        config
+            .get::<L::Config>()
+            .map(params::to_pairs)
+            .unwrap_or_default()
+    }
+
+    fn get_text(&self, config: &Shared, key: &str) -> Option<String> {
+        let p = L::Config::param(key)?;
+        config.get::<L::Config>().map(|c| p.get_text(c))
+    }
+
+    fn set_text(&self, config: &Shared, key: &str, value: &str) -> Option<Result<Shared, String>> {
+        let p = L::Config::param(key)?;
+        let mut next = config.get::<L::Config>()?.clone();
+        Some(
+            p.set_text(&mut next, value)
+                .and_then(|()| next.cross_check())
+                .map(|()| Shared::new(next))
+                .map_err(|e| format!("{} {}", e.key, e.problem)),
+        )
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Shared, String> {
+        labs::decode::<L::Outcome>(bytes).map(Shared::new)
+    }
+
+    fn csv(&self, outcome: &Shared) -> String {
+        outcome.get::<L::Outcome>().map(L::csv).unwrap_or_default()
+    }
+
+    fn defers(&self, config: &Shared, key: &str) -> bool {
+        config
+            .get::<L::Config>()
+            .is_some_and(|c| (self.defer)(c, key))
+    }
+
+    fn player(&self) -> Option<PlayerMeta> {
+        self.player.as_ref().map(|p| PlayerMeta {
+            records: p.records,
+            side_by_side: p.side_by_side,
+            heading: p.heading,
+            legend: p.legend,
+        })
+    }
+
+    fn player_len(&self, s: &Snap<'_>) -> usize {
+        match (&self.player, self.view(s)) {
+            (Some(p), Some(v)) => (p.len)(&v),
+            _ => 0,
+        }
+    }
+
+    fn moments(&self, s: &Snap<'_>) -> Vec<usize> {
+        match (&self.player, self.view(s)) {
+            (Some(p), Some(v)) => (p.moments)(&v),
+            _ => Vec::new(),
+        }
+    }
+
+    fn narrate(&self, s: &Snap<'_>) -> String {
+        match (&self.player, self.view(s)) {
+            (Some(p), Some(v)) => (p.narrate)(&v),
+            _ => String::new(),
+        }
+    }
+
+    fn scene(&self, s: &Snap<'_>, width: f64, palette: &Palette) -> Option<Scene> {
+        (self.player.as_ref()?.scene)(&self.view(s)?, width, palette)
+    }
+
+    fn detail(&self, s: &Snap<'_>) -> Html {
+        match (&self.player, self.view(s)) {
+            (Some(p), Some(v)) => (p.detail)(&v),
+            _ => Html::new(),
+        }
+    }
+
+    fn under_controls(&self, s: &Snap<'_>) -> Option<Html> {
+        Some((self.under_controls?)(&self.view(s)?))
+    }
+
+    fn imported(&self, s: &Snap<'_>) -> Option<String> {
+        (self.imported?)(&self.view(s)?)
+    }
+
+    fn progress_unit(&self) -> &'static str {
+        self.progress
+    }
+
+    fn editor(&self) -> Option<&'static str> {
+        self.editor.as_ref().map(|e| e.legend)
+    }
+
+    fn editor_html(&self, s: &Snap<'_>) -> Html {
+        match (&self.editor, self.view(s)) {
+            (Some(e), Some(v)) => (e.html)(&v),
+            _ => Html::new(),
+        }
+    }
+
+    fn edit(&self, s: &Snap<'_>, edit: &Edit) -> Vec<(&'static str, String)> {
+        match (&self.editor, self.view(s)) {
+            (Some(e), Some(v)) => (e.edit)(&v, edit),
+            _ => Vec::new(),
+        }
+    }
+
+    fn has_cards(&self) -> bool {
+        self.cards.is_some()
+    }
+
+    fn cards(&self, s: &Snap<'_>) -> Html {
+        match (self.cards, self.view(s)) {
+            (Some(f), Some(v)) => f(&v),
+            _ => Html::new(),
+        }
+    }
+
+    fn charts(&self) -> Vec<ChartMeta> {
+        self.charts
+            .iter()
+            .map(|c| ChartMeta {
+                id: c.id,
+                help: c.help,
+                seek: c.seek,
+                short: c.short,
+            })
+            .collect()
+    }
+
+    fn chart_caption(&self, i: usize, s: &Snap<'_>) -> String {
+        match (self.charts.get(i), self.view(s)) {
+            (Some(c), Some(v)) => (c.caption)(&v),
+            _ => String::new(),
+        }
+    }
+
+    fn chart_spec(&self, i: usize, s: &Snap<'_>, theme: &ChartTheme) -> Option<ChartSpec> {
+        (self.charts.get(i)?.spec)(&self.view(s)?, theme)
+    }
+
+    fn chart_summary(&self, i: usize, s: &Snap<'_>) -> String {
+        match (self.charts.get(i), self.view(s)) {
+            (Some(c), Some(v)) => (c.summary)(&v),
+            _ => String::new(),
+        }
+    }
+
+    fn chart_shown(&self, i: usize, s: &Snap<'_>) -> bool {
+        match (self.charts.get(i), self.view(s)) {
+            (Some(c), Some(v)) => (c.shown)(&v),
+            _ => true,
+        }
+    }
+
+    fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    fn table(&self, i: usize, s: &Snap<'_>) -> Html {
+        match (self.tables.get(i), self.view(s)) {
+            (Some(t), Some(v)) => t(&v),
+            _ => Html::new(),
+        }
+    }
+
+    fn comparison(&self) -> Option<&'static str> {
+        self.comparison.as_ref().map(|c| c.heading)
+    }
+
+    fn comparison_html(&self, s: &Snap<'_>) -> (Html, Html) {
+        match (&self.comparison, self.view(s)) {
+            (Some(c), Some(v)) => ((c.table)(&v), (c.note)(&v)),
+            _ => (Html::new(), Html::new()),
+        }
+    }
+
+    fn extras(&self) -> &'static [fn(&state::State) -> leptos::prelude::AnyView] {
+        self.extras
+    }
+
+    #[cfg(test)]
+    fn default_charts(&self) -> Vec<(&'static str, Option<ChartSpec>)> {
+        let config = L::Config::default();
+        let outcome = L::run(&config, &labs::Input::all()).expect("the defaults run");
+        let first = || 0;
+        let view = View::<L>::new(&config, &outcome, L::FOCUS.map(|f| f.default), Step(&first));
+        let theme = ChartTheme::default();
+        self.charts
+            .iter()
+            .map(|c| (c.id, (c.spec)(&view, &theme)))
+            .collect()
+    }
+}

@@ -1,0 +1,323 @@
+//! The one lab page: any [`AnyPage`] description rendered in the house
+//! layout. Header and notices; the inputs (controls from the parameter table,
+//! the focus picker, lines under them, the trace panel, an editor); the
+//! player (bar, stage, narration, detail); cards; charts; tables and the
+//! lab's own widgets; the comparison. Panels carry `data-panel` so `view=`
+//! and embeds can choose among them.
+
+use std::sync::Arc;
+
+use leptos::html::{Canvas, P};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::state::State;
+use super::{AnyPage, ChartMeta, Edit, Seek};
+use crate::components::chart::{draw_linked, PickFn};
+use crate::components::{
+    Allows, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice, Player,
+    RunStatus, SceneFn, Setter, Stage, TracePanel,
+};
+use crate::html::{clicked_key, el, Html, Markup};
+
+/// The lab's controls: every parameter (main ones first, the rest under
+/// "More settings"), a "New seed" button, and the focus picker last.
+fn control_specs(page: &'static dyn AnyPage) -> Vec<ControlSpec> {
+    let entry = page.entry();
+    let mut specs = ControlSpec::for_table(&(entry.params)());
+    if let Some(f) = entry.focus {
+        specs.push(ControlSpec {
+            key: f.key,
+            label: f.label,
+            hint: "",
+            kind: ControlKind::Radio((f.options)()),
+            advanced: false,
+        });
+    }
+    specs
+}
+
+/// A click on a row whose `data-key` names an item puts that item in focus.
+fn pick_focus(state: State) -> impl Fn(web_sys::MouseEvent) + Clone + 'static {
+    move |ev| {
+        let Some(focus) = state.page.entry().focus else {
+            return;
+        };
+        if let Some(name) = clicked_key(&ev) {
+            if (focus.options)().iter().any(|o| o.name == name) {
+                let _ = state.set(focus.key, &name);
+            }
+        }
+    }
+}
+
+/// The controls panel.
+fn inputs(state: State) -> impl IntoView {
+    let page = state.page;
+    let entry = page.entry();
+    let get: Getter = Arc::new(move |k: &str| state.get(k));
+    let set: Setter = Arc::new(move |k: &str, v: &str| state.set(k, v));
+    let defer: Deferred =
+        Arc::new(move |k: &str| state.config.with_untracked(|c| page.defers(c, k)));
+    let locked = state.embed.with_value(|e| e.controls.is_some());
+    let allows: Option<Allows> =
+        locked.then(|| -> Allows { Arc::new(move |k: &str| state.allows(k)) });
+    let under = move || {
+        state
+            .with_snap(|s| page.under_controls(s))
+            .flatten()
+            .unwrap_or_default()
+    };
+    let trace = entry.replays_traces.then(|| {
+        let summary = Signal::derive(move || state.with_snap(|s| page.imported(s)).flatten());
+        let set: Setter = Arc::new(move |k: &str, v: &str| state.set(k, v));
+        let locked = !state.allows("trace");
+        view! { <TracePanel trace=state.trace import=state.import set=set summary=summary locked=locked /> }
+    });
+    let editor = page.editor().map(|legend| {
+        let edit = move |e: Edit| {
+            for (key, value) in state.with_snap(|s| page.edit(s, &e)).unwrap_or_default() {
+                let _ = state.set(key, &value);
+            }
+        };
+        let on_change = move |ev: web_sys::Event| {
+            let Some(target) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                return;
+            };
+            let Some(row) = target
+                .get_attribute("data-req")
+                .and_then(|r| r.parse::<usize>().ok())
+            else {
+                return;
+            };
+            let value = js_sys::Reflect::get(&target, &"value".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            let field = target.get_attribute("data-field").unwrap_or_default();
+            edit(Edit::Change { row, field, value });
+        };
+        let on_click = move |ev: web_sys::MouseEvent| {
+            if let Some(key) = clicked_key(&ev) {
+                edit(Edit::Click(key));
+            }
+        };
+        view! {
+            <fieldset class="trace-editor" data-control="trace" hidden=!state.allows("trace")>
+                <legend>{legend}</legend>
+                <div on:change=on_change on:click=on_click>
+                    <Markup html=move || state.with_snap(|s| page.editor_html(s)).unwrap_or_default() />
+                </div>
+            </fieldset>
+        }
+    });
+    view! {
+        <section class="controls" aria-label="Controls" data-panel="controls">
+            <h2>{page.inputs()}</h2>
+            <Controls specs=control_specs(page) get=get set=set defer=defer allows=allows />
+            <Markup html=under />
+            {trace}
+            {editor}
+        </section>
+    }
+}
+
+/// Where a click on a chart sends the player.
+fn seek(state: State, how: Seek) -> Option<PickFn> {
+    let to = move |x: f64, back: f64| {
+        state.playing.set(false);
+        state.wanted_step.set((x.round() - back).max(0.0) as usize);
+    };
+    match how {
+        Seek::No => None,
+        Seek::Step => Some(Arc::new(move |x| to(x, 0.0))),
+        Seek::FromOne => Some(Arc::new(move |x| to(x, 1.0))),
+    }
+}
+
+/// One chart: caption, canvas, its words for screen readers, help.
+fn chart(state: State, i: usize, meta: ChartMeta) -> impl IntoView {
+    let page = state.page;
+    let canvas = NodeRef::<Canvas>::new();
+    let error = NodeRef::<P>::new();
+    let spec = Arc::new(move |theme: &crate::theme::ChartTheme| {
+        state.with_snap(|s| page.chart_spec(i, s, theme)).flatten()
+    });
+    draw_linked(canvas, error, spec, seek(state, meta.seek));
+    let summary = move || {
+        state
+            .with_snap(|s| page.chart_summary(i, s))
+            .unwrap_or_default()
+    };
+    let caption = move || {
+        state
+            .with_snap(|s| page.chart_caption(i, s))
+            .unwrap_or_default()
+    };
+    let off = move || {
+        state
+            .with_snap(|s| !page.chart_shown(i, s))
+            .unwrap_or(false)
+    };
+    let help = (!meta.help.is_empty()).then(|| {
+        view! {
+            <details>
+                <summary>"What am I looking at?"</summary>
+                <p class="small">{meta.help}</p>
+            </details>
+        }
+    });
+    view! {
+        // Collapsed rather than hidden when it has nothing to show: the
+        // canvas keeps its width, so it is drawn at its real size.
+        <figure class="chart" data-panel="chart" class:chart-off=off>
+            <figcaption>{caption}</figcaption>
+            <canvas node_ref=canvas id=meta.id class:short=meta.short role="img" aria-label=summary></canvas>
+            <p class="sr-only" id=format!("{}-summary", meta.id)>{summary}</p>
+            <p class="chart-error" node_ref=error hidden></p>
+            {help}
+        </figure>
+    }
+}
+
+/// The player: bar, side-by-side picker, stage, legend, the step in detail.
+fn player(state: State) -> Option<impl IntoView> {
+    let page = state.page;
+    let meta = page.player()?;
+    let info = page.entry().info.player?;
+    let id = page.entry().info.id;
+    let len = Signal::derive(move || state.len());
+    let step = Signal::derive(move || state.step());
+    let moments = Signal::derive(move || state.with_snap(|s| page.moments(s)).unwrap_or_default());
+    let narration =
+        Signal::derive(move || state.with_snap(|s| page.narrate(s)).unwrap_or_default());
+    let scene: SceneFn = Arc::new(move |width, palette| {
+        state.with_snap(|s| page.scene(s, width, palette)).flatten()
+    });
+    let heading = (!meta.heading.is_empty()).then(|| view! { <h2>{meta.heading}</h2> });
+    let vs = meta.side_by_side.then(|| vs_picker(state));
+    view! {
+        <div data-panel="player" class="player-stage" id=format!("{id}-player")>
+            {heading}
+            <Player step=step wanted=state.wanted_step len=len unit=info.unit playing=state.playing
+                speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
+            {vs}
+            <Stage scene=scene speed=state.speed id=format!("{id}-stage") label=narration />
+            <Markup html=Html::trusted(meta.legend) />
+            <Markup html=move || state.with_snap(|s| page.detail(s)).unwrap_or_default() />
+        </div>
+    }
+    .into()
+}
+
+/// "Side by side with": a second item for the player.
+fn vs_picker(state: State) -> impl IntoView {
+    let focus = state.page.entry().focus;
+    let open = focus.is_some_and(|f| state.allows(f.key));
+    let options = move || {
+        let Some(f) = focus else {
+            return Html::new();
+        };
+        let (current, chosen) = (state.focus.get(), state.vs.get());
+        let mut out = Html::from(
+            el("option")
+                .attr("value", "")
+                .flag("selected", chosen.is_none())
+                .text("— one rule —"),
+        );
+        for (i, o) in (f.options)().iter().enumerate() {
+            if Some(i) != current {
+                out.push(
+                    el("option")
+                        .attr("value", o.name)
+                        .flag("selected", chosen == Some(i))
+                        .text(o.title),
+                );
+            }
+        }
+        out
+    };
+    view! {
+        <label class="vs-picker">
+            "Side by side with "
+            <select id="vs-rule" disabled=!open on:change=move |ev| {
+                let v = event_target_value(&ev);
+                if open {
+                    let pick = focus.and_then(|f| (f.options)().iter().position(|o| o.name == v));
+                    state.vs.set(pick);
+                }
+            }><Markup inline=true html=options /></select>
+        </label>
+    }
+}
+
+/// One lab's page, from its description.
+#[component]
+pub fn Shell(
+    /// The page's description.
+    page: &'static dyn AnyPage,
+    /// The page's query pairs.
+    pairs: Vec<(String, String)>,
+) -> impl IntoView {
+    let mut notices = Vec::new();
+    let state = State::new(page, &pairs, &mut notices);
+    let id = page.entry().info.id;
+    let cards = page.has_cards().then(|| {
+        view! {
+            <div data-panel="cards" id="headline">
+                <Markup html=move || state.with_snap(|s| page.cards(s)).unwrap_or_default() />
+            </div>
+        }
+    });
+    let charts = page
+        .charts()
+        .into_iter()
+        .enumerate()
+        .map(|(i, meta)| chart(state, i, meta))
+        .collect_view();
+    let tables = (0..page.table_count())
+        .map(|i| {
+            view! {
+                <div data-panel="table" on:click=pick_focus(state)>
+                    <Markup html=move || state.with_snap(|s| page.table(i, s)).unwrap_or_default() />
+                </div>
+            }
+        })
+        .collect_view();
+    let extras = page.extras().iter().map(|f| f(&state)).collect_view();
+    let comparison = page.comparison().map(|heading| {
+        let html = move || state.with_snap(|s| page.comparison_html(s));
+        view! {
+            <section class="comparison" aria-label=heading data-panel="table">
+                {(!heading.is_empty()).then(|| view! { <h2>{heading}</h2> })}
+                <div on:click=pick_focus(state)>
+                    <Markup html=move || html().map(|h| h.0).unwrap_or_default() />
+                </div>
+                <Markup html=move || html().map(|h| h.1).unwrap_or_default() />
+            </section>
+        }
+    });
+    let status = Signal::derive(move || state.main.status());
+    view! {
+        <article class="lab" id=format!("{id}-lab")>
+            <header class="lab-header"><Markup html=page.intro() /></header>
+            <Notice messages=notices />
+            <ErrorLine error=Signal::derive(move || state.main.error()) />
+            <RunStatus status=status unit=page.progress_unit() />
+            <div class="lab-grid">
+                {inputs(state)}
+                <section class="results" aria-label="Results">
+                    {player(state)}
+                    {cards}
+                    {charts}
+                    {tables}
+                    <div data-panel="table">{extras}</div>
+                </section>
+            </div>
+            {comparison}
+        </article>
+    }
+}

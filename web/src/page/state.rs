@@ -1,0 +1,458 @@
+//! What every lab page holds, the same for every lab: the configuration the
+//! controls edit, the item in focus and its side-by-side partner, the player's
+//! step, a trace and its import options, and the runs in the worker. All of it
+//! is read from the URL once, through the lab's parameter table (a notice for
+//! each value that falls back), and written back to the URL as it changes, so
+//! every view is a link.
+//!
+//! [`State::set`] is the one door every control, button and editor goes
+//! through: it refuses any key `controls=` does not list.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use sim_core::labs::LabEntry;
+use sim_core::params::{self, Configurable, ParamError};
+use sim_core::workload::trace::ImportOptions;
+
+use super::job::{self, Run};
+use super::{AnyPage, Shared, Snap, Step};
+use crate::embed::EmbedOptions;
+use crate::traces::{self, TraceState};
+use crate::worker::Job;
+
+/// One page's state. Every field is a signal handle, so the state copies
+/// freely into closures.
+#[derive(Clone, Copy)]
+pub struct State {
+    /// The page's description.
+    pub page: &'static dyn AnyPage,
+    /// The configuration the controls edit (the lab's `Config`).
+    pub config: RwSignal<Shared>,
+    /// Index of the item in focus among the lab's items (`None`: the lab
+    /// compares nothing).
+    pub focus: RwSignal<Option<usize>>,
+    /// Index of a second item shown side by side (`vs=`).
+    pub vs: RwSignal<Option<usize>>,
+    /// The player's step as asked for (0-based; [`State::step`] keeps it
+    /// inside the run).
+    pub wanted_step: RwSignal<usize>,
+    /// Whether the player is playing.
+    pub playing: RwSignal<bool>,
+    /// Player steps per second.
+    pub speed: RwSignal<f64>,
+    /// Where the requests come from (labs that replay traces).
+    pub trace: RwSignal<TraceState>,
+    /// How a trace is imported.
+    pub import: RwSignal<ImportOptions>,
+    /// The page's run.
+    pub main: Run,
+    /// The player's recorded run (pages whose player records one).
+    pub played: Run,
+    /// The embedding options (`controls=` locks every value it does not list).
+    pub embed: StoredValue<EmbedOptions>,
+}
+
+/// The sentence for a URL value that could not be used.
+pub fn notice(e: &ParamError, default: &str) -> String {
+    format!(
+        "“{}={}” cannot be used: {} {}; using the default {}.",
+        e.key,
+        crate::format::clip(&e.given),
+        e.key,
+        e.problem,
+        default
+    )
+}
+
+/// The configuration `pairs` describe, with a notice per unusable value.
+pub fn read_config<C: Configurable>(pairs: &[(String, String)], notices: &mut Vec<String>) -> C {
+    let (config, errors) =
+        params::from_pairs::<C>(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    for e in &errors {
+        notices.push(notice(e, &params::default_text::<C>(e.key)));
+    }
+    config
+}
+
+/// The value of `key` in `pairs`.
+fn value<'a>(pairs: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// The index of the item `pairs` name under `key`, or `fallback` with a
+/// notice saying what happened.
+fn read_item(
+    entry: &LabEntry,
+    pairs: &[(String, String)],
+    key: &str,
+    fallback: Option<usize>,
+    notices: &mut Vec<String>,
+) -> Option<usize> {
+    let focus = entry.focus?;
+    let options = (focus.options)();
+    let v = value(pairs, key).filter(|v| !v.is_empty());
+    match v {
+        None => fallback,
+        Some(v) => match options.iter().position(|o| o.name == v) {
+            Some(i) => Some(i),
+            None => {
+                let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+                let then = match fallback {
+                    Some(i) => format!("using the default {}", options[i].name),
+                    None => String::from("showing one"),
+                };
+                notices.push(format!(
+                    "“{key}={}” is not one of {}; {then}.",
+                    crate::format::clip(v),
+                    names.join(", ")
+                ));
+                fallback
+            }
+        },
+    }
+}
+
+/// The step `pairs` give (0-based), or 0 with a notice.
+fn read_step(first: usize, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
+    match value(pairs, "step") {
+        None => 0,
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(s) if s >= first => s - first,
+            _ => {
+                notices.push(format!(
+                    "“step={}” is not a whole number from {first}; starting at the first step.",
+                    crate::format::clip(v)
+                ));
+                0
+            }
+        },
+    }
+}
+
+/// The trace `pairs` name (`trace=<bundled id>`), fetched into a new state.
+fn read_trace(
+    entry: &LabEntry,
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> RwSignal<TraceState> {
+    let state = RwSignal::new(TraceState::Generated);
+    if !entry.replays_traces {
+        return state;
+    }
+    if let Some(v) = value(pairs, "trace") {
+        match traces::bundled(v) {
+            Some(b) => traces::fetch(b, state),
+            None => {
+                let ids: Vec<&str> = traces::BUNDLED.iter().map(|b| b.id).collect();
+                notices.push(format!(
+                    "“trace={}” is not one of the bundled traces ({}); using generated requests.",
+                    crate::format::clip(v),
+                    ids.join(", ")
+                ));
+            }
+        }
+    }
+    state
+}
+
+impl State {
+    /// Read the page's state from `pairs` (with a notice for every value that
+    /// falls back), start its runs, and keep the URL in step.
+    pub fn new(
+        page: &'static dyn AnyPage,
+        pairs: &[(String, String)],
+        notices: &mut Vec<String>,
+    ) -> State {
+        let entry = page.entry();
+        let player = entry.info.player;
+        let config = RwSignal::new(page.read_config(pairs, notices));
+        let focus = RwSignal::new(entry.focus.and_then(|f| {
+            let default = (f.options)().iter().position(|o| o.name == (f.default)());
+            read_item(entry, pairs, f.key, default, notices)
+        }));
+        let side_by_side = page.player().is_some_and(|p| p.side_by_side);
+        let vs = RwSignal::new(if side_by_side {
+            read_item(entry, pairs, "vs", None, notices)
+        } else {
+            None
+        });
+        let wanted_step = RwSignal::new(player.map_or(0, |p| read_step(p.first, pairs, notices)));
+        let trace = read_trace(entry, pairs, notices);
+        let import = RwSignal::new(if entry.replays_traces {
+            read_config::<ImportOptions>(pairs, notices)
+        } else {
+            ImportOptions::default()
+        });
+        let embed = use_context::<EmbedOptions>().unwrap_or_default();
+        let lab = entry.info.id;
+        // `None` while a trace is still loading: nothing to run yet.
+        let trace_job = move || -> Option<Option<(Arc<str>, crate::worker::Pairs)>> {
+            match trace.get() {
+                TraceState::Loading(_) => None,
+                t => Some(t.text().map(|text| (text, import.with(params::all_pairs)))),
+            }
+        };
+        let main = job::use_run(
+            move || {
+                Some(Job {
+                    lab,
+                    pairs: config.with(|c| page.all_pairs(c)),
+                    only: Vec::new(),
+                    trace: trace_job()?,
+                    record: false,
+                })
+            },
+            page,
+            true,
+        );
+        let records = page.player().is_some_and(|p| p.records);
+        let name = move |i: Option<usize>| -> Option<&'static str> {
+            let f = entry.focus?;
+            (f.options)().get(i?).map(|o| o.name)
+        };
+        let played = job::use_run(
+            move || {
+                if !records {
+                    return None;
+                }
+                let mut only: Vec<&'static str> = name(focus.get()).into_iter().collect();
+                only.extend(name(vs.get()).filter(|v| !only.contains(v)));
+                Some(Job {
+                    lab,
+                    pairs: config.with(|c| page.all_pairs(c)),
+                    only,
+                    trace: trace_job()?,
+                    record: true,
+                })
+            },
+            page,
+            false,
+        );
+        let state = State {
+            page,
+            config,
+            focus,
+            vs,
+            wanted_step,
+            playing: RwSignal::new(embed.should_autoplay() && player.is_some()),
+            speed: RwSignal::new(player.map_or(1.0, |p| p.speed)),
+            trace,
+            import,
+            main,
+            played,
+            embed: StoredValue::new(embed),
+        };
+        state.keep_url();
+        state
+    }
+
+    /// Keep the URL in step with the state (an effect that writes the
+    /// address bar, not a signal).
+    fn keep_url(self) {
+        let entry = self.page.entry();
+        Effect::new(move |_| {
+            let mut q = vec![("lab", entry.info.id.to_string())];
+            self.config.with(|c| q.extend(self.page.url_pairs(c)));
+            // A bundled trace is part of the link, with its import options.
+            if let TraceState::Loaded {
+                bundled: Some(id), ..
+            } = self.trace.get()
+            {
+                q.push(("trace", id.to_string()));
+                self.import.with(|o| q.extend(params::to_pairs(o)));
+            }
+            // The focus is always written: a shared link names what it shows.
+            if let (Some(f), Some(name)) = (entry.focus, self.focus_name()) {
+                q.push((f.key, name.to_string()));
+            }
+            if let Some(p) = entry.info.player {
+                q.push(("step", (self.step() + p.first).to_string()));
+            }
+            if let Some(name) = self.vs_name() {
+                q.push(("vs", name.to_string()));
+            }
+            crate::url::replace_query(&q);
+        });
+    }
+
+    /// The name of the item in focus (tracked).
+    pub fn focus_name(&self) -> Option<&'static str> {
+        let f = self.page.entry().focus?;
+        (f.options)().get(self.focus.get()?).map(|o| o.name)
+    }
+
+    /// The name of the side-by-side item (tracked).
+    pub fn vs_name(&self) -> Option<&'static str> {
+        let f = self.page.entry().focus?;
+        (f.options)().get(self.vs.get()?).map(|o| o.name)
+    }
+
+    /// How many steps the player has (0 before a run; tracked).
+    pub fn len(&self) -> usize {
+        self.with_snap(|s| self.page.player_len(s)).unwrap_or(0)
+    }
+
+    /// The player's step, kept inside the run (the step a link asked for
+    /// stands until the first run says how long it is; tracked).
+    pub fn step(&self) -> usize {
+        self.with_snap(|s| (s.step.0)())
+            .unwrap_or_else(|| self.wanted_step.get())
+    }
+
+    /// Run `f` on a snapshot of the state (tracked), if there is a run.
+    pub fn with_snap<R>(&self, f: impl FnOnce(&Snap<'_>) -> R) -> Option<R> {
+        let config = self.config.get();
+        let outcome = self.main.get()?;
+        let played = self.played.get();
+        let len = std::cell::Cell::new(0usize);
+        let wanted = self.wanted_step;
+        let step = || match len.get() {
+            0 => wanted.get(),
+            n => wanted.get().min(n - 1),
+        };
+        let snap = Snap {
+            config: &config,
+            outcome: &outcome,
+            played: played.as_ref(),
+            focus: self.focus.get(),
+            vs: self.vs.get(),
+            pickable: self.allows(self.page.entry().focus.map_or("", |f| f.key)),
+            step: Step(&step),
+        };
+        len.set(self.page.player_len(&snap));
+        Some(f(&snap))
+    }
+
+    /// Whether the reader may change `key` here (`controls=` locks the rest).
+    pub fn allows(&self, key: &str) -> bool {
+        self.embed.with_value(|e| e.allows(key))
+    }
+
+    /// Reads a control's value: a parameter's canonical text, or the focus.
+    pub fn get(&self, key: &str) -> String {
+        if let Some(v) = self.config.with(|c| self.page.get_text(c, key)) {
+            return v;
+        }
+        match self.page.entry().focus {
+            Some(f) if f.key == key => self.focus_name().unwrap_or_default().to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// Apply a control's value through the parameter table; "new-seed" draws
+    /// a fresh seed; the focus key picks an item. A value the table refuses,
+    /// or a key `controls=` does not list, leaves the state unchanged and says
+    /// why.
+    pub fn set(&self, key: &str, value: &str) -> Result<(), String> {
+        if !self.allows(key) {
+            return Err(format!("{key} is fixed in this view"));
+        }
+        if key == "new-seed" {
+            let seed = ((js_sys::Math::random() * 1e9) as u64).to_string();
+            return self.set("seed", &seed);
+        }
+        let current = self.config.get_untracked();
+        if let Some(next) = self.page.set_text(&current, key, value) {
+            self.config.set(next?);
+            return Ok(());
+        }
+        if let Some(f) = self.page.entry().focus.filter(|f| f.key == key) {
+            if let Some(i) = (f.options)().iter().position(|o| o.name == value) {
+                self.focus.set(Some(i));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::url::{build_query, parse_query};
+    use sim_core::labs::routing::Config as RoutingConfig;
+    use sim_core::labs::LABS;
+
+    /// Every parameter of every lab, at every sample value, goes through the
+    /// page's URL codec (query text out, query text in) and comes back as the
+    /// same canonical value.
+    #[test]
+    fn every_parameter_round_trips_through_the_url() {
+        let mut checked = 0;
+        for lab in LABS {
+            for spec in (lab.params)() {
+                for value in spec.samples() {
+                    let pairs = [(spec.key, value.as_str())];
+                    let Ok(canonical) = (lab.canonical)(&pairs) else {
+                        continue; // against another parameter's default; the CLI test covers it
+                    };
+                    // Out to the URL the way the page writes it…
+                    let query: Vec<(&str, String)> =
+                        canonical.iter().map(|(k, v)| (*k, v.clone())).collect();
+                    let url = build_query(&query);
+                    // …and back in the way the page reads it.
+                    let read = parse_query(&url);
+                    let pairs: Vec<(&str, &str)> =
+                        read.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                    let back = (lab.canonical)(&pairs).expect("what the page writes it reads");
+                    assert_eq!(back, canonical, "{} {}={value}", lab.info.id, spec.key);
+                    let got = back.iter().find(|(k, _)| *k == spec.key).map(|(_, v)| v);
+                    assert_eq!(got, Some(&value), "{} {}", lab.info.id, spec.key);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} values checked");
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_one_notice_each() {
+        let pairs = parse_query("?replicas=0&rate=abc&prompt-cv=9&mean-prompt=2000&seed=-1");
+        let mut notices = Vec::new();
+        let c: RoutingConfig = read_config(&pairs, &mut notices);
+        let d = RoutingConfig::default();
+        assert_eq!(c.replicas, d.replicas);
+        assert_eq!(c.rate, d.rate);
+        assert_eq!(c.prompt_cv, d.prompt_cv);
+        assert_eq!(c.seed, d.seed);
+        assert_eq!(c.mean_prompt, 2000);
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(
+            notices[1].starts_with("“rate=abc” cannot be used: rate must be a number"),
+            "{}",
+            notices[1]
+        );
+        let routing = sim_core::labs::find("routing").expect("registered");
+        let mut notices = Vec::new();
+        let lo = RuleKind::LeastOutstanding.index();
+        assert_eq!(
+            read_item(
+                routing,
+                &parse_query("?rule=magic"),
+                "rule",
+                Some(lo),
+                &mut notices
+            ),
+            Some(lo)
+        );
+        assert_eq!(notices.len(), 1);
+        assert_eq!(read_step(1, &parse_query("?step=0"), &mut notices), 0);
+        assert_eq!(read_step(1, &parse_query("?step=7"), &mut notices), 6);
+        assert_eq!(notices.len(), 2);
+    }
+
+    #[test]
+    fn an_echoed_value_is_cut_to_a_readable_length() {
+        let long = format!("?rate={}", "9".repeat(100_000));
+        let mut notices = Vec::new();
+        let _: RoutingConfig = read_config(&parse_query(&long), &mut notices);
+        assert_eq!(notices.len(), 1);
+        assert!(notices[0].chars().count() < 200, "{}", notices[0]);
+    }
+
+    use sim_core::choice::Choice;
+    use sim_core::routing::RuleKind;
+}
