@@ -15,6 +15,7 @@ mod home;
 mod html;
 mod labs;
 mod page;
+mod scenes;
 mod theme;
 mod traces;
 mod url;

@@ -14,8 +14,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError};
 use super::routing::{self, AsRouting, Rows, TraceSource};
-use super::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError};
 use crate::choice::Choice;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::{rule_rows_len, with_rule_rows, RuleKind};

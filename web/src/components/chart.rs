@@ -10,22 +10,14 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::charts::{ChartSpec, PlotArea};
+use crate::charts::ChartSpec;
 use crate::theme::ChartTheme;
 
 /// Builds a chart from whatever signals it reads (`None`: nothing to draw yet).
 pub type SpecFn = Arc<dyn Fn(&ChartTheme) -> Option<ChartSpec> + Send + Sync>;
 
-/// What a click (or Enter) on a player's chart does with the data x under it.
-pub type PickFn = Arc<dyn Fn(f64) + Send + Sync>;
-
-/// The last drawing of a chart: what it showed and where.
-pub struct Drawn {
-    /// The spec drawn.
-    pub spec: ChartSpec,
-    /// Where its plot landed on the canvas.
-    pub area: PlotArea,
-}
+use super::hover::Drawn;
+pub use super::hover::PickFn;
 
 /// Draw `canvas` from `spec` whenever what `spec` reads changes; the values
 /// under the pointer or the keyboard cursor (← → on the focused chart) show

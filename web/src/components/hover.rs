@@ -13,7 +13,18 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::chart::{Drawn, PickFn};
+use crate::charts::{ChartSpec, PlotArea};
+
+/// What a click (or Enter) on a player's chart does with the data x under it.
+pub type PickFn = std::sync::Arc<dyn Fn(f64) + Send + Sync>;
+
+/// The last drawing of a chart: what it showed and where.
+pub struct Drawn {
+    /// The spec drawn.
+    pub spec: ChartSpec,
+    /// Where its plot landed on the canvas.
+    pub area: PlotArea,
+}
 
 /// The canvas an event's listener sits on.
 fn canvas_of(e: &web_sys::Event) -> Option<web_sys::HtmlCanvasElement> {

@@ -39,7 +39,7 @@ pub use sim::{
 
 use alloc::string::String;
 
-use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
 
 /// The batching player in the lab registry.
 pub struct BatchingLab;

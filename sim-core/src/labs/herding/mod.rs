@@ -36,7 +36,7 @@ pub use sim::{run, run_rule, run_rules};
 
 use alloc::string::String;
 
-use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
 
 /// The herding lab in the lab registry.
 pub struct HerdingLab;

@@ -41,7 +41,7 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 
 use alloc::string::String;
 
-use super::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError};
+use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError};
 
 /// The prefix-affinity player in the lab registry.
 pub struct PrefixLab;

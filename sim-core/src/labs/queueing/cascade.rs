@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 use alloc::format;

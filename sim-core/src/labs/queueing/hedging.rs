@@ -18,7 +18,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;

@@ -15,7 +15,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError};
 use crate::rng::{stream, Rng};
 use alloc::format;
@@ -317,7 +317,7 @@ fn report_csv(o: &Outcome) -> String {
     for (c, n) in o.curves.iter().zip(KNEE_CURVES) {
         s += &format!(
             "{},{},{},{}\n",
-            crate::labs::csv_field(n),
+            crate::labs::lab::csv_field(n),
             c.ca2,
             c.cv2,
             c.usable_utilization

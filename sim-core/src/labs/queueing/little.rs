@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
 use alloc::format;

@@ -15,10 +15,12 @@
 mod config;
 mod outcome;
 pub mod player;
+mod record;
 mod report;
 mod series;
 mod shadows;
 mod sim;
+mod tick;
 
 pub use config::{parse_speeds, AsRouting, Config, Rows, MAX_SPEEDS, TRACE_ENGINE};
 pub use outcome::{
@@ -29,7 +31,7 @@ pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
 
-use super::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
 use crate::params::Configurable;
 use crate::routing::RuleKind;
 use crate::workload::{generator, Workload};

@@ -2,19 +2,14 @@
 //! tick, so a reader can step through who was routed where, which replica
 //! queued while another idled, and when KV pressure preempted a sequence.
 //!
-//! The frames come from the same tick loop as the lab's metrics
-//! ([`super::sim::run_observed`] with an observer), so the player and the
-//! result cards describe one and the same run.
+//! The frames come from the same tick loop as the lab's metrics (see
+//! `record.rs`), so the player and the result cards describe one and the
+//! same run. This file holds what the player reads.
 
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::sim::{run_observed, Routed};
-use super::Config;
-use crate::engine::{EngineEvent, Replica};
 use crate::routing::{Reason, RuleKind};
-use crate::time::Tick;
-use crate::workload::Workload;
 
 /// Ticks a timeline keeps: past this the run goes on (its metrics are whole)
 /// but frames stop, so a long trace cannot fill the page's memory.
@@ -208,109 +203,4 @@ impl Timeline {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// The requests of `workload` as the player draws them.
-pub(super) fn requests(workload: &Workload) -> Vec<PlayRequest> {
-    workload
-        .requests
-        .iter()
-        .map(|r| PlayRequest {
-            arrival: r.arrival.0,
-            prompt_tokens: r.prompt_tokens,
-            output_tokens: r.output_tokens,
-        })
-        .collect()
-}
-
-/// Run `rule` on `workload`, recording its first [`PLAYER_TICKS`] ticks;
-/// `config` must have been validated. Returns the frames and the run's
-/// metrics (one tick loop for both).
-pub(super) fn record_rule(
-    config: &Config,
-    workload: &Workload,
-    rule: RuleKind,
-) -> (RulePlay, super::RuleOutcome) {
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut assigned: Vec<u32> = Vec::new();
-    let mut completed: Vec<u32> = Vec::new();
-    let mut observe =
-        |now: Tick, replicas: &[Replica], routed: &[Routed], engine: &[(u32, EngineEvent)]| {
-            if now.0 >= PLAYER_TICKS {
-                return;
-            }
-            let n = replicas.len();
-            assigned.resize(n, 0);
-            completed.resize(n, 0);
-            let mut moment = None;
-            let mut events: Vec<TickEvent> = routed
-                .iter()
-                .map(|r| {
-                    let replica = r.decision.replica;
-                    assigned[replica as usize] += 1;
-                    if matches!(
-                        r.decision.reason,
-                        Reason::ImbalanceEscape { .. } | Reason::AffinityDropped { .. }
-                    ) {
-                        moment.get_or_insert(RoutingMoment::Escape {
-                            request: r.request,
-                            replica,
-                        });
-                    }
-                    let (lighter, lighter_load) = r.lightest;
-                    if r.load >= lighter_load + PAST_LIGHTER {
-                        moment.get_or_insert(RoutingMoment::SentPastLighter {
-                            request: r.request,
-                            replica,
-                            load: r.load,
-                            lighter,
-                            lighter_load,
-                        });
-                    }
-                    TickEvent::Routed {
-                        request: r.request,
-                        replica,
-                        reason: r.decision.reason,
-                    }
-                })
-                .collect();
-            for &(replica, e) in engine {
-                match e {
-                    EngineEvent::FirstToken { request, .. } => {
-                        events.push(TickEvent::FirstToken { request, replica });
-                    }
-                    EngineEvent::Finished { request, .. } => {
-                        completed[replica as usize] += 1;
-                        events.push(TickEvent::Finished { request, replica });
-                    }
-                    EngineEvent::Preempted { request } => {
-                        events.push(TickEvent::Preempted { request, replica });
-                        moment.get_or_insert(RoutingMoment::Preemption { replica, request });
-                    }
-                    EngineEvent::Admitted { .. } => {}
-                }
-            }
-            frames.push(Frame {
-                tick: now.0,
-                waiting: replicas
-                    .iter()
-                    .map(|r| r.waiting_requests().collect())
-                    .collect(),
-                running: replicas
-                    .iter()
-                    .map(|r| r.running_requests().collect())
-                    .collect(),
-                events,
-                moment,
-                assigned: assigned.clone(),
-                completed: completed.clone(),
-            });
-        };
-    let outcome = run_observed(config, workload, rule, Some(&mut observe));
-    let play = RulePlay {
-        rule,
-        frames,
-        ticks: outcome.ticks,
-    };
-    (play, outcome)
 }

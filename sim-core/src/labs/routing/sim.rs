@@ -1,24 +1,15 @@
-//! The Routing Lab's tick loop.
+//! The Routing Lab's runs: every rule asked for on one workload, each on
+//! the tick loop of [`super::tick`], the first ones recorded for the player.
 
-use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
-use super::outcome::{
-    DecisionDetail, Outcome, ReasonCount, ReplicaOutcome, RuleOutcome, TraceSource,
-};
-use super::player::{self, Timeline, PLAYER_RULES};
-use super::series::QueueSampler;
-use super::shadows::Shadows;
-use super::Config;
-use crate::choice::Choice;
-use crate::engine::{EngineEvent, Replica};
-use crate::labs::Progress;
+use super::outcome::{Outcome, TraceSource};
+use super::player::{Timeline, PLAYER_RULES};
+use super::tick::run_one;
+use super::{record, Config};
+use crate::labs::lab::Progress;
 use crate::params::{Configurable, ParamError};
-use crate::rng::{stream, Rng};
-use crate::routing::{Chooser, RouteContext, Router, RuleKind, Ties};
-use crate::stats::percentile_sorted;
-use crate::time::Tick;
+use crate::routing::RuleKind;
 use crate::workload::{generator, Workload};
 
 /// Run every rule of the registry on the trace `config` describes.
@@ -86,7 +77,7 @@ pub(super) fn simulate(
         .enumerate()
         .map(|(i, &rule)| {
             let r = if record && i < PLAYER_RULES {
-                let (play, r) = player::record_rule(config, workload, rule);
+                let (play, r) = record::record_rule(config, workload, rule);
                 plays.push(play);
                 r
             } else {
@@ -104,267 +95,8 @@ pub(super) fn simulate(
         rules: outcomes,
         timeline: record.then(|| Timeline {
             replicas: config.replicas,
-            requests: player::requests(workload),
+            requests: record::requests(workload),
             rules: plays,
         }),
-    }
-}
-
-/// The work the run's requests brought, per tick of the arrival window
-/// (ticks 0 to the last arrival), over what the pool can do in that window.
-/// A request's work at full efficiency is its uncached prompt in whole
-/// prefill steps plus its output at a full batch (`slots` tokens per decode
-/// step); a replica runs `speed` steps per tick from when it joined. This is
-/// the least work the requests need, so offered load above 1 means the pool
-/// cannot keep up whatever the rule does.
-fn offered_load(
-    config: &Config,
-    workload: &Workload,
-    cached: &[Option<u32>],
-    replicas: &[Replica],
-) -> f64 {
-    let reqs = &workload.requests;
-    let window = reqs.last().map_or(0, |r| r.arrival.0) + 1;
-    let budget = config.prefill_budget.max(1);
-    let slots = f64::from(config.slots.max(1));
-    let work: f64 = reqs
-        .iter()
-        .zip(cached)
-        .map(|(r, c)| {
-            let uncached = r.prompt_tokens.saturating_sub(c.unwrap_or(0));
-            f64::from(uncached.div_ceil(budget)) + f64::from(r.output_tokens) / slots
-        })
-        .sum();
-    let capacity: f64 = replicas
-        .iter()
-        .map(|r| r.speed() * window.saturating_sub(r.joined_at().0).max(1) as f64)
-        .sum();
-    if capacity <= 0.0 {
-        0.0
-    } else {
-        work / capacity
-    }
-}
-
-/// A decision as the observer sees it.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Routed {
-    /// The request.
-    pub request: u32,
-    /// The rule's pick and why.
-    pub decision: crate::routing::Decision,
-    /// Outstanding requests on the pick just before this request joined.
-    pub load: u32,
-    /// The replica with the fewest outstanding at that moment (lowest index
-    /// among ties) and its count.
-    pub lightest: (u32, u32),
-}
-
-/// What the tick loop shows an observer after each tick: the tick, the
-/// replicas after their step, the decisions taken at this tick and the
-/// engines' events (replica, event).
-pub(super) type Observer<'a> =
-    &'a mut dyn FnMut(Tick, &[Replica], &[Routed], &[(u32, EngineEvent)]);
-
-fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
-    run_observed(config, workload, rule, None)
-}
-
-/// One rule's run; with an observer, every tick is shown to it (the
-/// player's timeline is recorded this way, so it replays the very run whose
-/// metrics the lab reports).
-pub(super) fn run_observed(
-    config: &Config,
-    workload: &Workload,
-    rule: RuleKind,
-    mut observer: Option<Observer<'_>>,
-) -> RuleOutcome {
-    let watching = observer.is_some();
-    let mut routed_now: Vec<Routed> = Vec::new();
-    let mut events_now: Vec<(u32, EngineEvent)> = Vec::new();
-    let n = config.replicas as usize;
-    let reqs = &workload.requests;
-    let new_replica = |i: usize, at: Tick| {
-        Replica::new(config.engine(), workload.block_tokens)
-            .with_speed(config.speed(i))
-            .joined(at)
-    };
-    let mut replicas: Vec<Replica> = (0..n).map(|i| new_replica(i, Tick::ZERO)).collect();
-    let mut router = rule.build(&config.rules);
-    // Each rule draws from its own stream, so every rule replays the same trace
-    // and a rule's choices do not depend on which other rules ran.
-    let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
-    let mut shadows = config.counterfactuals.then(|| Shadows::new(config, rule));
-    let mut counterfactuals = Vec::new();
-    let mut ttft: Vec<Option<u64>> = vec![None; reqs.len()];
-    let mut e2e: Vec<Option<u64>> = vec![None; reqs.len()];
-    let mut cached: Vec<Option<u32>> = vec![None; reqs.len()];
-    let mut decisions = Vec::with_capacity(reqs.len());
-    let mut events = Vec::new();
-    let mut sampler = QueueSampler::new(n);
-    let mut next = 0usize;
-    let mut now = Tick::ZERO;
-    let mut last_finish: Option<u64> = None;
-    let mut output_done: u64 = 0;
-    let mut completed = 0u32;
-
-    while now.0 < config.max_ticks {
-        if config.scale_up_at > 0 && now.0 == config.scale_up_at {
-            // A cold replica joins before this tick's arrivals are routed.
-            replicas.push(Replica::new(config.engine(), workload.block_tokens).joined(now));
-            sampler.add_replica();
-        }
-        while next < reqs.len() && reqs[next].arrival <= now {
-            let ctx = RouteContext {
-                now,
-                request: &reqs[next],
-                block_tokens: workload.block_tokens,
-                kv_block_tokens: config.kv_block_tokens,
-                replicas: &replicas,
-            };
-            let Some(decision) = router.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
-            else {
-                break;
-            };
-            if let Some(shadows) = shadows.as_mut() {
-                counterfactuals.push(DecisionDetail {
-                    request: next as u32,
-                    tick: now.0,
-                    prompt_tokens: reqs[next].prompt_tokens,
-                    decision,
-                    others: shadows.consult(&ctx, decision.replica),
-                });
-            }
-            if watching {
-                routed_now.push(Routed {
-                    request: next as u32,
-                    decision,
-                    load: replicas[decision.replica as usize].outstanding(),
-                    lightest: replicas
-                        .iter()
-                        .enumerate()
-                        .map(|(i, r)| (r.outstanding(), i as u32))
-                        .min()
-                        .map_or((0, 0), |(load, i)| (i, load)),
-                });
-            }
-            replicas[decision.replica as usize].enqueue(next as u32, reqs[next].prompt_tokens);
-            decisions.push(decision);
-            next += 1;
-        }
-        for (index, replica) in replicas.iter_mut().enumerate() {
-            events.clear();
-            replica.tick(now, workload, &mut events);
-            if watching {
-                events_now.extend(events.iter().map(|&e| (index as u32, e)));
-            }
-            for ev in &events {
-                match *ev {
-                    EngineEvent::Admitted {
-                        request,
-                        cached_tokens,
-                    } => {
-                        cached[request as usize].get_or_insert(cached_tokens);
-                    }
-                    EngineEvent::FirstToken { request, tick } => {
-                        let r = &reqs[request as usize];
-                        ttft[request as usize].get_or_insert(tick.next().since(r.arrival));
-                    }
-                    EngineEvent::Finished { request, tick } => {
-                        let r = &reqs[request as usize];
-                        e2e[request as usize] = Some(tick.next().since(r.arrival));
-                        output_done += u64::from(r.output_tokens);
-                        completed += 1;
-                        last_finish = Some(tick.0);
-                    }
-                    EngineEvent::Preempted { .. } => {}
-                }
-            }
-        }
-        sampler.push(&replicas);
-        if let Some(observe) = observer.as_mut() {
-            observe(now, &replicas, &routed_now, &events_now);
-            routed_now.clear();
-            events_now.clear();
-        }
-        now = now.next();
-        let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
-        if next == reqs.len() && replicas.iter().all(Replica::is_idle) && !scale_up_pending {
-            break;
-        }
-    }
-
-    let ticks = last_finish.map_or(now.0, |t| t + 1).max(1);
-    let mut ttfts: Vec<f64> = ttft.iter().flatten().map(|&t| t as f64).collect();
-    ttfts.sort_by(f64::total_cmp);
-    let mut e2es: Vec<f64> = e2e.iter().flatten().map(|&t| t as f64).collect();
-    e2es.sort_by(f64::total_cmp);
-    let met = ttft
-        .iter()
-        .flatten()
-        .filter(|&&t| t <= u64::from(config.slo_ttft))
-        .count();
-    let (mut hit_tokens, mut prompt_tokens) = (0u64, 0u64);
-    for (c, r) in cached.iter().zip(reqs) {
-        if let Some(c) = c {
-            hit_tokens += u64::from(*c);
-            prompt_tokens += u64::from(r.prompt_tokens);
-        }
-    }
-    let stats: Vec<_> = replicas.iter().map(Replica::stats).collect();
-    let assigned = stats.iter().map(|s| s.assigned);
-    let gap = assigned.clone().max().unwrap_or(0) - assigned.min().unwrap_or(0);
-    let mut reasons: Vec<ReasonCount> = Vec::new();
-    for d in &decisions {
-        let name = d.reason.name();
-        match reasons.iter_mut().find(|r| r.reason == name) {
-            Some(r) => r.count += 1,
-            None => reasons.push(ReasonCount {
-                reason: String::from(name),
-                count: 1,
-            }),
-        }
-    }
-    RuleOutcome {
-        rule,
-        ttft_p50: percentile_sorted(&ttfts, 50.0),
-        ttft_p95: percentile_sorted(&ttfts, 95.0),
-        e2e_p95: percentile_sorted(&e2es, 95.0),
-        slo_attainment: met as f64 / reqs.len().max(1) as f64,
-        cache_hit_share: if prompt_tokens == 0 {
-            0.0
-        } else {
-            hit_tokens as f64 / prompt_tokens as f64
-        },
-        assignment_gap: gap,
-        output_throughput: output_done as f64 / ticks as f64,
-        completed,
-        outstanding: reqs.len() as u32 - completed,
-        ticks,
-        preemptions: stats.iter().map(|s| s.preemptions).sum(),
-        offered_load: offered_load(config, workload, &cached, &replicas),
-        replicas: replicas
-            .iter()
-            .zip(&stats)
-            .enumerate()
-            .map(|(i, (r, s))| {
-                // Capacity: iterations it could have run since it joined.
-                let alive = ticks.saturating_sub(r.joined_at().0).max(1) as f64;
-                let capacity = alive * r.speed();
-                ReplicaOutcome {
-                    assigned: s.assigned,
-                    completed: s.completed,
-                    utilization: s.busy_ticks as f64 / capacity,
-                    prefill_share: s.prefill_ticks as f64 / capacity,
-                    mean_outstanding: sampler.mean(i, r.joined_at().0),
-                    speed: r.speed(),
-                    joined_at: r.joined_at().0,
-                }
-            })
-            .collect(),
-        reasons,
-        queue: sampler.finish(),
-        decisions,
-        counterfactuals,
     }
 }

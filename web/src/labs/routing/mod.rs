@@ -4,7 +4,7 @@
 
 mod decisions;
 mod player;
-mod stage;
+
 mod tables;
 
 use sim_core::choice::Choice;

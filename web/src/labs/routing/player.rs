@@ -7,7 +7,6 @@ use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
 use sim_core::labs::routing::RoutingLab;
 
-use super::stage;
 use crate::html::{el, Cell, Html, Row, Table};
 use crate::page::{Player, View};
 
@@ -146,13 +145,19 @@ pub const PLAYER: Player<RoutingLab> = Player {
     records: true,
     side_by_side: true,
     len: |v| timeline(v).map_or(0, Timeline::len),
-    moments: |v| timeline(v).map(stage::moments).unwrap_or_default(),
-    narrate: |v| {
+    moments: |v| {
         timeline(v)
-            .map(|t| stage::narrate(t, v.step()))
+            .map(crate::scenes::routing::moments)
             .unwrap_or_default()
     },
-    scene: |v, width, palette| stage::scene(timeline(v)?, v.config.slots, v.step(), width, palette),
+    narrate: |v| {
+        timeline(v)
+            .map(|t| crate::scenes::routing::narrate(t, v.step()))
+            .unwrap_or_default()
+    },
+    scene: |v, width, palette| {
+        crate::scenes::routing::scene(timeline(v)?, v.config.slots, v.step(), width, palette)
+    },
     legend: r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefill <span class="key-dot decode"></span> decode <span class="key-dot done"></span> finished · dot size: prompt length</p>"#,
     detail,
 };

@@ -1,8 +1,6 @@
 //! The engine batching player page (article §7.1–7.3): one trace, iteration by
 //! iteration, under static, continuous and chunked-prefill batching.
 
-mod stage;
-
 use sim_core::choice::Choice;
 use sim_core::labs::batching::{
     self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, Totals, MAX_ARRIVAL, MAX_OUTPUT,
@@ -339,8 +337,8 @@ pub static PAGE: Page<Lab> = Page {
                 })
                 .unwrap_or_default()
         },
-        narrate: |v| run(v).map(|r| stage::narrate(r, v.step())).unwrap_or_default(),
-        scene: |v, width, palette| stage::scene(v.outcome, run(v)?, v.step(), width, palette),
+        narrate: |v| run(v).map(|r| crate::scenes::batching::narrate(r, v.step())).unwrap_or_default(),
+        scene: |v, width, palette| crate::scenes::batching::scene(v.outcome, run(v)?, v.step(), width, palette),
         legend: "",
         detail: |v| {
             run(v)

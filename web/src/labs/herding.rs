@@ -1,7 +1,5 @@
 //! The stale-signal herding lab page (article §5.6): a tick-by-tick player.
 
-mod stage;
-
 use sim_core::choice::Choice;
 use sim_core::labs::herding::{
     HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, TickSnapshot, Totals,
@@ -40,8 +38,8 @@ pub static PAGE: Page<Lab> = Page {
                 })
                 .unwrap_or_default()
         },
-        narrate: |v| run(v).map(|s| stage::narrate(s, v.step())).unwrap_or_default(),
-        scene: |v, width, palette| stage::scene(run(v)?, v.step(), width, palette),
+        narrate: |v| run(v).map(|s| crate::scenes::herding::narrate(s, v.step())).unwrap_or_default(),
+        scene: |v, width, palette| crate::scenes::herding::scene(run(v)?, v.step(), width, palette),
         legend: "",
         detail: |v| {
             run(v)

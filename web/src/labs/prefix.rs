@@ -1,8 +1,6 @@
 //! The prefix-affinity player page (article §6.1): two routers, one trace, side
 //! by side, one request at a time.
 
-mod stage;
-
 use sim_core::choice::Choice;
 use sim_core::labs::prefix::{
     Outcome, PrefixLab as Lab, PrefixReason, PrefixRequest, RouterRun, PREFIXES,
@@ -130,11 +128,11 @@ pub static PAGE: Page<Lab> = Page {
         len: |v| v.outcome.trace.len(),
         moments: |v| {
             (0..v.outcome.trace.len())
-                .filter(|&i| stage::is_moment(v.outcome, i))
+                .filter(|&i| crate::scenes::prefix::is_moment(v.outcome, i))
                 .collect()
         },
-        narrate: |v| stage::narrate(v.outcome, v.step()),
-        scene: |v, width, palette| stage::scene(v.outcome, v.step(), width, palette),
+        narrate: |v| crate::scenes::prefix::narrate(v.outcome, v.step()),
+        scene: |v, width, palette| crate::scenes::prefix::scene(v.outcome, v.step(), width, palette),
         legend: "",
         detail,
     }),

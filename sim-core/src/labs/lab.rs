@@ -1,0 +1,544 @@
+//! The contract every lab keeps ([`Lab`]) and what the registry and the
+//! front ends need to treat labs alike: where a lab sits in the stack, its
+//! panels and player, its focus picker, one run's inputs, the erased entries
+//! ([`LabEntry`], [`TextEntry`]) and the outcome's encodings. The registry
+//! itself, the one list of labs, is `labs/mod.rs`.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::Serialize;
+
+use crate::choice::Choice;
+pub use crate::choice::Nothing;
+use crate::params::{Configurable, Opt, ParamError, Spec};
+use crate::workload::trace::ImportOptions;
+
+/// Where in an LLM serving stack a lab's decision happens (article §3), after
+/// the queueing foundations that hold at every layer (article §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layer {
+    /// Queueing arithmetic that applies at every layer.
+    Foundations,
+    /// L1: the SDK or client making one call.
+    Client,
+    /// L2: gateway or router choosing model, provider, tenant limits.
+    Gateway,
+    /// L3: picking one replica for one request.
+    EndpointSelection,
+    /// L4: the engine's scheduler, one iteration at a time.
+    Engine,
+    /// L5: parallelism and memory topology of the accelerators.
+    Accelerator,
+}
+
+impl Layer {
+    /// Foundations, then every layer, top of the stack first.
+    pub const ALL: [Layer; 6] = [
+        Layer::Foundations,
+        Layer::Client,
+        Layer::Gateway,
+        Layer::EndpointSelection,
+        Layer::Engine,
+        Layer::Accelerator,
+    ];
+
+    /// Short label, e.g. "L3 · Endpoint selection".
+    pub fn title(self) -> &'static str {
+        match self {
+            Layer::Foundations => "Foundations · every layer",
+            Layer::Client => "L1 · Client / SDK",
+            Layer::Gateway => "L2 · Gateway",
+            Layer::EndpointSelection => "L3 · Endpoint selection",
+            Layer::Engine => "L4 · Engine scheduler",
+            Layer::Accelerator => "L5 · Accelerator",
+        }
+    }
+
+    /// What is decided at this layer, in one line.
+    pub fn decides(self) -> &'static str {
+        match self {
+            Layer::Foundations => {
+                "How variability, utilisation and capacity turn into waiting, whatever the layer."
+            }
+            Layer::Client => "Timeouts, retries, backoff and hedged duplicates for one API call.",
+            Layer::Gateway => "Which model and provider, per-tenant limits, breakers and failover.",
+            Layer::EndpointSelection => {
+                "Which replica serves this request: load signals and cache affinity."
+            }
+            Layer::Engine => {
+                "What runs in each iteration: admission, batching, prefill versus decode."
+            }
+            Layer::Accelerator => {
+                "Tensor, pipeline and expert parallelism; a fixed topology, not a per-request choice."
+            }
+        }
+    }
+}
+
+/// The panels of a lab page, by the name an embed's `view=` list uses: the
+/// step-through view and its player bar, charts, the controls, headline
+/// numbers, tables, and the introduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Panel {
+    /// A player's stage and bar.
+    Player,
+    /// Charts.
+    Chart,
+    /// The controls panel.
+    Controls,
+    /// Headline numbers.
+    Cards,
+    /// Tables.
+    Table,
+    /// The introduction.
+    Intro,
+}
+
+impl Panel {
+    /// Every panel, in the order an embed shows them.
+    pub const ALL: [Panel; 6] = [
+        Panel::Player,
+        Panel::Chart,
+        Panel::Controls,
+        Panel::Cards,
+        Panel::Table,
+        Panel::Intro,
+    ];
+
+    /// The name in `view=` lists and `data-panel` attributes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Panel::Player => "player",
+            Panel::Chart => "chart",
+            Panel::Controls => "controls",
+            Panel::Cards => "cards",
+            Panel::Table => "table",
+            Panel::Intro => "intro",
+        }
+    }
+
+    /// The panel called `name`.
+    pub fn from_name(name: &str) -> Option<Panel> {
+        Panel::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// How a lab's page steps through a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlayerInfo {
+    /// What one step is called ("tick", "request", "iteration").
+    pub unit: &'static str,
+    /// The number of the first step as people read it (0 for ticks, 1 for
+    /// requests and iterations); the URL's `step` key counts the same way.
+    pub first: usize,
+    /// Steps per second a player plays at when opened.
+    pub speed: f64,
+}
+
+/// What the registry, the home page and the CLI's help say about a lab.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LabInfo {
+    /// Identifier: the `lab` URL key, the CLI subcommand, the golden file's name.
+    pub id: &'static str,
+    /// Page title.
+    pub title: &'static str,
+    /// The reference article's section it follows, e.g. "§4.2".
+    pub section: &'static str,
+    /// Where in the stack it sits.
+    pub layer: Layer,
+    /// One line for the home page card and the CLI's command list.
+    pub summary: &'static str,
+    /// One line defining the lab's units (what a tick or a step is), shown
+    /// wherever the lab appears without its introduction (an embed).
+    pub units: &'static str,
+    /// How its page steps through a run (`None`: the page is not a player
+    /// and has no `step` URL key).
+    pub player: Option<PlayerInfo>,
+    /// The panels an embed of the lab shows when its link names none: the
+    /// ones that make its point within an article column.
+    pub embed_view: &'static [Panel],
+}
+
+/// The item a reader looks at in detail when a lab compares several (a rule,
+/// a mode): the page's picker (`rule=` / `mode=` in the URL) and the CLI's
+/// flag of the same name, which runs only that item.
+#[derive(Clone, Copy, Debug)]
+pub struct Focus<I: 'static> {
+    /// URL key and CLI flag.
+    pub key: &'static str,
+    /// Label for the picker.
+    pub label: &'static str,
+    /// The item a page opens on.
+    pub default: I,
+}
+
+/// [`Focus`] without its item type, for code that treats every lab alike.
+#[derive(Clone, Copy, Debug)]
+pub struct FocusInfo {
+    /// URL key and CLI flag.
+    pub key: &'static str,
+    /// Label for the picker.
+    pub label: &'static str,
+    /// The items, in table order.
+    pub options: fn() -> Vec<Opt>,
+    /// The name of the item a page opens on.
+    pub default: fn() -> &'static str,
+}
+
+/// What one run takes besides the configuration.
+pub struct Input<'a, I> {
+    /// A trace to replay instead of the lab's own workload (labs whose
+    /// [`Lab::REPLAYS_TRACES`] is set; the others refuse one).
+    pub trace: Option<TraceInput<'a>>,
+    /// The items to run; empty runs every one.
+    pub only: &'a [I],
+    /// Also record the step-by-step timeline a page plays, for labs that
+    /// record it only on request (the Routing Lab, for at most two rules).
+    pub record: bool,
+    /// Told `(done, total)` as the run goes.
+    pub progress: Progress<'a>,
+}
+
+impl<I: Choice> Input<'static, I> {
+    /// Every item, on the lab's own workload, nothing recorded, nobody told.
+    pub fn all() -> Input<'static, I> {
+        Input {
+            trace: None,
+            only: &[],
+            record: false,
+            progress: &|_, _| {},
+        }
+    }
+}
+
+impl<'a, I: Choice> Input<'a, I> {
+    /// `only` this item.
+    pub fn one(item: &'a [I]) -> Input<'a, I> {
+        Input {
+            trace: None,
+            only: item,
+            record: false,
+            progress: &|_, _| {},
+        }
+    }
+
+    /// The items to run: `only` in the order given (repeats dropped), or
+    /// every item in table order.
+    pub fn items(&self) -> Vec<I> {
+        if self.only.is_empty() {
+            return I::ALL.to_vec();
+        }
+        let mut out: Vec<I> = Vec::new();
+        for &i in self.only {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        }
+        out
+    }
+}
+
+/// One lab: configuration, simulation, report.
+pub trait Lab: 'static {
+    /// The configuration and its parameter table.
+    type Config: Configurable + Serialize;
+    /// What a run returns (also the JSON that `lblab <id> --json` prints).
+    type Outcome: Serialize + 'static;
+    /// What a reader can focus on ([`Nothing`] when the lab compares nothing).
+    type Item: Choice;
+    /// Id, title, layer, summary, player and embed view.
+    const INFO: LabInfo;
+    /// The picker, if the lab compares several items.
+    const FOCUS: Option<Focus<Self::Item>> = None;
+    /// Whether [`Lab::run`] replays traces (so the CLI offers `--trace`).
+    const REPLAYS_TRACES: bool = false;
+
+    /// Run the lab: validate the config, run the items `input` asks for on
+    /// its workload or trace, and report progress as it goes.
+    fn run(config: &Self::Config, input: &Input<'_, Self::Item>)
+        -> Result<Self::Outcome, RunError>;
+
+    /// A plain-text report: the summary table, and with `detail` the per-step or
+    /// per-replica tables too. The CLI prints it; golden files hold it.
+    fn report(outcome: &Self::Outcome, detail: bool) -> String;
+
+    /// The main comparison as CSV (header row first), for exports.
+    fn csv(outcome: &Self::Outcome) -> String;
+}
+
+/// How a run is written out as text (the CLI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// [`Lab::report`] without detail.
+    Report,
+    /// [`Lab::report`] with detail.
+    Detail,
+    /// Pretty-printed JSON of the outcome.
+    Json,
+    /// [`Lab::csv`].
+    Csv,
+}
+
+/// Why a run produced no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// A parameter (or the focus) cannot be used.
+    Param(ParamError),
+    /// The lab does not replay traces.
+    NoTraces,
+    /// The outcome could not be written as JSON.
+    Json(String),
+    /// The trace could not be imported.
+    Trace(String),
+}
+
+impl From<ParamError> for RunError {
+    fn from(e: ParamError) -> RunError {
+        RunError::Param(e)
+    }
+}
+
+/// A trace to replay: the file's text and how to import it.
+#[derive(Clone, Copy, Debug)]
+pub struct TraceInput<'a> {
+    /// The whole file, as text.
+    pub text: &'a str,
+    /// Time scale, window, limit, compression.
+    pub options: &'a ImportOptions,
+}
+
+/// Told `(done, total)` as a long run progresses.
+pub type Progress<'a> = &'a dyn Fn(u32, u32);
+
+impl core::fmt::Display for RunError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RunError::Param(e) => write!(f, "{e}"),
+            RunError::NoTraces => write!(f, "this lab does not replay traces"),
+            RunError::Json(e) => write!(f, "cannot write JSON: {e}"),
+            RunError::Trace(e) => write!(f, "trace: {e}"),
+        }
+    }
+}
+
+/// `(key, text)` parameter pairs, as a URL query or CLI flags give them.
+pub type Pairs<'a> = [(&'a str, &'a str)];
+
+/// Every parameter's key and canonical text, in table order.
+pub type Canonical = Vec<(&'static str, String)>;
+
+/// What an erased run needs.
+pub struct RunRequest<'a> {
+    /// Parameter values by key; unknown keys are ignored.
+    pub pairs: &'a [(&'a str, &'a str)],
+    /// Names of the items of [`LabEntry::focus`] to run; empty runs all.
+    pub only: &'a [&'a str],
+    /// A trace to replay instead of the lab's own workload.
+    pub trace: Option<TraceInput<'a>>,
+    /// Record the timeline a page plays (see [`Input::record`]).
+    pub record: bool,
+    /// Told how far a long run has got (`None`: nobody is listening).
+    pub progress: Option<Progress<'a>>,
+    /// Called once the simulation is done, before the outcome is written out
+    /// (so a caller can time the simulation alone).
+    pub computed: Option<&'a dyn Fn()>,
+}
+
+impl<'a> RunRequest<'a> {
+    /// A run of `pairs` with nothing else asked.
+    pub fn of(pairs: &'a [(&'a str, &'a str)]) -> RunRequest<'a> {
+        RunRequest {
+            pairs,
+            only: &[],
+            trace: None,
+            record: false,
+            progress: None,
+            computed: None,
+        }
+    }
+}
+
+/// A run written out twice: compact JSON (`lblab <lab> --json` on one line,
+/// for exports) and [`encode`]d bytes (what the page reads back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    /// The outcome as compact JSON.
+    pub json: String,
+    /// The outcome, [`encode`]d.
+    pub bytes: Vec<u8>,
+}
+
+/// A registered lab with its types erased, for code that treats every lab
+/// alike (the web page's worker, the home page, the CLI's flags).
+#[derive(Clone, Copy)]
+pub struct LabEntry {
+    /// Id, title, layer, summary, player, embed view.
+    pub info: LabInfo,
+    /// What a reader can focus on, if anything.
+    pub focus: Option<FocusInfo>,
+    /// Every parameter, defaults included.
+    pub params: fn() -> Vec<Spec>,
+    /// Whether [`LabEntry::run`] accepts a trace.
+    pub replays_traces: bool,
+    /// Build the config from `(key, text)` pairs and read every parameter back
+    /// as canonical text, in table order.
+    pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
+    /// Build the config from `(key, text)` pairs, run, and write the outcome.
+    pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
+}
+
+impl LabEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> LabEntry {
+        LabEntry {
+            info: L::INFO,
+            focus: match L::FOCUS {
+                Some(f) => Some(FocusInfo {
+                    key: f.key,
+                    label: f.label,
+                    options: <L::Item as Choice>::options,
+                    default: default_name::<L>,
+                }),
+                None => None,
+            },
+            params: L::Config::specs,
+            replays_traces: L::REPLAYS_TRACES,
+            canonical: canonical::<L>,
+            run: run_written::<L>,
+        }
+    }
+}
+
+/// What only the CLI and the tests use of a lab: its plain-text report and
+/// the JSON of its configuration. Kept apart from [`LabEntry`] so the web
+/// bundle, which never reaches [`TEXTS`], leaves the reports out.
+#[derive(Clone, Copy)]
+pub struct TextEntry {
+    /// The lab's id.
+    pub id: &'static str,
+    /// Build the config from pairs, run, and write the outcome as `format`.
+    pub run: fn(&RunRequest<'_>, Format) -> Result<String, RunError>,
+    /// Build the config from pairs and write it as JSON, without running
+    /// (the CLI's `--config`).
+    pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
+}
+
+impl TextEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> TextEntry {
+        TextEntry {
+            id: L::INFO.id,
+            run: run_text::<L>,
+            config_json: config_json::<L>,
+        }
+    }
+}
+
+/// The name of lab `L`'s default focus item.
+fn default_name<L: Lab>() -> &'static str {
+    L::FOCUS.map_or("", |f| f.default.name())
+}
+
+/// The config `pairs` describe, or the first value that cannot be used.
+fn config_from<L: Lab>(pairs: &[(&str, &str)]) -> Result<L::Config, ParamError> {
+    let (config, errors) = crate::params::from_pairs::<L::Config>(pairs.iter().copied());
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(config),
+    }
+}
+
+fn config_json<L: Lab>(pairs: &[(&str, &str)]) -> Result<String, RunError> {
+    let config = config_from::<L>(pairs)?;
+    serde_json::to_string_pretty(&config).map_err(|e| RunError::Json(e.to_string()))
+}
+
+fn canonical<L: Lab>(pairs: &[(&str, &str)]) -> Result<Vec<(&'static str, String)>, ParamError> {
+    config_from::<L>(pairs).map(|c| crate::params::all_pairs(&c))
+}
+
+/// Encode an outcome (or any record) positionally with postcard: every
+/// field in declaration order, no names. Outcomes never skip a field when
+/// serialising, so this reads back exactly (`web` decodes it on the page).
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
+    postcard::to_allocvec(value).map_err(|e| RunError::Json(e.to_string()))
+}
+
+/// Read back what [`encode`] wrote.
+pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    let json = serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?;
+    Ok(Written {
+        json,
+        bytes: encode(&outcome)?,
+    })
+}
+
+fn run_text<L: Lab>(req: &RunRequest<'_>, format: Format) -> Result<String, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    Ok(match format {
+        Format::Report => L::report(&outcome, false),
+        Format::Detail => L::report(&outcome, true),
+        Format::Csv => L::csv(&outcome),
+        Format::Json => {
+            serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
+        }
+    })
+}
+
+/// The items `names` name, or an error naming the focus key and the options.
+fn items_named<L: Lab>(names: &[&str]) -> Result<Vec<L::Item>, RunError> {
+    names
+        .iter()
+        .map(|name| {
+            L::Item::from_name(name).ok_or_else(|| {
+                RunError::Param(ParamError {
+                    key: L::FOCUS.map_or("only", |f| f.key),
+                    given: String::from(*name),
+                    problem: crate::params::Problem::Option(L::Item::names()),
+                })
+            })
+        })
+        .collect()
+}
+
+fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
+    let config = config_from::<L>(req.pairs)?;
+    let only = items_named::<L>(req.only)?;
+    if req.trace.is_some() && !L::REPLAYS_TRACES {
+        return Err(RunError::NoTraces);
+    }
+    let quiet = |_: u32, _: u32| {};
+    let outcome = L::run(
+        &config,
+        &Input {
+            trace: req.trace,
+            only: &only,
+            record: req.record,
+            progress: req.progress.unwrap_or(&quiet),
+        },
+    )?;
+    if let Some(computed) = req.computed {
+        computed();
+    }
+    Ok(outcome)
+}
+
+/// A CSV field: quoted (with inner quotes doubled) when it holds a comma, a
+/// quote or a line break (RFC 4180).
+pub(crate) fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        let mut out = String::from("\"");
+        out.push_str(&s.replace('"', "\"\""));
+        out.push('"');
+        out
+    } else {
+        String::from(s)
+    }
+}
