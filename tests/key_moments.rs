@@ -164,7 +164,7 @@ fn batching_moments_and_totals() {
 fn play(config: &RoutingConfig, rules: &[RuleKind]) -> routing::player::Timeline {
     use sim_core::labs::{Input, Lab};
     let input = Input {
-        record: true,
+        record: rules,
         ..Input::one(rules)
     };
     routing::RoutingLab::run(config, &input)
@@ -271,8 +271,7 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     assert_eq!(t, play(&config, only));
     let entry = sim_core::labs::find("routing").expect("registered");
     let unknown = (entry.run)(&sim_core::labs::RunRequest {
-        only: &["nope"],
-        record: true,
+        record: &["nope"],
         ..sim_core::labs::RunRequest::of(&[])
     });
     assert!(unknown.is_err());

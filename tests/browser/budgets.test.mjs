@@ -53,21 +53,27 @@ test('the Routing Lab shows its table after navigation (time reported; target 1.
   assert.deepEqual(problems, []);
 });
 
-test('recomputing every rule after a slider change: the worker's time in wasm (reported; target 8 ms)', async () => {
+test('recomputing every rule after a slider change: the worker\'s time in wasm (reported; target 8 ms)', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(`${env.srv.base}?lab=routing`);
   await page.locator('#compare-table tbody tr').first().waitFor();
   const slider = page.locator('#prompt-cv');
   await slider.focus();
+  // Each move's run, as the worker timed it. The first moves run while the
+  // browser is still compiling the simulation's hot functions to its
+  // optimising tier (V8 does not replace a running wasm function, so a long
+  // run started in baseline code finishes there); both figures are printed.
   const samples = [];
-  for (let i = 0; i < 11; i++) {
+  let last = await page.evaluate(() => document.documentElement.dataset.runs);
+  for (let i = 0; i < 31; i++) {
     await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForTimeout(30);
+    await page.waitForFunction((n) => document.documentElement.dataset.runs !== n, last);
+    last = await page.evaluate(() => document.documentElement.dataset.runs);
     samples.push(await page.evaluate(() => window.wasmBindings.lblab_last_compute_ms()));
   }
-  samples.sort((a, b) => a - b);
-  const median = samples[Math.floor(samples.length / 2)];
-  console.log(`budget: recompute median ${median.toFixed(2)} ms, max ${samples[samples.length - 1].toFixed(2)} ms (target 8)`);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const [first, after] = [samples.slice(0, 11), samples.slice(11)];
+  console.log(`budget: recompute median ${median(after).toFixed(2)} ms over moves 12–31, max ${Math.max(...after).toFixed(2)} ms (target 8); first 11 moves median ${median(first).toFixed(2)} ms, max ${Math.max(...first).toFixed(2)} ms`);
   assert.ok(samples.every((s) => Number.isFinite(s)), 'the page publishes its compute time');
   assert.deepEqual(problems, []);
   await page.close();

@@ -59,7 +59,51 @@ impl Default for ChartTheme {
     }
 }
 
+thread_local! {
+    static CHART_THEME: std::cell::RefCell<Option<(u32, ChartTheme)>> = const { std::cell::RefCell::new(None) };
+    static GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static WATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How many times the colour scheme has changed since the page loaded:
+/// colours read from CSS are kept until it changes (reading computed style
+/// forces a style recalculation, which a chart redrawn every player step
+/// should not pay for).
+pub fn generation() -> u32 {
+    if !WATCHING.with(|w| w.replace(true)) {
+        watch_scheme();
+    }
+    GENERATION.with(|g| g.get())
+}
+
+/// Count a change of `prefers-color-scheme` (a forced `theme=` never changes).
+fn watch_scheme() {
+    use wasm_bindgen::prelude::*;
+    let Some(query) = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+    else {
+        return;
+    };
+    let on_change = Closure::<dyn FnMut()>::new(|| GENERATION.with(|g| g.set(g.get() + 1)));
+    let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+    // One listener for the page's life.
+    on_change.forget();
+}
+
 impl ChartTheme {
+    /// The page's chart colours, read once per colour scheme.
+    pub fn current() -> ChartTheme {
+        let now = generation();
+        if let Some((g, t)) = CHART_THEME.with(|c| *c.borrow()) {
+            if g == now {
+                return t;
+            }
+        }
+        let t = ChartTheme::from_css();
+        CHART_THEME.with(|c| *c.borrow_mut() = Some((now, t)));
+        t
+    }
+
     /// Read `--chart-bg`, `--fg`, `--chart-grid` and `--accent` from the root element.
     pub fn from_css() -> ChartTheme {
         let fallback = ChartTheme::default();

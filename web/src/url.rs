@@ -1,7 +1,8 @@
 //! The URL query is the single source of truth for a view: read once at start-up,
 //! rewritten (without a history entry) whenever a control changes.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// The current query as key/value pairs, in order.
 pub fn query_pairs() -> Vec<(String, String)> {
@@ -70,9 +71,21 @@ pub fn build_query(pairs: &[(&str, String)]) -> String {
     format!("?{}", body.join("&"))
 }
 
+thread_local! {
+    /// The query waiting to be written, if a write is scheduled.
+    static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// How long a new query waits before it is written, in ms: a slider dragged
+/// or a player playing changes the state many times a second, and each
+/// `history.replaceState` costs the main thread a few milliseconds.
+const SETTLE_MS: i32 = 120;
+
 /// Replace the query of the current URL without adding a history entry. The
 /// shell's embedding keys ([`crate::embed::SHELL_KEYS`]) present in the current
 /// URL are kept, so an embedded lab stays embedded as its controls move.
+/// Writes are coalesced: the newest query is written once the state has
+/// settled for [`SETTLE_MS`].
 pub fn replace_query(pairs: &[(&str, String)]) {
     let Some(window) = web_sys::window() else {
         return;
@@ -85,12 +98,26 @@ pub fn replace_query(pairs: &[(&str, String)]) {
         }
     }
     let query = build_query(&pairs);
-    if window.location().search().ok().as_deref() == Some(query.as_str()) {
+    let scheduled = PENDING.with(|p| p.borrow_mut().replace(query).is_some());
+    if scheduled {
         return;
     }
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&query));
-    }
+    let write = Closure::once_into_js(|| {
+        let Some(query) = PENDING.with(|p| p.borrow_mut().take()) else {
+            return;
+        };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if window.location().search().ok().as_deref() == Some(query.as_str()) {
+            return;
+        }
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&query));
+        }
+    });
+    let _ = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(write.unchecked_ref(), SETTLE_MS);
 }
 
 /// The query `search` without the embedding keys that make a view an embed

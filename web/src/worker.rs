@@ -40,8 +40,9 @@ pub struct Job {
     pub only: Vec<&'static str>,
     /// A trace to replay: its text and the import options' pairs.
     pub trace: Option<(Arc<str>, Pairs)>,
-    /// Also record the step-by-step timeline (see `sim_core::labs::Input`).
-    pub record: bool,
+    /// Names of the focus items whose step-by-step timeline to record as
+    /// well (see `sim_core::labs::Input::record`).
+    pub record: Vec<&'static str>,
 }
 
 impl PartialEq for Job {
@@ -265,14 +266,13 @@ pub fn submit(
         set("id", &JsValue::from(id));
         set("lab", &JsValue::from_str(job.lab));
         set("pairs", &pairs_js(&job.pairs));
-        set("record", &JsValue::from_bool(job.record));
-        set(
-            "only",
-            &job.only
-                .iter()
+        let names = |v: &[&str]| {
+            v.iter()
                 .map(|n| JsValue::from_str(n))
-                .collect::<js_sys::Array>(),
-        );
+                .collect::<js_sys::Array>()
+        };
+        set("record", &names(&job.record));
+        set("only", &names(&job.only));
         if let Some((text, import)) = &job.trace {
             set("trace", &JsValue::from_str(text));
             set("import", &pairs_js(import));
@@ -342,6 +342,9 @@ fn pairs_from(v: &JsValue) -> Vec<(String, String)> {
         .collect()
 }
 
+/// How long a run goes before it reports progress, in ms.
+const QUIET_MS: f64 = 100.0;
+
 /// The worker's entry point: run one request through the lab registry and
 /// post its progress and its outcome (or why it failed) back to the page.
 #[wasm_bindgen]
@@ -349,8 +352,8 @@ pub fn lblab_worker_message(data: JsValue) {
     let id = get(&data, "id").as_f64().unwrap_or(0.0) as u32;
     let lab_id = get(&data, "lab").as_string().unwrap_or_default();
     let pairs = pairs_from(&get(&data, "pairs"));
-    let only: Vec<String> = {
-        let v = get(&data, "only");
+    let names = |key: &str| -> Vec<String> {
+        let v = get(&data, key);
         if js_sys::Array::is_array(&v) {
             js_sys::Array::from(&v)
                 .iter()
@@ -360,7 +363,9 @@ pub fn lblab_worker_message(data: JsValue) {
             Vec::new()
         }
     };
+    let (only, record) = (names("only"), names("record"));
     let only: Vec<&str> = only.iter().map(String::as_str).collect();
+    let record: Vec<&str> = record.iter().map(String::as_str).collect();
     let trace = get(&data, "trace").as_string();
     let import_pairs = pairs_from(&get(&data, "import"));
     let fail = |why: String| {
@@ -381,13 +386,18 @@ pub fn lblab_worker_message(data: JsValue) {
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
+    let start = crate::clock::now_ms_anywhere();
+    // A run that is over in a blink has no progress worth a message (the
+    // page shows the bar only after a third of a second anyway).
     let progress = |done: u32, total: u32| {
+        if crate::clock::now_ms_anywhere() - start < QUIET_MS {
+            return;
+        }
         let msg = message(id, "progress");
         let _ = Reflect::set(&msg, &"done".into(), &JsValue::from(done));
         let _ = Reflect::set(&msg, &"total".into(), &JsValue::from(total));
         post(&msg);
     };
-    let start = crate::clock::now_ms_anywhere();
     let end = std::cell::Cell::new(f64::NAN);
     let computed = || end.set(crate::clock::now_ms_anywhere());
     let request = RunRequest {
@@ -397,7 +407,7 @@ pub fn lblab_worker_message(data: JsValue) {
             text,
             options: &import,
         }),
-        record: get(&data, "record").as_bool().unwrap_or(false),
+        record: &record,
         progress: Some(&progress),
         computed: Some(&computed),
     };

@@ -8,7 +8,7 @@
 //! from their tails and never leaves a hole at the root, as vLLM's block pool
 //! does by freeing a request's blocks in reverse order.
 
-use crate::fasthash::FxHashMap;
+use crate::fasthash::BlockMap;
 use alloc::vec::Vec;
 
 use crate::workload::BlockId;
@@ -26,14 +26,14 @@ struct Node {
     older: u32,
 }
 
-/// An LRU set of block ids with a fixed capacity in blocks: a hash map from
-/// block to node, and the nodes in a doubly linked recency list kept in one
+/// An LRU set of block ids with a fixed capacity in blocks: a map from
+/// block to node ([`BlockMap`], open addressing tuned for this), and the nodes in a doubly linked recency list kept in one
 /// vector (no allocation per use once full; every touch and eviction is a few
 /// index writes, which matters since every prompt block passes through here).
 #[derive(Clone, Debug, Default)]
 pub struct PrefixCache {
     capacity: usize,
-    index: FxHashMap<BlockId, u32>,
+    index: BlockMap,
     nodes: Vec<Node>,
     /// Most recently used node.
     newest: u32,
@@ -66,7 +66,7 @@ impl PrefixCache {
     pub fn match_len(&self, blocks: &[BlockId]) -> usize {
         blocks
             .iter()
-            .take_while(|b| self.index.contains_key(*b))
+            .take_while(|&&b| self.index.get(b).is_some())
             .count()
     }
 
@@ -100,7 +100,7 @@ impl PrefixCache {
         }
         // Leaf first: the root of the chain ends up the most recent.
         for &b in blocks.iter().rev() {
-            if let Some(&i) = self.index.get(&b) {
+            if let Some(i) = self.index.get(b) {
                 if i != self.newest {
                     self.unlink(i);
                     self.push_newest(i);
@@ -118,7 +118,7 @@ impl PrefixCache {
                 // Full: the least recently used node is reused for `b`.
                 let i = self.oldest;
                 self.unlink(i);
-                self.index.remove(&self.nodes[i as usize].block);
+                self.index.remove(self.nodes[i as usize].block);
                 self.nodes[i as usize].block = b;
                 i
             };

@@ -194,9 +194,10 @@ pub struct Input<'a, I> {
     pub trace: Option<TraceInput<'a>>,
     /// The items to run; empty runs every one.
     pub only: &'a [I],
-    /// Also record the step-by-step timeline a page plays, for labs that
-    /// record it only on request (the Routing Lab, for at most two rules).
-    pub record: bool,
+    /// Items whose step-by-step timeline to record as well, for labs that
+    /// record one only on request (the Routing Lab: the player's rule and
+    /// its side-by-side partner, among the items run).
+    pub record: &'a [I],
     /// Told `(done, total)` as the run goes.
     pub progress: Progress<'a>,
 }
@@ -207,7 +208,7 @@ impl<I: Choice> Input<'static, I> {
         Input {
             trace: None,
             only: &[],
-            record: false,
+            record: &[],
             progress: &|_, _| {},
         }
     }
@@ -219,7 +220,7 @@ impl<'a, I: Choice> Input<'a, I> {
         Input {
             trace: None,
             only: item,
-            record: false,
+            record: &[],
             progress: &|_, _| {},
         }
     }
@@ -337,8 +338,8 @@ pub struct RunRequest<'a> {
     pub only: &'a [&'a str],
     /// A trace to replay instead of the lab's own workload.
     pub trace: Option<TraceInput<'a>>,
-    /// Record the timeline a page plays (see [`Input::record`]).
-    pub record: bool,
+    /// Names of the items whose timeline to record (see [`Input::record`]).
+    pub record: &'a [&'a str],
     /// Told how far a long run has got (`None`: nobody is listening).
     pub progress: Option<Progress<'a>>,
     /// Called once the simulation is done, before the outcome is written out
@@ -353,7 +354,7 @@ impl<'a> RunRequest<'a> {
             pairs,
             only: &[],
             trace: None,
-            record: false,
+            record: &[],
             progress: None,
             computed: None,
         }
@@ -423,17 +424,33 @@ pub struct TextEntry {
     /// Build the config from pairs and write it as JSON, without running
     /// (the CLI's `--config`).
     pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
+    /// Read [`encode`]d bytes back as the page does and write them as JSON
+    /// (what the encoding tests compare with the worker's JSON).
+    pub reencode: fn(&[u8]) -> Result<String, String>,
 }
 
 impl TextEntry {
     /// The entry for lab type `L`.
-    pub const fn of<L: Lab>() -> TextEntry {
+    pub const fn of<L: Lab>() -> TextEntry
+    where
+        L::Outcome: serde::de::DeserializeOwned,
+    {
         TextEntry {
             id: L::INFO.id,
             run: run_text::<L>,
             config_json: config_json::<L>,
+            reencode: reencode::<L>,
         }
     }
+}
+
+/// Decode an outcome of lab `L` and write it as compact JSON.
+fn reencode<L: Lab>(bytes: &[u8]) -> Result<String, String>
+where
+    L::Outcome: serde::de::DeserializeOwned,
+{
+    let outcome: L::Outcome = decode(bytes)?;
+    serde_json::to_string(&outcome).map_err(|e| e.to_string())
 }
 
 /// The name of lab `L`'s default focus item.
@@ -511,6 +528,7 @@ fn items_named<L: Lab>(names: &[&str]) -> Result<Vec<L::Item>, RunError> {
 fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
     let config = config_from::<L>(req.pairs)?;
     let only = items_named::<L>(req.only)?;
+    let record = items_named::<L>(req.record)?;
     if req.trace.is_some() && !L::REPLAYS_TRACES {
         return Err(RunError::NoTraces);
     }
@@ -520,7 +538,7 @@ fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
         &Input {
             trace: req.trace,
             only: &only,
-            record: req.record,
+            record: &record,
             progress: req.progress.unwrap_or(&quiet),
         },
     )?;

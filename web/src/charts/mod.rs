@@ -430,9 +430,10 @@ pub fn draw_on_canvas(
     canvas: &web_sys::HtmlCanvasElement,
     spec: &ChartSpec,
     theme: &ChartTheme,
+    (css_width, css_height): (f64, f64),
 ) -> Result<PlotArea, String> {
-    let width = canvas.client_width().max(200) as u32;
-    let height = canvas.client_height().max(150) as u32;
+    let width = (css_width.round() as u32).max(200);
+    let height = (css_height.round() as u32).max(150);
     if canvas.width() != width {
         canvas.set_width(width);
     }

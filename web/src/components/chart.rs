@@ -30,12 +30,21 @@ pub fn draw_linked(
     pick: Option<PickFn>,
 ) {
     let drawn: Rc<RefCell<Option<Drawn>>> = Rc::default();
-    let hooked = Rc::new(std::cell::Cell::new(false));
+    let size: Rc<std::cell::OnceCell<RwSignal<(f64, f64)>>> = Rc::default();
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
-        let theme = ChartTheme::from_css();
+        let first = size.get().is_none();
+        let (w, h) = size.get_or_init(|| super::observe_size(&c)).get();
+        if first {
+            super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
+        }
+        // Nothing to draw on until the browser has laid the canvas out.
+        if w < 1.0 || h < 1.0 {
+            return;
+        }
+        let theme = ChartTheme::current();
         if let Some(spec) = spec(&theme) {
-            let failed = match crate::charts::draw_on_canvas(&c, &spec, &theme) {
+            let failed = match crate::charts::draw_on_canvas(&c, &spec, &theme, (w, h)) {
                 Ok(area) => {
                     *drawn.borrow_mut() = Some(Drawn { spec, area });
                     None
@@ -51,9 +60,6 @@ pub fn draw_linked(
                     "chart-error"
                 });
             }
-        }
-        if !hooked.replace(true) {
-            super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
         }
     });
 }

@@ -6,6 +6,7 @@ pub mod chart;
 mod controls;
 mod embed_builder;
 mod hover;
+mod measure;
 mod notice;
 mod player;
 mod run_status;
@@ -17,6 +18,7 @@ mod trace_panel;
 
 pub use controls::{Allows, ControlKind, ControlSpec, Controls, Deferred, Getter, Setter};
 pub use embed_builder::EmbedBuilder;
+pub use measure::observe_size;
 pub use notice::{ErrorLine, Notice};
 pub use player::Player;
 pub use run_status::{RunState, RunStatus};

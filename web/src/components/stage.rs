@@ -137,7 +137,26 @@ pub struct Palette {
     pub warn: String,
 }
 
+thread_local! {
+    static PALETTE: std::cell::RefCell<Option<(u32, Palette)>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Palette {
+    /// The page's colours, read once per colour scheme (reading computed
+    /// style forces a style recalculation; a stage redrawn every step should
+    /// not pay for one).
+    pub fn current() -> Palette {
+        let now = crate::theme::generation();
+        if let Some((g, p)) = PALETTE.with(|c| c.borrow().clone()) {
+            if g == now {
+                return p;
+            }
+        }
+        let p = Palette::from_css();
+        PALETTE.with(|c| *c.borrow_mut() = Some((now, p.clone())));
+        p
+    }
+
     /// The page's current colours (CSS custom properties of the root).
     pub fn from_css() -> Palette {
         let style = web_sys::window().and_then(|w| {
@@ -187,6 +206,8 @@ struct Motion {
     duration: f64,
     /// Whether a frame is already requested.
     pending: bool,
+    /// The canvas's laid-out width, in CSS pixels.
+    width: f64,
 }
 
 /// How many frame costs are kept for the tests (the newest).
@@ -284,23 +305,19 @@ pub fn Stage(
             }
         }
     };
-    let width = RwSignal::new(0.0f64);
-    let resize = window_event_listener(leptos::ev::resize, move |_| {
-        if let Some(c) = canvas.get_untracked() {
-            width.set(f64::from(c.client_width()));
-        }
-    });
-    on_cleanup(move || resize.remove());
+    let size: Rc<std::cell::OnceCell<RwSignal<(f64, f64)>>> = Rc::default();
     {
         let motion = Rc::clone(&motion);
         let request = request.clone();
         Effect::new(move |_| {
             let Some(c) = canvas.get() else { return };
-            let w = match width.get() {
-                w if w > 0.0 => w,
-                _ => f64::from(c.client_width()).max(280.0),
-            };
-            let palette = Palette::from_css();
+            // The width the browser laid the canvas out at, reported by a
+            // resize observer (reading it here would force a layout).
+            let (w, _) = size.get_or_init(|| super::observe_size(&c)).get();
+            if w < 1.0 {
+                return;
+            }
+            let palette = Palette::current();
             let Some(next) = scene(w, &palette) else {
                 return;
             };
@@ -317,6 +334,7 @@ pub fn Stage(
                 .collect();
             m.start = m.drawn.clone();
             m.target = next;
+            m.width = w;
             m.began = now;
             m.duration = if calm {
                 0.0
@@ -343,7 +361,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
         return false;
     };
     let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-    let css_w = f64::from(canvas.client_width()).max(1.0);
+    let css_w = m.width.max(1.0);
     let css_h = m.target.height.max(40.0);
     let style = AsRef::<web_sys::HtmlElement>::as_ref(canvas).style();
     let h_text = format!("{css_h}px");

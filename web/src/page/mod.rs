@@ -60,11 +60,9 @@ pub struct Step<'a>(pub &'a dyn Fn() -> usize);
 pub struct View<'a, L: Lab> {
     /// The configuration the controls edit.
     pub config: &'a L::Config,
-    /// The page's run of it.
+    /// The page's run of it (with the player's recording, for pages whose
+    /// player plays one: [`Player::records`]).
     pub outcome: &'a L::Outcome,
-    /// The player's recorded run, for pages whose player records one
-    /// ([`Player::records`]).
-    pub played: Option<&'a L::Outcome>,
     /// The item in focus (`None` for labs that compare nothing).
     pub focus: Option<L::Item>,
     /// A second item shown side by side (`vs=`).
@@ -87,7 +85,6 @@ impl<'a, L: Lab> View<'a, L> {
         View {
             config,
             outcome,
-            played: None,
             focus,
             vs: None,
             pickable: true,
@@ -185,9 +182,9 @@ impl<L: Lab> Chart<L> {
 pub struct Player<L: Lab> {
     /// A heading above the bar (empty for none).
     pub heading: &'static str,
-    /// The player plays a second run, recorded on request for the focus item
-    /// and its side-by-side partner (the Routing Lab), read from
-    /// [`View::played`]; otherwise it plays the page's run.
+    /// The player plays a recording the page's run makes on request, of the
+    /// item in focus and its side-by-side partner (the Routing Lab records
+    /// two rules tick by tick); otherwise the run is the record.
     pub records: bool,
     /// Whether a second item can be shown side by side (`vs=`).
     pub side_by_side: bool,
@@ -304,8 +301,6 @@ pub struct Snap<'a> {
     pub config: &'a Shared,
     /// The run (`L::Outcome`).
     pub outcome: &'a Shared,
-    /// The player's recording (`L::Outcome`), if any.
-    pub played: Option<&'a Shared>,
     /// The focus item's index in the lab's items.
     pub focus: Option<usize>,
     /// The side-by-side item's index.
@@ -435,7 +430,6 @@ where
         Some(View {
             config: s.config.get::<L::Config>()?,
             outcome: s.outcome.get::<L::Outcome>()?,
-            played: s.played.and_then(|p| p.get::<L::Outcome>()),
             focus: item(s.focus),
             vs: item(s.vs),
             pickable: s.pickable,

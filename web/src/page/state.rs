@@ -45,10 +45,9 @@ pub struct State {
     pub trace: RwSignal<TraceState>,
     /// How a trace is imported.
     pub import: RwSignal<ImportOptions>,
-    /// The page's run.
+    /// The page's run (with the player's recording, for pages whose player
+    /// plays one).
     pub main: Run,
-    /// The player's recorded run (pages whose player records one).
-    pub played: Run,
     /// The embedding options (`controls=` locks every value it does not list).
     pub embed: StoredValue<EmbedOptions>,
 }
@@ -196,41 +195,30 @@ impl State {
                 t => Some(t.text().map(|text| (text, import.with(params::all_pairs)))),
             }
         };
-        let main = job::use_run(
-            move || {
-                Some(Job {
-                    lab,
-                    pairs: config.with(|c| page.all_pairs(c)),
-                    only: Vec::new(),
-                    trace: trace_job()?,
-                    record: false,
-                })
-            },
-            page,
-            true,
-        );
         let records = page.player().is_some_and(|p| p.records);
         let name = move |i: Option<usize>| -> Option<&'static str> {
             let f = entry.focus?;
             (f.options)().get(i?).map(|o| o.name)
         };
-        let played = job::use_run(
+        let main = job::use_run(
             move || {
-                if !records {
-                    return None;
+                // A player that plays a recording has the run record the
+                // item in focus and its side-by-side partner.
+                let mut record: Vec<&'static str> = Vec::new();
+                if records {
+                    record.extend(name(focus.get()));
+                    record.extend(name(vs.get()).filter(|v| !record.contains(v)));
                 }
-                let mut only: Vec<&'static str> = name(focus.get()).into_iter().collect();
-                only.extend(name(vs.get()).filter(|v| !only.contains(v)));
                 Some(Job {
                     lab,
                     pairs: config.with(|c| page.all_pairs(c)),
-                    only,
+                    only: Vec::new(),
                     trace: trace_job()?,
-                    record: true,
+                    record,
                 })
             },
             page,
-            false,
+            true,
         );
         let state = State {
             page,
@@ -243,7 +231,6 @@ impl State {
             trace,
             import,
             main,
-            played,
             embed: StoredValue::new(embed),
         };
         state.keep_url();
@@ -307,7 +294,6 @@ impl State {
     pub fn with_snap<R>(&self, f: impl FnOnce(&Snap<'_>) -> R) -> Option<R> {
         let config = self.config.get();
         let outcome = self.main.get()?;
-        let played = self.played.get();
         let len = std::cell::Cell::new(0usize);
         let wanted = self.wanted_step;
         let step = || match len.get() {
@@ -317,7 +303,6 @@ impl State {
         let snap = Snap {
             config: &config,
             outcome: &outcome,
-            played: played.as_ref(),
             focus: self.focus.get(),
             vs: self.vs.get(),
             pickable: self.allows(self.page.entry().focus.map_or("", |f| f.key)),

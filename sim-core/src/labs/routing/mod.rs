@@ -82,9 +82,9 @@ impl Lab for RoutingLab {
     });
     const REPLAYS_TRACES: bool = true;
 
-    /// Every rule `input` asks for on one workload; with `input.record`, the
-    /// first [`player::PLAYER_RULES`] of them are also recorded tick by tick
-    /// for the page's player.
+    /// Every rule `input` asks for on one workload; the rules in
+    /// `input.record` (at most [`player::PLAYER_RULES`]) are also recorded
+    /// tick by tick for the page's player, from the same tick loop.
     fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
         config.validate()?;
         let (workload, import) = workload_for(config, input)?;

@@ -146,9 +146,22 @@ pub struct Outcome {
     pub trace: TraceStats,
     /// One entry per rule run, in registry order.
     pub rules: Vec<RuleOutcome>,
-    /// The tick-by-tick record of the first rules run, when the run was
-    /// asked to record it (the page's player; see [`super::player`]).
+    /// The tick-by-tick record of the rules the run was asked to record (the
+    /// page's player; see [`super::player`]). It travels to the page in the
+    /// positional encoding only: in JSON it is written `null`, so a page's
+    /// export equals what `lblab routing --json` prints for the same settings
+    /// (the recording is a view of the run, not one of its figures).
+    #[serde(serialize_with = "page_only")]
     pub timeline: Option<Timeline>,
+}
+
+/// Write `timeline` only for a machine reader (the page's positional
+/// encoding); a human-readable format (JSON) gets `null`.
+fn page_only<S: serde::Serializer>(timeline: &Option<Timeline>, s: S) -> Result<S::Ok, S::Error> {
+    match timeline {
+        Some(t) if !s.is_human_readable() => s.serialize_some(t),
+        _ => s.serialize_none(),
+    }
 }
 
 impl Outcome {

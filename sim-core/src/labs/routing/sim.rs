@@ -26,7 +26,7 @@ pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, ParamEr
         &workload,
         rules,
         TraceSource::Generated,
-        false,
+        &[],
         &|_, _| {},
     ))
 }
@@ -54,29 +54,31 @@ pub fn run_on_reporting(
         workload,
         rules,
         TraceSource::Replayed,
-        false,
+        &[],
         progress,
     ))
 }
 
-/// Every rule in `rules` on `workload`; with `record`, the first
-/// [`PLAYER_RULES`] are recorded tick by tick as they run (the timeline and
-/// the metrics come from the same tick loop). `config` must be valid.
+/// Every rule in `rules` on `workload`; the rules in `record` (the first
+/// [`PLAYER_RULES`] of them) are recorded tick by tick as they run, in the
+/// order `record` names them (the timeline and the metrics come from the same
+/// tick loop). `config` must be valid.
 pub(super) fn simulate(
     config: &Config,
     workload: &Workload,
     rules: &[RuleKind],
     source: TraceSource,
-    record: bool,
+    record: &[RuleKind],
     progress: Progress<'_>,
 ) -> Outcome {
     let total = rules.len() as u32;
+    let record = &record[..record.len().min(PLAYER_RULES)];
     let mut plays = Vec::new();
     let outcomes = rules
         .iter()
         .enumerate()
         .map(|(i, &rule)| {
-            let r = if record && i < PLAYER_RULES {
+            let r = if record.contains(&rule) {
                 let (play, r) = record::record_rule(config, workload, rule);
                 plays.push(play);
                 r
@@ -87,13 +89,14 @@ pub(super) fn simulate(
             r
         })
         .collect();
+    plays.sort_by_key(|p: &super::player::RulePlay| record.iter().position(|&r| r == p.rule));
     Outcome {
         config: config.clone(),
         source,
         import: None,
         trace: workload.stats(),
         rules: outcomes,
-        timeline: record.then(|| Timeline {
+        timeline: (!record.is_empty()).then(|| Timeline {
             replicas: config.replicas,
             requests: record::requests(workload),
             rules: plays,

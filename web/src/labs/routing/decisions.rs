@@ -124,7 +124,7 @@ pub fn decisions(state: &State) -> AnyView {
                 pairs,
                 only: vec![rule().name()],
                 trace,
-                record: false,
+                record: Vec::new(),
             })
         },
         state.page,

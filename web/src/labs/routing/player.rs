@@ -1,7 +1,7 @@
 //! The Routing Lab's player: the rule in focus (and, side by side, a second
-//! rule on the same trace) replayed tick by tick. The timeline is recorded by
-//! sim-core in the worker (a run with `record` set), from the same tick loop
-//! as the lab's metrics; this file only shows it.
+//! rule on the same trace) replayed tick by tick. The page's run records both
+//! in the worker (sim-core's `Input::record`), from the same tick loop as the
+//! lab's metrics; this file only shows it.
 
 use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
@@ -72,7 +72,7 @@ fn replicas_html(tl: &Timeline, t: usize) -> Html {
 
 /// The recorded timeline, once the player's run is in.
 fn timeline<'a>(v: &View<'a, RoutingLab>) -> Option<&'a Timeline> {
-    v.played?.timeline.as_ref()
+    v.outcome.timeline.as_ref()
 }
 
 /// Routed, finished and TTFT P95 so far, per rule played; where the frames

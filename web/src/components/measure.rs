@@ -1,0 +1,31 @@
+//! The size of a canvas, as the browser lays it out, without asking for it:
+//! reading `clientWidth` after the page changed forces a synchronous layout,
+//! and a chart redrawn at every player step would pay for one each time. A
+//! `ResizeObserver` reports the size after layout instead, and the drawing
+//! effects read it from a signal.
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A signal holding `el`'s content size in CSS pixels, `(0, 0)` until the
+/// browser first reports it, and updated whenever it changes.
+pub fn observe_size(el: &web_sys::Element) -> RwSignal<(f64, f64)> {
+    let size = RwSignal::new((0.0, 0.0));
+    let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+            let r = e.content_rect();
+            let next = (r.width(), r.height());
+            if size.get_untracked() != next {
+                size.set(next);
+            }
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    // The observer and its callback live as long as the element (a page has
+    // a handful of canvases).
+    on_resize.forget();
+    size
+}
