@@ -74,18 +74,34 @@ pub fn build_query(pairs: &[(&str, String)]) -> String {
 thread_local! {
     /// The query waiting to be written, if a write is scheduled.
     static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// When the address bar was last written (ms).
+    static LAST: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::NEG_INFINITY) };
 }
 
-/// How long a new query waits before it is written, in ms: a slider dragged
-/// or a player playing changes the state many times a second, and each
-/// `history.replaceState` costs the main thread a few milliseconds.
-const SETTLE_MS: i32 = 120;
+/// The least time between two writes of the address bar, in ms: a slider
+/// dragged or a player playing changes the state many times a second, and
+/// each `history.replaceState` costs the main thread a few milliseconds.
+const SETTLE_MS: f64 = 120.0;
+
+/// Write `query` to the address bar (if it differs) and note when.
+fn write(query: &str) {
+    LAST.with(|l| l.set(crate::clock::now_ms()));
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if window.location().search().ok().as_deref() == Some(query) {
+        return;
+    }
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(query));
+    }
+}
 
 /// Replace the query of the current URL without adding a history entry. The
 /// shell's embedding keys ([`crate::embed::SHELL_KEYS`]) present in the current
 /// URL are kept, so an embedded lab stays embedded as its controls move.
-/// Writes are coalesced: the newest query is written once the state has
-/// settled for [`SETTLE_MS`].
+/// A change after a quiet spell is written at once; changes that follow
+/// within [`SETTLE_MS`] are coalesced, the newest written when it is up.
 pub fn replace_query(pairs: &[(&str, String)]) {
     let Some(window) = web_sys::window() else {
         return;
@@ -102,22 +118,22 @@ pub fn replace_query(pairs: &[(&str, String)]) {
     if scheduled {
         return;
     }
-    let write = Closure::once_into_js(|| {
-        let Some(query) = PENDING.with(|p| p.borrow_mut().take()) else {
-            return;
-        };
-        let Some(window) = web_sys::window() else {
-            return;
-        };
-        if window.location().search().ok().as_deref() == Some(query.as_str()) {
-            return;
+    let wait = LAST.with(|l| l.get()) + SETTLE_MS - crate::clock::now_ms();
+    if wait <= 0.0 {
+        if let Some(q) = PENDING.with(|p| p.borrow_mut().take()) {
+            write(&q);
         }
-        if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&query));
+        return;
+    }
+    let later = Closure::once_into_js(|| {
+        if let Some(q) = PENDING.with(|p| p.borrow_mut().take()) {
+            write(&q);
         }
     });
-    let _ = window
-        .set_timeout_with_callback_and_timeout_and_arguments_0(write.unchecked_ref(), SETTLE_MS);
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+        later.unchecked_ref(),
+        wait.ceil() as i32,
+    );
 }
 
 /// The query `search` without the embedding keys that make a view an embed

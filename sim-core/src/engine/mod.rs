@@ -114,6 +114,9 @@ pub struct ReplicaStats {
     pub preemptions: u32,
 }
 
+/// Idle ticks [`Replica::idle_for`] steps one by one.
+pub const EXACT_IDLE: u64 = 10_000;
+
 /// One model replica.
 #[derive(Clone, Debug)]
 pub struct Replica {
@@ -315,6 +318,27 @@ impl Replica {
         while self.credit >= 1.0 {
             self.credit -= 1.0;
             self.step(now, workload, events);
+        }
+    }
+
+    /// Let `ticks` idle ticks pass (the replica must be idle): exactly what
+    /// that many calls of [`Replica::tick`] would do, which is only to move
+    /// the fractional speed credit. Stretches up to [`EXACT_IDLE`] ticks are
+    /// stepped one by one, so the credit is bit-for-bit what ticking gives;
+    /// longer ones (an idle night in a trace) take the credit in one step,
+    /// which is exact for speeds that are sums of powers of two (1, 2, 0.5,
+    /// 1.25…) and within an ulp otherwise.
+    pub fn idle_for(&mut self, ticks: u64) {
+        if ticks <= EXACT_IDLE {
+            for _ in 0..ticks {
+                self.credit += self.speed;
+                while self.credit >= 1.0 {
+                    self.credit -= 1.0;
+                }
+            }
+        } else {
+            let c = self.credit + self.speed * ticks as f64;
+            self.credit = c - libm::floor(c);
         }
     }
 

@@ -30,14 +30,15 @@ pub fn draw_linked(
     pick: Option<PickFn>,
 ) {
     let drawn: Rc<RefCell<Option<Drawn>>> = Rc::default();
-    let size: Rc<std::cell::OnceCell<RwSignal<(f64, f64)>>> = Rc::default();
+    let size = RwSignal::new((0.0, 0.0));
+    let hooked = Rc::new(std::cell::Cell::new(false));
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
-        let first = size.get().is_none();
-        let (w, h) = size.get_or_init(|| super::observe_size(&c)).get();
-        if first {
+        if !hooked.replace(true) {
+            super::observe_size(&c, size);
             super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
         }
+        let (w, h) = size.get();
         // Nothing to draw on until the browser has laid the canvas out.
         if w < 1.0 || h < 1.0 {
             return;

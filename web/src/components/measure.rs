@@ -8,10 +8,10 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A signal holding `el`'s content size in CSS pixels, `(0, 0)` until the
-/// browser first reports it, and updated whenever it changes.
-pub fn observe_size(el: &web_sys::Element) -> RwSignal<(f64, f64)> {
-    let size = RwSignal::new((0.0, 0.0));
+/// Keep `size` at `el`'s content size in CSS pixels (it stays `(0, 0)` until
+/// the browser first reports it). `size` must be owned by the component, not
+/// by an effect: an effect's own signals are dropped when it runs again.
+pub fn observe_size(el: &web_sys::Element, size: RwSignal<(f64, f64)>) {
     let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
             let r = e.content_rect();
@@ -27,5 +27,4 @@ pub fn observe_size(el: &web_sys::Element) -> RwSignal<(f64, f64)> {
     // The observer and its callback live as long as the element (a page has
     // a handful of canvases).
     on_resize.forget();
-    size
 }

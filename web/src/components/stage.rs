@@ -305,7 +305,8 @@ pub fn Stage(
             }
         }
     };
-    let size: Rc<std::cell::OnceCell<RwSignal<(f64, f64)>>> = Rc::default();
+    let size = RwSignal::new((0.0, 0.0));
+    let observed = Rc::new(std::cell::Cell::new(false));
     {
         let motion = Rc::clone(&motion);
         let request = request.clone();
@@ -313,7 +314,10 @@ pub fn Stage(
             let Some(c) = canvas.get() else { return };
             // The width the browser laid the canvas out at, reported by a
             // resize observer (reading it here would force a layout).
-            let (w, _) = size.get_or_init(|| super::observe_size(&c)).get();
+            if !observed.replace(true) {
+                super::observe_size(&c, size);
+            }
+            let (w, _) = size.get();
             if w < 1.0 {
                 return;
             }

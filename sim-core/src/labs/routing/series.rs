@@ -58,16 +58,37 @@ impl QueueSampler {
         self.filled += 1;
         if self.filled == self.stride {
             self.flush();
-            if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
-                for s in self.series.iter_mut() {
-                    let halved: Vec<u32> = s
-                        .chunks(2)
-                        .map(|p| p.iter().copied().max().unwrap_or(0))
-                        .collect();
-                    *s = halved;
-                }
-                self.stride *= 2;
+            self.halve_if_full();
+        }
+    }
+
+    /// `ticks` ticks in which every replica had nothing outstanding (an idle
+    /// stretch the tick loop jumps over): the same series as that many
+    /// [`QueueSampler::push`]es of an idle pool, in a few steps per stride.
+    pub(super) fn push_idle(&mut self, mut ticks: u64) {
+        while ticks > 0 {
+            let take = ticks.min(self.stride - self.filled);
+            self.samples += take;
+            self.filled += take;
+            ticks -= take;
+            if self.filled == self.stride {
+                self.flush();
+                self.halve_if_full();
             }
+        }
+    }
+
+    /// Halve the resolution once the series holds twice its points.
+    fn halve_if_full(&mut self) {
+        if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
+            for s in self.series.iter_mut() {
+                let halved: Vec<u32> = s
+                    .chunks(2)
+                    .map(|p| p.iter().copied().max().unwrap_or(0))
+                    .collect();
+                *s = halved;
+            }
+            self.stride *= 2;
         }
     }
 

@@ -8,6 +8,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::outcome::{DecisionDetail, ReasonCount, ReplicaOutcome, RuleOutcome};
+use super::player::PLAYER_TICKS;
 use super::series::QueueSampler;
 use super::shadows::Shadows;
 use super::Config;
@@ -89,6 +90,9 @@ pub(super) fn run_observed(
     mut observer: Option<Observer<'_>>,
 ) -> RuleOutcome {
     let watching = observer.is_some();
+    // Idle stretches are jumped over from here on (a recording sees every
+    // tick it keeps).
+    let skip_from = if watching { PLAYER_TICKS } else { 0 };
     let mut routed_now: Vec<Routed> = Vec::new();
     let mut events_now: Vec<(u32, EngineEvent)> = Vec::new();
     let n = config.replicas as usize;
@@ -198,8 +202,29 @@ pub(super) fn run_observed(
         }
         now = now.next();
         let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
-        if next == reqs.len() && replicas.iter().all(Replica::is_idle) && !scale_up_pending {
+        let idle = replicas.iter().all(Replica::is_idle);
+        if next == reqs.len() && idle && !scale_up_pending {
             break;
+        }
+        // An idle pool waits for the next arrival: jump there rather than
+        // tick through (a trace's quiet night would otherwise cost a tick
+        // per millisecond). Nothing happens in such ticks but the clock,
+        // each replica's speed credit and the queue series' zeros, which the
+        // jump keeps; a recording player sees every tick it records.
+        if idle && now.0 >= skip_from {
+            let mut to = reqs.get(next).map_or(config.max_ticks, |r| r.arrival.0);
+            if scale_up_pending {
+                to = to.min(config.scale_up_at);
+            }
+            let to = to.min(config.max_ticks);
+            if to > now.0 {
+                let gap = to - now.0;
+                for r in replicas.iter_mut() {
+                    r.idle_for(gap);
+                }
+                sampler.push_idle(gap);
+                now = Tick(to);
+            }
         }
     }
 
