@@ -72,7 +72,8 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
         }
         let Some(body) = arg.strip_prefix("--") else {
             return Err(format!(
-                "unexpected argument '{arg}' (flags start with --; see --help)"
+                "unexpected argument '{}' (flags start with --; see --help)",
+                sim_core::params::shown(arg)
             ));
         };
         let (name, inline) = match body.split_once('=') {
@@ -80,7 +81,10 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
             None => (body, None),
         };
         let Some(flag) = flags.iter().find(|f| f.name == name) else {
-            return Err(format!("unknown flag '--{name}' (see --help)"));
+            return Err(format!(
+                "unknown flag '--{}' (see --help)",
+                sim_core::params::shown(name)
+            ));
         };
         let value = match (flag.takes, inline) {
             (Takes::Nothing, Some(_)) => return Err(format!("--{name} takes no value")),

@@ -9,7 +9,7 @@
 use sim_core::labs::TraceInput;
 use sim_core::labs::{Format, LabEntry, RunError, RunRequest, TextEntry};
 use sim_core::params::{self, Configurable, Shape};
-use sim_core::workload::trace::ImportOptions;
+use sim_core::workload::trace::{too_big, ImportOptions, MAX_TRACE_BYTES};
 
 use crate::args::{self, Flag, Takes};
 
@@ -81,6 +81,29 @@ fn error_line(e: &params::ParamError) -> String {
     format!("--{e}")
 }
 
+/// A trace file's text, read no further than the importer's cap (a device
+/// or a huge file is refused after [`MAX_TRACE_BYTES`] bytes, not read
+/// whole), as the page refuses a file over the cap before reading it.
+fn read_trace(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let shown = params::shown(path);
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("--trace: cannot read {shown}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TRACE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("--trace: cannot read {shown}: {e}"))?;
+    if bytes.len() > MAX_TRACE_BYTES {
+        return Err(format!("--trace: {}", too_big(None)));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "--trace: {shown} is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
+}
+
 /// Entry point of `lblab <lab>`.
 pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), String> {
     let specs = (lab.params)();
@@ -127,9 +150,10 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
                 if !options.iter().any(|o| o.name == name) {
                     let names: Vec<&str> = options.iter().map(|o| o.name).collect();
                     return Err(format!(
-                        "--{} must be one of {}, all (got '{name}')",
+                        "--{} must be one of {}, all (got '{}')",
                         focus.key,
-                        names.join(", ")
+                        names.join(", "),
+                        params::shown(name)
                     ));
                 }
                 vec![name]
@@ -166,10 +190,7 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
     };
     let file = match parsed.value("trace").filter(|_| lab.replays_traces) {
         None => None,
-        Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("--trace: cannot read {path}: {e}"))?,
-        ),
+        Some(path) => Some(read_trace(path)?),
     };
     let out = (text.run)(
         &RunRequest {

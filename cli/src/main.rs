@@ -92,7 +92,22 @@ fn list(rest: &[String]) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    // Arguments are read as the OS gives them: one that is not UTF-8 is a
+    // usage error, not a panic.
+    let mut argv: Vec<String> = Vec::new();
+    for (i, a) in std::env::args_os().skip(1).enumerate() {
+        match a.into_string() {
+            Ok(s) => argv.push(s),
+            Err(raw) => {
+                eprintln!(
+                    "error: argument {} is not valid UTF-8 ('{}')",
+                    i + 1,
+                    sim_core::params::shown(&raw.to_string_lossy())
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
     let (cmd, rest) = match argv.split_first() {
         Some((c, r)) => (c.as_str(), r),
         None => {
@@ -109,7 +124,10 @@ fn main() -> ExitCode {
         }
         id => match (labs::find(id), labs::text(id)) {
             (Some(entry), Some(text)) => lab::main(entry, text, rest),
-            _ => Err(format!("unknown command '{id}' (see lblab help)")),
+            _ => Err(format!(
+                "unknown command '{}' (see lblab help)",
+                sim_core::params::shown(id)
+            )),
         },
     };
     match result {

@@ -695,8 +695,36 @@ pub struct ParamError {
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {} (got '{}')", self.key, self.problem, self.given)
+        write!(
+            f,
+            "{} {} (got '{}')",
+            self.key,
+            self.problem,
+            shown(&self.given)
+        )
     }
+}
+
+/// Longest echo of a given value in a message, in characters.
+pub const SHOWN: usize = 60;
+
+/// A value someone gave, fit to be echoed in a one-line message: control
+/// characters (line breaks, terminal escapes) written as escapes, and cut to
+/// [`SHOWN`] characters with an ellipsis.
+pub fn shown(given: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in given.chars().enumerate() {
+        if i == SHOWN {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(feature = "std")]

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError};
 use super::routing::{self, AsRouting, Rows, TraceSource};
+use super::work::Work;
 use crate::choice::Choice;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::{rule_rows_len, with_rule_rows, RuleKind};
@@ -297,6 +298,37 @@ impl Lab for GoodputLab {
     });
     const REPLAYS_TRACES: bool = true;
 
+    fn work(config: &Config, input: &Input<'_, RuleKind>) -> Work {
+        let rules = input.items().len();
+        let ns = rates(config)
+            .iter()
+            .map(|&rate| {
+                let at = routing::Config {
+                    rate,
+                    ..config.routing.clone()
+                };
+                routing::work::rule_ns(&at, &routing::work::Shape::generated(&at))
+            })
+            .sum::<f64>()
+            * rules as f64;
+        let mut w = routing::work::work(
+            &config.routing,
+            rules,
+            &routing::work::Shape::generated(&config.routing),
+        );
+        w.ns = ns;
+        w.what = alloc::format!("{} swept rates × {}", config.sweep_points, w.what);
+        w.drivers = &[
+            "requests",
+            "sweep-points",
+            "counterfactuals",
+            "mean-prompt",
+            "short-output-mean",
+            "long-output-mean",
+        ];
+        w
+    }
+
     fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
         config.validate()?;
         let rules = input.items();
@@ -307,6 +339,18 @@ impl Lab for GoodputLab {
             .options
             .import(t.text, Some(config.routing.capacity()))
             .map_err(|e| RunError::Trace(e.0))?;
+        // A trace's size is known once it is read: every swept rate replays it.
+        let shape = routing::work::Shape::of(&workload);
+        let mut w = routing::work::work(&config.routing, rules.len(), &shape);
+        w.ns *= f64::from(config.sweep_points);
+        if !w.fits() {
+            return Err(RunError::TooMuch(super::work::refusal(
+                &w,
+                &[alloc::string::String::from(
+                    "sweep-points, trace-limit or window-length lower",
+                )],
+            )));
+        }
         let (points, capacities) = sweep(
             config,
             &rules,

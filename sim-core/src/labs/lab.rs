@@ -256,6 +256,11 @@ pub trait Lab: 'static {
     /// Whether [`Lab::run`] replays traces (so the CLI offers `--trace`).
     const REPLAYS_TRACES: bool = false;
 
+    /// What the run `input` asks for would cost, estimated from the config
+    /// before it runs ([`super::work`]): a run above the limit is refused
+    /// with the settings that would fit.
+    fn work(config: &Self::Config, input: &Input<'_, Self::Item>) -> super::work::Work;
+
     /// Run the lab: validate the config, run the items `input` asks for on
     /// its workload or trace, and report progress as it goes.
     fn run(config: &Self::Config, input: &Input<'_, Self::Item>)
@@ -293,6 +298,8 @@ pub enum RunError {
     Json(String),
     /// The trace could not be imported.
     Trace(String),
+    /// The run would take too long; says what drives it and what would fit.
+    TooMuch(String),
 }
 
 impl From<ParamError> for RunError {
@@ -320,6 +327,7 @@ impl core::fmt::Display for RunError {
             RunError::NoTraces => write!(f, "this lab does not replay traces"),
             RunError::Json(e) => write!(f, "cannot write JSON: {e}"),
             RunError::Trace(e) => write!(f, "trace: {e}"),
+            RunError::TooMuch(e) => write!(f, "{e}"),
         }
     }
 }
@@ -533,15 +541,15 @@ fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
         return Err(RunError::NoTraces);
     }
     let quiet = |_: u32, _: u32| {};
-    let outcome = L::run(
-        &config,
-        &Input {
-            trace: req.trace,
-            only: &only,
-            record: &record,
-            progress: req.progress.unwrap_or(&quiet),
-        },
-    )?;
+    let input = Input {
+        trace: req.trace,
+        only: &only,
+        record: &record,
+        progress: req.progress.unwrap_or(&quiet),
+    };
+    // Refused before it starts when it would not finish in seconds.
+    super::work::check::<L>(&config, &input)?;
+    let outcome = L::run(&config, &input)?;
     if let Some(computed) = req.computed {
         computed();
     }

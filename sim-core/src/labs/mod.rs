@@ -8,6 +8,7 @@
 //! page in the web crate, which a test there demands).
 
 pub mod lab;
+pub mod work;
 
 pub mod batching;
 pub mod goodput;

@@ -110,11 +110,19 @@ pub fn row(line: &str, number: usize) -> Result<Row, RowProblem> {
             gen.trim()
         ))
     })?;
+    for (n, name) in [(prompt, "ContextTokens"), (output, "GeneratedTokens")] {
+        if n == 0 {
+            return Err(problem(format!(
+                "{name} is 0; a request needs at least one token"
+            )));
+        }
+    }
     Ok(Row {
         ms,
         prompt,
         output,
         blocks: None,
+        line: number,
     })
 }
 

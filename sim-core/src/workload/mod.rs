@@ -8,6 +8,7 @@
 
 pub mod azure;
 pub mod generator;
+pub mod json;
 pub mod mooncake;
 pub mod row;
 pub mod summary;

@@ -3,68 +3,93 @@
 //! `input_length`, `output_length` and `hash_ids` (prefix-chained ids of
 //! 512-token KV blocks; equal ids are reusable prefix blocks).
 //!
-//! Each line is read with serde_json into [`MooncakeLine`]; unknown keys are
-//! ignored, a missing or mistyped field is a row problem naming the line.
+//! Each line is read as one JSON object ([`super::json`]); unknown keys are
+//! ignored, a missing or mistyped field is a row problem naming the line, and
+//! a request with no prompt or no output token is refused (a replay needs at
+//! least one of each).
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Deserialize;
 
+use super::json::{object, Value};
 use super::row::{Row, RowProblem};
 
 /// Tokens per hash block in the Mooncake traces.
 pub const MOONCAKE_BLOCK_TOKENS: u32 = 512;
 
-/// One line of a Mooncake trace, as serde reads it.
-#[derive(Debug, Deserialize)]
-pub struct MooncakeLine {
-    /// Arrival, in milliseconds since the trace start.
-    pub timestamp: f64,
-    /// Prompt tokens.
-    pub input_length: u64,
-    /// Output tokens.
-    pub output_length: u64,
-    /// Prefix-chained ids of 512-token blocks.
-    pub hash_ids: Vec<u32>,
+/// The number field `key`, or what is wrong with it.
+fn number(fields: &[(String, Value)], key: &str) -> Result<f64, String> {
+    match fields.iter().find(|(k, _)| k == key).map(|(_, v)| v) {
+        Some(Value::Number(x)) => Ok(*x),
+        Some(Value::Numbers(_)) => Err(format!(
+            "invalid type: an array for {key}, expected a number"
+        )),
+        Some(Value::Other(what)) => {
+            Err(format!("invalid type: {what} for {key}, expected a number"))
+        }
+        None => Err(format!("missing field `{key}`")),
+    }
 }
 
-/// Why serde refused a line, shortened to its first clause (serde_json adds
-/// "at line 1 column N", which means nothing for a one-line document).
-fn reason(e: &serde_json::Error) -> String {
-    let text = format!("{e}");
-    match text.find(" at line ") {
-        Some(i) => String::from(&text[..i]),
-        None => text,
+/// The whole-number field `key` (at least `least`).
+fn whole(fields: &[(String, Value)], key: &str, least: u32) -> Result<u32, String> {
+    let x = number(fields, key)?;
+    if x.fract() != 0.0 || x < 0.0 || x > f64::from(u32::MAX) {
+        return Err(format!("{key} must be a whole number of tokens (got {x})"));
     }
+    let n = x as u32;
+    if n < least {
+        return Err(format!(
+            "{key} is {n}; a request needs at least {least} token{}",
+            if least == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(n)
 }
 
 /// Read one non-empty line (`number` is 1-based, for problems).
 pub fn row(line: &str, number: usize) -> Result<Row, RowProblem> {
     let problem = |why: String| RowProblem { line: number, why };
-    let l: MooncakeLine = serde_json::from_str(line).map_err(|e| problem(reason(&e)))?;
-    if !(l.timestamp.is_finite() && l.timestamp >= 0.0) {
+    let fields = object(line).map_err(problem)?;
+    let timestamp = self::number(&fields, "timestamp").map_err(problem)?;
+    if timestamp < 0.0 {
         return Err(problem(
             "timestamp must be a number of milliseconds ≥ 0".into(),
         ));
     }
-    let prompt = u32::try_from(l.input_length)
-        .map_err(|_| problem(format!("input_length {} is too large", l.input_length)))?;
-    let output = u32::try_from(l.output_length)
-        .map_err(|_| problem(format!("output_length {} is too large", l.output_length)))?;
+    let prompt = whole(&fields, "input_length", 1).map_err(problem)?;
+    let output = whole(&fields, "output_length", 1).map_err(problem)?;
+    let ids = match fields.iter().find(|(k, _)| k == "hash_ids").map(|(_, v)| v) {
+        Some(Value::Numbers(ids)) => ids,
+        Some(_) => {
+            return Err(problem(String::from(
+                "invalid type: hash_ids must be an array of whole numbers",
+            )))
+        }
+        None => return Err(problem(String::from("missing field `hash_ids`"))),
+    };
     let expected = prompt.div_ceil(MOONCAKE_BLOCK_TOKENS) as usize;
-    if l.hash_ids.len() != expected {
+    if ids.len() != expected {
         return Err(problem(format!(
             "{} hash_ids for {} input tokens; expected {expected} (one per 512 tokens)",
-            l.hash_ids.len(),
+            ids.len(),
             prompt
         )));
     }
+    let blocks: Vec<u32> = ids
+        .iter()
+        .map(|&x| {
+            (x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(|| problem(String::from("hash_ids must be whole numbers ≥ 0")))?;
     Ok(Row {
-        ms: l.timestamp,
+        ms: timestamp,
         prompt,
         output,
-        blocks: Some(l.hash_ids),
+        blocks: Some(blocks),
+        line: number,
     })
 }
 
@@ -105,5 +130,10 @@ mod tests {
             5
         )
         .is_err());
+        let empty = row(
+            r#"{"timestamp": 0, "input_length": 5, "output_length": 0, "hash_ids": [1]}"#,
+            6,
+        );
+        assert!(empty.expect_err("no output").why.contains("at least 1"));
     }
 }

@@ -18,6 +18,8 @@ pub struct Row {
     pub output: u32,
     /// Prefix-chained block ids (512-token blocks), when the format has them.
     pub blocks: Option<Vec<u32>>,
+    /// 1-based line number in the file (for what the import reports).
+    pub line: usize,
 }
 
 /// A row that could not be read.

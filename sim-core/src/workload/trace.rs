@@ -26,6 +26,9 @@ pub const MAX_TRACE_BYTES: usize = 64 * 1024 * 1024;
 pub const MAX_TRACE_ROWS: u32 = 200_000;
 /// Problems listed by line number in a report (the rest are only counted).
 pub const LISTED_PROBLEMS: usize = 10;
+/// Rows more than this far from every other row (one day, in ms) are left
+/// out of a replay and reported (see `far_out`).
+pub const FAR_GAP_MS: f64 = 86_400_000.0;
 
 /// The trace formats the importer reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +61,20 @@ impl TraceFormat {
             TraceFormat::Azure => "Azure LLM inference CSV",
         }
     }
+}
+
+/// The refusal of a trace over [`MAX_TRACE_BYTES`] (`bytes`: its size, when
+/// the reader knows it; a reader that stops at the cap does not). The CLI and
+/// the page refuse with these words before reading the file whole.
+pub fn too_big(bytes: Option<usize>) -> TraceError {
+    let cap = MAX_TRACE_BYTES / (1024 * 1024);
+    TraceError(match bytes {
+        Some(b) => format!(
+            "the trace is {:.1} MB; traces up to {cap} MB are read",
+            b as f64 / 1.0e6
+        ),
+        None => format!("the trace is over {cap} MB; traces up to {cap} MB are read"),
+    })
 }
 
 /// Why a trace could not be imported at all.
@@ -200,6 +217,12 @@ pub struct ImportReport {
     pub outside_window: u32,
     /// Rows left out by the request limit.
     pub over_limit: u32,
+    /// Rows left out because their time is far from the rest of the trace
+    /// (more than [`FAR_GAP_MS`] from any other row: a timestamp in another
+    /// year, say), and the first of them, by line number.
+    pub far: u32,
+    /// The first far rows, by line number, and how far they were.
+    pub far_rows: Vec<RowProblem>,
     /// Estimated utilisation of the trace's own timing on the pool (0 when no
     /// capacity was given).
     pub utilisation: f64,
@@ -221,6 +244,19 @@ impl ImportReport {
         }
         if self.over_limit > 0 {
             s.push_str(&format!(", {} over the request limit", self.over_limit));
+        }
+        if self.far > 0 {
+            let listed: Vec<String> = self.far_rows.iter().map(|p| format!("{p}")).collect();
+            s.push_str(&format!(
+                ", {} far from the rest left out ({}{})",
+                self.far,
+                listed.join("; "),
+                if self.far as usize > listed.len() {
+                    "; …"
+                } else {
+                    ""
+                }
+            ));
         }
         if self.malformed > 0 {
             let listed: Vec<String> = self.problems.iter().map(|p| format!("{p}")).collect();
@@ -256,11 +292,7 @@ impl ImportOptions {
         capacity: Option<Capacity>,
     ) -> Result<(Workload, ImportReport), TraceError> {
         if text.len() > MAX_TRACE_BYTES {
-            return Err(TraceError(format!(
-                "the trace is {:.1} MB; traces up to {} MB are read",
-                text.len() as f64 / 1.0e6,
-                MAX_TRACE_BYTES / (1024 * 1024)
-            )));
+            return Err(too_big(Some(text.len())));
         }
         let format = TraceFormat::detect(text).ok_or_else(|| {
             TraceError(String::from(
@@ -284,6 +316,8 @@ impl ImportOptions {
             problems,
             outside_window: 0,
             over_limit: 0,
+            far: 0,
+            far_rows: Vec::new(),
             utilisation: 0.0,
             compression: 1.0,
         };
@@ -308,6 +342,7 @@ impl ImportOptions {
     ) -> Workload {
         // Stable sort: file order among equal timestamps, as the traces list them.
         rows.sort_by(|a, b| a.ms.total_cmp(&b.ms));
+        far_out(&mut rows, report);
         let origin = rows.first().map_or(0.0, |r| r.ms);
         let start = origin + self.window_start_s.max(0.0) * 1000.0;
         let end = if self.window_length_s > 0.0 {
@@ -362,6 +397,57 @@ impl ImportOptions {
             requests,
         }
     }
+}
+
+/// Leave out the rows far from the rest of a sorted trace: split it where
+/// consecutive rows are more than [`FAR_GAP_MS`] apart and keep the part
+/// with the most rows (the first such part on a tie). A trace of one session
+/// has no such gap; a row stamped in another year, or a clock that jumped,
+/// would otherwise stretch the replay over an empty eternity.
+fn far_out(rows: &mut Vec<Row>, report: &mut ImportReport) {
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for i in 1..=rows.len() {
+        if i == rows.len() || rows[i].ms - rows[i - 1].ms > FAR_GAP_MS {
+            parts.push((start, i));
+            start = i;
+        }
+    }
+    let Some(&(a, b)) = parts
+        .iter()
+        .max_by(|x, y| (x.1 - x.0).cmp(&(y.1 - y.0)).then(y.0.cmp(&x.0)))
+    else {
+        return;
+    };
+    if b - a == rows.len() {
+        return;
+    }
+    let (lo, hi) = (rows[a].ms, rows[b - 1].ms);
+    let mut far: Vec<RowProblem> = rows[..a]
+        .iter()
+        .chain(&rows[b..])
+        .map(|r| {
+            let days = if r.ms < lo { lo - r.ms } else { r.ms - hi } / 86_400_000.0;
+            RowProblem {
+                line: r.line,
+                why: format!(
+                    "{} days {} the rest of the trace",
+                    if days >= 1.0e6 {
+                        format!("{days:.1e}")
+                    } else {
+                        format!("{days:.0}")
+                    },
+                    if r.ms < lo { "before" } else { "after" }
+                ),
+            }
+        })
+        .collect();
+    far.sort_by_key(|p| p.line);
+    report.far = far.len() as u32;
+    far.truncate(LISTED_PROBLEMS);
+    report.far_rows = far;
+    rows.truncate(b);
+    rows.drain(..a);
 }
 
 /// Rows of `text` in `format`: the parsed rows, the data row count, the first

@@ -40,6 +40,7 @@ pub use sim::{
 use alloc::string::String;
 
 use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::work::Work;
 
 /// The batching player in the lab registry.
 pub struct BatchingLab;
@@ -67,6 +68,11 @@ impl Lab for BatchingLab {
         label: "Batching mode",
         default: Mode::Continuous,
     });
+
+    /// A handful of requests on a few slots: microseconds.
+    fn work(_: &Config, _: &Input<'_, Mode>) -> Work {
+        Work::light("the batching player's iterations")
+    }
 
     fn run(config: &Config, input: &Input<'_, Mode>) -> Result<Outcome, RunError> {
         Ok(run(config, &input.items())?)

@@ -37,6 +37,7 @@ pub use sim::{run, run_rule, run_rules};
 use alloc::string::String;
 
 use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::work::Work;
 
 /// The herding lab in the lab registry.
 pub struct HerdingLab;
@@ -64,6 +65,17 @@ impl Lab for HerdingLab {
         label: "Rule every router uses",
         default: HerdingRule::Stale,
     });
+
+    /// Every tick, every router's dispatches and every replica's count, per
+    /// rule: at most a few milliseconds over the whole range.
+    fn work(config: &Config, input: &Input<'_, HerdingRule>) -> Work {
+        let per_tick =
+            f64::from(config.routers) * f64::from(config.replicas) + 4.0 * config.arrival_rate;
+        Work {
+            ns: 50.0 * input.items().len() as f64 * f64::from(config.ticks) * per_tick,
+            ..Work::light("the herding ticks")
+        }
+    }
 
     fn run(config: &Config, input: &Input<'_, HerdingRule>) -> Result<Outcome, RunError> {
         Ok(run_rules(config, &input.items())?)

@@ -42,6 +42,7 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 use alloc::string::String;
 
 use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError};
+use super::work::Work;
 
 /// The prefix-affinity player in the lab registry.
 pub struct PrefixLab;
@@ -64,6 +65,11 @@ impl Lab for PrefixLab {
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
+
+    /// A dozen requests on a few replicas: microseconds.
+    fn work(_: &Config, _: &Input<'_, Nothing>) -> Work {
+        Work::light("the prefix player's requests")
+    }
 
     fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
         Ok(run(config)?)

@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 use alloc::format;
@@ -143,6 +144,15 @@ impl Lab for CascadeLab {
         player: None,
         embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
+
+    /// One sorted sample of service times: about 150 ns a draw.
+    fn work(config: &Config, _: &Input<'_, Nothing>) -> Work {
+        Work {
+            ns: 150.0 * f64::from(config.samples),
+            what: format!("{} sampled service times", thousands(config.samples.into())),
+            drivers: &["samples"],
+        }
+    }
 
     fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Cascade, RunError> {
         Ok(run(config)?)

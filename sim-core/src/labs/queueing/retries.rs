@@ -21,6 +21,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
 
@@ -237,6 +238,21 @@ fn failure(cfg: &Config, step: u32) -> f64 {
     }
 }
 
+/// The calls one action makes through a stack of `attempts`, on average,
+/// when every upstream call fails with chance `p`: a layer makes
+/// Σᵢ Fⁱ attempts (F the chance a call into the layer below fails), and by
+/// Wald's identity each costs on average what one call below costs.
+fn expected_calls(attempts: &[u32], p: f64) -> f64 {
+    let (mut calls, mut fails) = (1.0, p);
+    for &a in attempts.iter().rev() {
+        let tries: f64 = (0..a.max(1)).map(|i| libm::pow(fails, f64::from(i))).sum();
+        calls *= tries;
+        fails = libm::pow(fails, f64::from(a.max(1)));
+    }
+    // Both stack policies simulate their calls; the first counts every layer.
+    2.0 * calls
+}
+
 /// One call into layer `i` of the stack: returns (succeeded, upstream calls made).
 fn call(layer: usize, attempts: &[u32], p: f64, rng: &mut Rng) -> (bool, u64) {
     if layer == attempts.len() {
@@ -344,6 +360,30 @@ impl Lab for RetriesLab {
         player: None,
         embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
+
+    /// Every call of the two stack policies is simulated, so the work is the
+    /// calls an action makes, summed over the steps (about 30 ns a call,
+    /// measured), plus the budgeted policy's queue.
+    fn work(config: &Config, _: &Input<'_, Nothing>) -> Work {
+        let calls: f64 = (0..config.steps)
+            .map(|t| expected_calls(&config.attempts, failure(config, t)))
+            .sum();
+        let actions = f64::from(config.actions);
+        Work {
+            ns: 30.0 * actions * calls + 100.0 * actions * f64::from(config.steps),
+            what: format!(
+                "{} actions a step, each making up to {} upstream calls in the incident",
+                thousands(config.actions.into()),
+                thousands(
+                    running_product(&config.attempts)
+                        .last()
+                        .copied()
+                        .unwrap_or(1)
+                )
+            ),
+            drivers: &["actions", "incident-length", "attempts"],
+        }
+    }
 
     fn run(config: &Config, _input: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
         Ok(run(config)?)

@@ -21,6 +21,7 @@ mod series;
 mod shadows;
 mod sim;
 mod tick;
+pub mod work;
 
 pub use config::{parse_speeds, AsRouting, Config, Rows, MAX_SPEEDS, TRACE_ENGINE};
 pub use outcome::{
@@ -32,6 +33,7 @@ pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 use alloc::string::String;
 
 use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::work::Work;
 use crate::params::Configurable;
 use crate::routing::RuleKind;
 use crate::workload::{generator, Workload};
@@ -82,12 +84,28 @@ impl Lab for RoutingLab {
     });
     const REPLAYS_TRACES: bool = true;
 
+    fn work(config: &Config, input: &Input<'_, RuleKind>) -> Work {
+        work::work(config, input.items().len(), &work::Shape::generated(config))
+    }
+
     /// Every rule `input` asks for on one workload; the rules in
     /// `input.record` (at most [`player::PLAYER_RULES`]) are also recorded
     /// tick by tick for the page's player, from the same tick loop.
     fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
         config.validate()?;
         let (workload, import) = workload_for(config, input)?;
+        // A trace's size is known once it is read.
+        if import.is_some() {
+            let w = work::work(config, input.items().len(), &work::Shape::of(&workload));
+            if !w.fits() {
+                return Err(RunError::TooMuch(crate::labs::work::refusal(
+                    &w,
+                    &[alloc::string::String::from(
+                        "trace-limit or window-length lower (the trace panel's import settings)",
+                    )],
+                )));
+            }
+        }
         let source = if import.is_some() {
             TraceSource::Replayed
         } else {

@@ -69,9 +69,18 @@ fn head(v: &View<'_, LittleLab>) -> Html {
             &fixed(o.check.throughput, 3),
             "req/tick",
             &format!(
-                "Lmax slots kept busy for 200,000 ticks with exponential output lengths: {} sequences, mean W {} ticks. Little's law needs no distribution.",
+                "Lmax slots kept busy for 200,000 ticks with exponential output lengths: {} sequences, mean W {} ticks{}. Little's law needs no distribution.",
                 thousands(o.check.sequences),
-                fixed(o.check.mean_residency, 1)
+                fixed(o.check.mean_residency, 1),
+                if o.check.slots_simulated < o.l_max {
+                    format!(
+                        " ({} of the {} slots simulated, the rest counted at their rate)",
+                        thousands(o.check.slots_simulated.into()),
+                        thousands(o.l_max.into())
+                    )
+                } else {
+                    String::new()
+                }
             ),
         ),
     ]

@@ -1,0 +1,189 @@
+//! How much work a run is, known before it runs, so that no setting in range
+//! can freeze a page or a terminal: every lab estimates its run's cost from
+//! its configuration ([`super::Lab::work`]); a run estimated above
+//! [`WORK_LIMIT_NS`] is refused with one line that names what drives the cost
+//! and, for each numeric parameter that drives it, the largest value that
+//! fits (found by searching the parameter's range with the same estimate).
+//!
+//! Estimates are in nanoseconds of a native release build on the project's
+//! reference machine (two cores), from cost models each lab calibrates
+//! against measured runs (`lblab bench` prints the slowest configuration of
+//! the corner sweep, estimate beside the time it took). The page's wasm runs
+//! about two to four times slower, so a run at the limit takes about a second
+//! natively and a few in the page's worker.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::lab::{Input, Lab, RunError};
+use crate::params::{number_text, Configurable, Kind};
+
+/// The most work a run may be, in estimated native nanoseconds (one second).
+pub const WORK_LIMIT_NS: f64 = 1.0e9;
+
+/// A run's estimated cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Work {
+    /// Estimated native run time, in nanoseconds.
+    pub ns: f64,
+    /// What the work is, in a phrase ("10 rules × 200,000 requests").
+    pub what: String,
+    /// The parameters that drive it, most effective first; numeric ones get
+    /// the largest value that fits in a refusal (the smallest, for a key
+    /// written `+key`: raising it lowers the work), switches a "turn off".
+    pub drivers: &'static [&'static str],
+}
+
+impl Work {
+    /// Work too small to matter (every setting in range is quick).
+    pub fn light(what: &str) -> Work {
+        Work {
+            ns: 0.0,
+            what: String::from(what),
+            drivers: &[],
+        }
+    }
+
+    /// Whether the run fits.
+    pub fn fits(&self) -> bool {
+        self.ns.is_finite() && self.ns <= WORK_LIMIT_NS
+    }
+}
+
+/// A whole number with thousands separators (for messages).
+pub fn thousands(n: u64) -> String {
+    let digits = format!("{n}");
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Refuse `work` unless it fits: the refusal names the work, its size
+/// against the limit, and for each driver of `config` what would fit.
+pub fn check<L: Lab>(config: &L::Config, input: &Input<'_, L::Item>) -> Result<(), RunError> {
+    let work = L::work(config, input);
+    if work.fits() {
+        return Ok(());
+    }
+    let mut fixes: Vec<(bool, String)> = work
+        .drivers
+        .iter()
+        .filter_map(|key| fix::<L>(config, input, key))
+        .collect();
+    // A value at the end of its range (no incident at all, one request) is
+    // named only when nothing else would do.
+    if fixes.iter().any(|(edge, _)| !edge) {
+        fixes.retain(|(edge, _)| !edge);
+    }
+    let fixes: Vec<String> = fixes.into_iter().map(|(_, f)| f).collect();
+    Err(RunError::TooMuch(refusal(&work, &fixes)))
+}
+
+/// The refusal's words.
+pub fn refusal(work: &Work, fixes: &[String]) -> String {
+    let times = work.ns / WORK_LIMIT_NS;
+    let mut s = format!(
+        "this run is too big to finish in seconds: {} is about {} times the work a run may take",
+        work.what,
+        if times >= 10.0 {
+            thousands(libm::round(times) as u64)
+        } else {
+            format!("{:.1}", times)
+        }
+    );
+    if !fixes.is_empty() {
+        s.push_str("; to fit, set ");
+        s.push_str(&fixes.join(", or "));
+    }
+    s
+}
+
+/// What value of `driver` would make the run fit, holding the rest: the
+/// largest whole or real value in range that fits (the smallest, for a
+/// `+key` that lowers the work as it rises), or turning a switch off.
+/// Returns whether the value is at the end of the range, and the words.
+fn fix<L: Lab>(
+    config: &L::Config,
+    input: &Input<'_, L::Item>,
+    driver: &str,
+) -> Option<(bool, String)> {
+    let (key, raise) = match driver.strip_prefix('+') {
+        Some(k) => (k, true),
+        None => (driver, false),
+    };
+    let p = L::Config::param(key)?;
+    let fits = |c: &L::Config| L::work(c, input).fits();
+    let mut trial = config.clone();
+    let less = if raise { "or more" } else { "or less" };
+    match p.kind {
+        Kind::Whole {
+            min, max, get, set, ..
+        } => {
+            // `good` fits, `bad` does not; bisect between them.
+            let end = if raise { max } else { min };
+            let (mut good, mut bad) = (end, get(config));
+            set(&mut trial, good);
+            if !fits(&trial) {
+                return None;
+            }
+            while good.abs_diff(bad) > 1 {
+                let mid = good.min(bad) + good.abs_diff(bad) / 2;
+                set(&mut trial, mid);
+                if fits(&trial) {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            Some((good == end, format!("{key} to {} {less}", thousands(good))))
+        }
+        Kind::Real {
+            min,
+            max,
+            step,
+            get,
+            set,
+        } => {
+            let end = if raise { max } else { min };
+            let (mut good, mut bad) = (end, get(config));
+            set(&mut trial, good);
+            if !fits(&trial) {
+                return None;
+            }
+            for _ in 0..60 {
+                let mid = (good + bad) / 2.0;
+                set(&mut trial, mid);
+                if fits(&trial) {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+            // On the slider's steps, so the value is one a reader can set.
+            let steps = (good - min) / step;
+            let stepped = if raise {
+                (min + libm::ceil(steps) * step).min(max)
+            } else {
+                min + libm::floor(steps) * step
+            };
+            Some((
+                stepped == end,
+                format!("{key} to {} {less}", number_text(stepped)),
+            ))
+        }
+        Kind::Switch { get, set } => {
+            if !get(config) {
+                return None;
+            }
+            set(&mut trial, false);
+            fits(&trial).then(|| (false, format!("{key} off")))
+        }
+        _ => Some((false, format!("{key} lower"))),
+    }
+}
