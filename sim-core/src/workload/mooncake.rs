@@ -35,7 +35,7 @@ fn number(fields: &[(String, Value)], key: &str) -> Result<f64, String> {
 /// The whole-number field `key` (at least `least`).
 fn whole(fields: &[(String, Value)], key: &str, least: u32) -> Result<u32, String> {
     let x = number(fields, key)?;
-    if x.fract() != 0.0 || x < 0.0 || x > f64::from(u32::MAX) {
+    if x != libm::trunc(x) || x < 0.0 || x > f64::from(u32::MAX) {
         return Err(format!("{key} must be a whole number of tokens (got {x})"));
     }
     let n = x as u32;
@@ -80,7 +80,7 @@ pub fn row(line: &str, number: usize) -> Result<Row, RowProblem> {
     let blocks: Vec<u32> = ids
         .iter()
         .map(|&x| {
-            (x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
+            (x == libm::trunc(x) && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
         })
         .collect::<Option<_>>()
         .ok_or_else(|| problem(String::from("hash_ids must be whole numbers ≥ 0")))?;
