@@ -44,6 +44,13 @@ pub fn skipped(why: &str) {
     let _ = writeln!(std::io::stderr().lock(), "skipped: {why}");
 }
 
+/// Print one line of figures from a passing test (timings, counts): written
+/// to the stderr handle, which libtest does not capture.
+pub fn note(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Path of a full public trace file, if one is at hand: in the directory named
 /// by `LBLAB_TRACES`, or in a `traces/` folder of any directory beside the
 /// repository. `None` (and the caller prints that it skipped) otherwise.

@@ -137,6 +137,10 @@ pub struct Replica {
     /// Prompt tokens accepted and not yet prefilled (queued prompts plus the
     /// unfinished part of prompts being prefilled).
     backlog: u64,
+    /// The cache match of the request at the head of the queue, with the
+    /// cache version it was read at: a head blocked on KV is retried every
+    /// tick, and a long prompt's match is worth not recomputing each time.
+    head_match: Option<(u32, u64, usize)>,
 }
 
 impl Replica {
@@ -156,6 +160,7 @@ impl Replica {
             credit: 0.0,
             joined_at: Tick::ZERO,
             backlog: 0,
+            head_match: None,
         }
     }
 
@@ -252,7 +257,15 @@ impl Replica {
                 break;
             };
             let req: &Request = &workload.requests[index as usize];
-            let matched = self.cache.match_len(&req.blocks);
+            let version = self.cache.version();
+            let matched = match self.head_match {
+                Some((i, v, m)) if i == index && v == version => m,
+                _ => {
+                    let m = self.cache.match_len(&req.blocks);
+                    self.head_match = Some((index, version, m));
+                    m
+                }
+            };
             let cached =
                 (matched as u32 * self.block_tokens).min(req.prompt_tokens.saturating_sub(1));
             let uncached = req.prompt_tokens - cached;

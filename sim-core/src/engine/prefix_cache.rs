@@ -39,6 +39,9 @@ pub struct PrefixCache {
     newest: u32,
     /// Least recently used node: the next to go.
     oldest: u32,
+    /// Bumped whenever a block enters or leaves (not on a mere touch), so a
+    /// caller can reuse a [`PrefixCache::match_len`] while it is unchanged.
+    version: u64,
 }
 
 impl PrefixCache {
@@ -60,6 +63,11 @@ impl PrefixCache {
     /// Whether nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
+    }
+
+    /// Changes whenever the set of resident blocks changes.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// How many leading blocks of `blocks` are resident (no side effects).
@@ -123,6 +131,7 @@ impl PrefixCache {
                 i
             };
             self.index.insert(b, i);
+            self.version += 1;
             self.push_newest(i);
         }
     }

@@ -14,9 +14,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, Progress, RunError, Tally};
 use super::routing::{self, AsRouting, Rows, TraceSource};
-use super::work::Work;
+use super::work::{Meter, Work};
 use crate::choice::Choice;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::{rule_rows_len, with_rule_rows, RuleKind};
@@ -141,6 +141,12 @@ pub struct RuleAtRate {
     pub goodput: f64,
     /// 95th-percentile TTFT, in ticks.
     pub ttft_p95: f64,
+    /// Requests replayed at this rate.
+    pub requests: u32,
+    /// Of those, finished.
+    pub completed: u32,
+    /// Not finished when the replay stopped (only past `max_ticks`).
+    pub outstanding: u32,
 }
 
 /// Every rule at one offered rate.
@@ -213,12 +219,15 @@ fn sweep(
     rules: &[RuleKind],
     workload_at: impl Fn(f64) -> Workload,
     progress: Progress<'_>,
+    meter: &Meter,
 ) -> (Vec<Point>, Vec<Capacity>) {
     let rates = rates(config);
     let total = (rates.len() * rules.len()) as u32;
     let points: Vec<Point> = rates
         .iter()
         .enumerate()
+        // A spent meter stops the sweep (the caller refuses the run).
+        .take_while(|_| !meter.spent())
         .map(|(i, &rate)| {
             let w = workload_at(rate);
             let base = (i * rules.len()) as u32;
@@ -229,9 +238,13 @@ fn sweep(
             // and rule settings only (writing `rate` into the config would
             // hold the sweep, which reaches 5 per tick, to the Routing Lab's
             // slider range of 2).
-            let run = routing::run_on_reporting(&config.routing, &w, rules, &|k, _| {
-                progress(base + k, total)
-            });
+            let run = routing::run_on_reporting(
+                &config.routing,
+                &w,
+                rules,
+                &|k, _| progress(base + k, total),
+                meter,
+            );
             let rules = match run {
                 Ok(o) => o
                     .rules
@@ -241,6 +254,9 @@ fn sweep(
                         slo_attainment: r.slo_attainment,
                         goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
                         ttft_p95: r.ttft_p95,
+                        requests: o.trace.requests,
+                        completed: r.replicas.iter().map(|x| x.completed).sum(),
+                        outstanding: r.outstanding,
                     })
                     .collect(),
                 // Only if the replay refused the config, which was validated
@@ -253,12 +269,18 @@ fn sweep(
                         slo_attainment: 0.0,
                         goodput: 0.0,
                         ttft_p95: 0.0,
+                        requests: w.requests.len() as u32,
+                        completed: 0,
+                        outstanding: w.requests.len() as u32,
                     })
                     .collect(),
             };
             Point { rate, rules }
         })
         .collect();
+    if meter.spent() {
+        return (Vec::new(), Vec::new());
+    }
     let capacities = rules
         .iter()
         .enumerate()
@@ -333,7 +355,25 @@ impl Lab for GoodputLab {
         config.validate()?;
         let rules = input.items();
         let Some(t) = &input.trace else {
-            return Ok(generated(config, &rules, input.progress));
+            // The meter's allowance: what the sweep's fixed part leaves.
+            let fixed: f64 = rates(config)
+                .iter()
+                .map(|&rate| {
+                    let at = routing::Config {
+                        rate,
+                        ..config.routing.clone()
+                    };
+                    routing::work::fixed_ns(&at, &routing::work::Shape::generated(&at))
+                })
+                .sum::<f64>()
+                * rules.len() as f64;
+            let meter = Meter::after(fixed);
+            let o = generated(config, &rules, input.progress, &meter);
+            return if meter.spent() {
+                Err(RunError::TooMuch(meter.refusal()))
+            } else {
+                Ok(o)
+            };
         };
         let (workload, report) = t
             .options
@@ -351,12 +391,20 @@ impl Lab for GoodputLab {
                 )],
             )));
         }
+        let fixed = routing::work::fixed_ns(&config.routing, &shape)
+            * rules.len() as f64
+            * f64::from(config.sweep_points);
+        let meter = Meter::after(fixed);
         let (points, capacities) = sweep(
             config,
             &rules,
             |rate| at_rate(&workload, rate),
             input.progress,
+            &meter,
         );
+        if meter.spent() {
+            return Err(RunError::TooMuch(meter.refusal()));
+        }
         Ok(Outcome {
             config: config.clone(),
             source: TraceSource::Replayed,
@@ -368,6 +416,22 @@ impl Lab for GoodputLab {
 
     fn report(outcome: &Outcome, detail: bool) -> String {
         report(outcome, detail)
+    }
+
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        let mut out = Vec::new();
+        for (i, p) in o.points.iter().enumerate() {
+            for r in &p.rules {
+                out.push(Tally {
+                    what: alloc::format!("point {i} (rate {}), rule {}", p.rate, r.rule.name()),
+                    arrived: u64::from(r.requests),
+                    finished: u64::from(r.completed),
+                    rejected: 0,
+                    outstanding: u64::from(r.outstanding),
+                });
+            }
+        }
+        out
     }
 
     fn csv(outcome: &Outcome) -> String {
@@ -389,7 +453,12 @@ impl Lab for GoodputLab {
 }
 
 /// The sweep over generated workloads (one per rate, same seed).
-fn generated(config: &Config, rules: &[RuleKind], progress: Progress<'_>) -> Outcome {
+fn generated(
+    config: &Config,
+    rules: &[RuleKind],
+    progress: Progress<'_>,
+    meter: &Meter,
+) -> Outcome {
     let workload_at = |rate| {
         generator::generate(
             &routing::Config {
@@ -400,7 +469,7 @@ fn generated(config: &Config, rules: &[RuleKind], progress: Progress<'_>) -> Out
             config.routing.seed,
         )
     };
-    let (points, capacities) = sweep(config, rules, workload_at, progress);
+    let (points, capacities) = sweep(config, rules, workload_at, progress, meter);
     Outcome {
         config: config.clone(),
         source: TraceSource::Generated,

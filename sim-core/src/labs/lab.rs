@@ -272,6 +272,47 @@ pub trait Lab: 'static {
 
     /// The main comparison as CSV (header row first), for exports.
     fn csv(outcome: &Self::Outcome) -> String;
+
+    /// Every population of requests the outcome accounts for, one [`Tally`]
+    /// each (a rule's run, a sweep point): what the property tests hold to
+    /// `arrived = finished + rejected + outstanding`.
+    fn tally(outcome: &Self::Outcome) -> Vec<Tally>;
+}
+
+/// How one population of simulated requests ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Which population (`"rule least-kv"`, `"point 3, rule p2c"`).
+    pub what: String,
+    /// Requests that arrived (or were generated).
+    pub arrived: u64,
+    /// Requests that completed.
+    pub finished: u64,
+    /// Requests turned away, dropped or timed out.
+    pub rejected: u64,
+    /// Requests still queued or running when the run stopped.
+    pub outstanding: u64,
+}
+
+impl Tally {
+    /// Whether every arrival is accounted for exactly once.
+    pub fn balances(&self) -> bool {
+        self.finished
+            .checked_add(self.rejected)
+            .and_then(|n| n.checked_add(self.outstanding))
+            == Some(self.arrived)
+    }
+}
+
+/// What [`TextEntry::check`] found in one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The outcome as compact JSON (to compare runs of one seed).
+    pub json: String,
+    /// Paths of NaN or infinite floats in the outcome ([`super::finite`]).
+    pub non_finite: Vec<String>,
+    /// Every request population and how it ended ([`Lab::tally`]).
+    pub tallies: Vec<Tally>,
 }
 
 /// How a run is written out as text (the CLI).
@@ -396,6 +437,9 @@ pub struct LabEntry {
     pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
     /// Build the config from `(key, text)` pairs, run, and write the outcome.
     pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
+    /// Build the config from pairs and estimate the run's work (what a page
+    /// names when a run fails for want of memory).
+    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
 }
 
 impl LabEntry {
@@ -416,6 +460,7 @@ impl LabEntry {
             replays_traces: L::REPLAYS_TRACES,
             canonical: canonical::<L>,
             run: run_written::<L>,
+            work: work_of::<L>,
         }
     }
 }
@@ -435,6 +480,11 @@ pub struct TextEntry {
     /// Read [`encode`]d bytes back as the page does and write them as JSON
     /// (what the encoding tests compare with the worker's JSON).
     pub reencode: fn(&[u8]) -> Result<String, String>,
+    /// Run, and check the outcome: non-finite floats and request tallies
+    /// (the property tests and `lblab bench`'s corner sweep).
+    pub check: fn(&RunRequest<'_>) -> Result<Checked, RunError>,
+    /// Estimate the run's work without running it ([`Lab::work`]).
+    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
 }
 
 impl TextEntry {
@@ -448,6 +498,8 @@ impl TextEntry {
             run: run_text::<L>,
             config_json: config_json::<L>,
             reencode: reencode::<L>,
+            check: check::<L>,
+            work: work_of::<L>,
         }
     }
 }
@@ -459,6 +511,15 @@ where
 {
     let outcome: L::Outcome = decode(bytes)?;
     serde_json::to_string(&outcome).map_err(|e| e.to_string())
+}
+
+fn check<L: Lab>(req: &RunRequest<'_>) -> Result<Checked, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    Ok(Checked {
+        json: serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?,
+        non_finite: super::finite::non_finite(&outcome),
+        tallies: L::tally(&outcome),
+    })
 }
 
 /// The name of lab `L`'s default focus item.
@@ -494,6 +555,18 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
 /// Read back what [`encode`] wrote.
 pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
     postcard::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> {
+    let config = config_from::<L>(req.pairs)?;
+    let only = items_named::<L>(req.only)?;
+    let input = Input {
+        trace: req.trace,
+        only: &only,
+        record: &[],
+        progress: &|_, _| {},
+    };
+    Ok(L::work(&config, &input))
 }
 
 fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {

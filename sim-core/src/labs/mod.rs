@@ -7,6 +7,8 @@
 //! tests all iterate it. A new lab is one module plus one line in [`LABS`] (and a
 //! page in the web crate, which a test there demands).
 
+pub mod corners;
+pub mod finite;
 pub mod lab;
 pub mod work;
 

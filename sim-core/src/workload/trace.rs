@@ -77,6 +77,21 @@ pub fn too_big(bytes: Option<usize>) -> TraceError {
     })
 }
 
+/// A trace file's bytes as text: refused past [`MAX_TRACE_BYTES`] and when
+/// they are not UTF-8 (the CLI and the page's worker read files through
+/// this, so both accept and refuse the same ones).
+pub fn text_of(bytes: Vec<u8>) -> Result<String, TraceError> {
+    if bytes.len() > MAX_TRACE_BYTES {
+        return Err(too_big(None));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        TraceError(format!(
+            "the file is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
+}
+
 /// Why a trace could not be imported at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TraceError(pub String);

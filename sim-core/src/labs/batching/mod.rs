@@ -39,7 +39,7 @@ pub use sim::{
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 
 /// The batching player in the lab registry.
@@ -84,5 +84,23 @@ impl Lab for BatchingLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    /// Per mode: the last iteration's list of finished requests against the
+    /// requests that never reached a last token.
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        o.modes
+            .iter()
+            .map(|m| Tally {
+                what: alloc::format!("mode {}", crate::choice::Choice::name(m.mode)),
+                arrived: o.trace.len() as u64,
+                finished: m
+                    .iterations_detail
+                    .last()
+                    .map_or(0, |i| i.completed.len() as u64),
+                rejected: 0,
+                outstanding: m.requests.iter().filter(|r| r.finished == 0).count() as u64,
+            })
+            .collect()
     }
 }

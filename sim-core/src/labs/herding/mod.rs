@@ -36,7 +36,7 @@ pub use sim::{run, run_rule, run_rules};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 
 /// The herding lab in the lab registry.
@@ -87,5 +87,25 @@ impl Lab for HerdingLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    /// Per rule: arrivals against the requests finished, the ones no replica
+    /// took, and those still in service on the last tick.
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        let arrived: u64 = o.arrivals.iter().map(|&a| u64::from(a)).sum();
+        o.rules
+            .iter()
+            .map(|r| Tally {
+                what: alloc::format!("rule {}", crate::choice::Choice::name(r.rule)),
+                arrived,
+                finished: u64::from(r.finished),
+                rejected: u64::from(r.unrouted),
+                outstanding: r
+                    .timeline
+                    .ticks
+                    .last()
+                    .map_or(0, |t| t.outstanding.iter().map(|&x| u64::from(x)).sum()),
+            })
+            .collect()
     }
 }

@@ -131,6 +131,10 @@ pub struct RuleSummary {
     pub pile_up_share: f64,
     /// Skew per tick.
     pub skew: Vec<u32>,
+    /// Requests finished by the last tick.
+    pub finished: u32,
+    /// Requests no replica could take (none: every pool has two or more).
+    pub unrouted: u32,
     /// Tick-by-tick state for the player.
     pub timeline: Timeline,
 }

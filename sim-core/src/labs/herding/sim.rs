@@ -87,6 +87,7 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     // The replica of the stampede in progress (the previous tick's), if any.
     let mut stampeding: Option<u32> = None;
     let mut skews = Vec::with_capacity(arrivals.len());
+    let (mut finished, mut unrouted) = (0u32, 0u32);
 
     for (t, &count) in arrivals.iter().enumerate() {
         let t = t as u32;
@@ -95,6 +96,7 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
                 break;
             }
             outstanding[r] -= 1;
+            finished += 1;
             in_flight.pop_front();
         }
         let mut scraped = vec![false; k];
@@ -133,6 +135,7 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
             };
             let Some(decision) = selector.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
             else {
+                unrouted += 1;
                 continue;
             };
             let target = decision.replica as usize;
@@ -189,6 +192,8 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         oscillation: totals.oscillation,
         pile_up_share: totals.pile_up_share,
         skew: skews,
+        finished,
+        unrouted,
         timeline: Timeline { ticks },
     }
 }

@@ -41,7 +41,7 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 
 use alloc::string::String;
 
-use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError};
+use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 
 /// The prefix-affinity player in the lab registry.
@@ -81,5 +81,20 @@ impl Lab for PrefixLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    /// Per router: requests never finish in this lab (each stays as its
+    /// cached prefix), so every arrival must be one replica's assignment.
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        o.routers
+            .iter()
+            .map(|r| Tally {
+                what: alloc::format!("router {}", crate::choice::Choice::name(r.router)),
+                arrived: o.trace.len() as u64,
+                finished: 0,
+                rejected: 0,
+                outstanding: r.assignments.iter().map(|&a| u64::from(a)).sum(),
+            })
+            .collect()
     }
 }

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
 use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
@@ -88,6 +88,12 @@ pub struct Cascade {
     pub mean_ratio: f64,
     /// The same two figures measured on a seeded sample: (cv2, mean ratio).
     pub sampled: (f64, f64),
+    /// Requests in the seeded sample.
+    pub samples: u64,
+    /// Of those, how many the small model answered itself.
+    pub kept: u64,
+    /// And how many it passed on to the large one.
+    pub escalated: u64,
 }
 
 /// Exact figures for escalating share `q` (0 < q ≤ 1), plus a seeded check on
@@ -103,13 +109,15 @@ pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, ParamError> {
     let t = libm::log(1.0 / q);
     let mean = 1.0 + t;
     let mut rng = Rng::new(seed, stream::PROMPTS);
-    let (mut n, mut sum, mut sum2) = (0u64, 0.0f64, 0.0f64);
+    let (mut n, mut kept, mut sum, mut sum2) = (0u64, 0u64, 0.0f64, 0.0f64);
     for _ in 0..samples {
         let s = rng.exponential(1.0);
         if s > t {
             n += 1;
             sum += s;
             sum2 += s * s;
+        } else {
+            kept += 1;
         }
     }
     let sampled = if n > 1 {
@@ -124,6 +132,9 @@ pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, ParamError> {
         cv2: 1.0 / (mean * mean),
         mean_ratio: mean,
         sampled,
+        samples: u64::from(samples),
+        kept,
+        escalated: n,
     })
 }
 
@@ -164,6 +175,16 @@ impl Lab for CascadeLab {
 
     fn csv(outcome: &Cascade) -> alloc::string::String {
         report_csv(outcome)
+    }
+
+    fn tally(o: &Cascade) -> alloc::vec::Vec<Tally> {
+        alloc::vec![Tally {
+            what: alloc::string::String::from("sampled requests"),
+            arrived: o.samples,
+            finished: o.kept + o.escalated,
+            rejected: 0,
+            outstanding: 0,
+        }]
     }
 }
 

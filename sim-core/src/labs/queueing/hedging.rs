@@ -18,7 +18,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
 use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
@@ -130,6 +130,8 @@ pub struct Strategy {
     /// Extra work spent (server time of duplicates until cancelled), as a share
     /// of the work without hedging.
     pub extra_work: f64,
+    /// Requests that got an answer (each once, from whichever copy won).
+    pub answered: u64,
 }
 
 /// All strategies on the same draws.
@@ -161,6 +163,7 @@ fn summarise(name: &str, mut lat: Vec<f64>, extra_load: f64, extra_work: f64) ->
         p99: percentile_sorted(&lat, 99.0),
         extra_load,
         extra_work,
+        answered: lat.len() as u64,
     }
 }
 
@@ -277,6 +280,19 @@ impl Lab for HedgingLab {
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
         report_csv(outcome)
+    }
+
+    fn tally(o: &Outcome) -> Vec<Tally> {
+        o.strategies
+            .iter()
+            .map(|s| Tally {
+                what: alloc::format!("strategy {}", s.strategy),
+                arrived: u64::from(o.config.requests),
+                finished: s.answered,
+                rejected: 0,
+                outstanding: 0,
+            })
+            .collect()
     }
 }
 

@@ -15,7 +15,7 @@
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
 use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError};
 use crate::rng::{stream, Rng};
@@ -297,6 +297,13 @@ impl Lab for KneeLab {
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
         report_csv(outcome)
+    }
+
+    /// None: the simulated dots come from Lindley's recursion, which follows
+    /// one wait after another and keeps no population that could leak (every
+    /// customer is served, none is turned away).
+    fn tally(_: &Outcome) -> Vec<Tally> {
+        Vec::new()
     }
 }
 

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
 use crate::labs::work::Work;
 use crate::params::{narrow, Configurable, Param, ParamError, Show};
 use crate::rng::{stream, Rng};
@@ -162,6 +162,9 @@ pub struct Outcome {
 /// The seeded check of λmax = Lmax / W with variable output lengths.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {
+    /// Sequences started in the simulated slots (the last in each slot is
+    /// still running at the horizon).
+    pub started: u64,
     /// Sequences completed over the horizon.
     pub sequences: u64,
     /// Their mean residency, in ticks.
@@ -186,7 +189,7 @@ impl Outcome {
 /// (slot after slot, until [`CHECK_SEQUENCES`] have run).
 fn check(slots: u32, prefill: f64, output: f64, seed: u64) -> Check {
     let mut rng = Rng::new(seed, stream::OUTPUTS);
-    let (mut sequences, mut total) = (0u64, 0.0f64);
+    let (mut started, mut sequences, mut total) = (0u64, 0u64, 0.0f64);
     let mut simulated = 0u32;
     for _ in 0..slots {
         if sequences >= CHECK_SEQUENCES {
@@ -197,6 +200,7 @@ fn check(slots: u32, prefill: f64, output: f64, seed: u64) -> Check {
         loop {
             // At least one output token; the mean stays close to `output`.
             let w = prefill + libm::ceil(rng.exponential(output) - 0.5).max(1.0);
+            started += 1;
             if t + w > CHECK_HORIZON {
                 break;
             }
@@ -212,6 +216,7 @@ fn check(slots: u32, prefill: f64, output: f64, seed: u64) -> Check {
         sequences as f64 / f64::from(simulated.max(1)) * f64::from(slots)
     };
     Check {
+        started,
         sequences,
         mean_residency: if sequences > 0 {
             total / sequences as f64
@@ -282,6 +287,18 @@ impl Lab for LittleLab {
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
         report_csv(outcome)
+    }
+
+    /// The seeded check's sequences: each simulated slot ends with one still
+    /// running at the horizon.
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        alloc::vec![Tally {
+            what: String::from("sequences of the seeded check"),
+            arrived: o.check.started,
+            finished: o.check.sequences,
+            rejected: 0,
+            outstanding: u64::from(o.check.slots_simulated),
+        }]
     }
 }
 

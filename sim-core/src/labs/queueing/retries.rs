@@ -20,7 +20,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError};
+use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
 use crate::labs::work::{thousands, Work};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::rng::{stream, Rng};
@@ -182,6 +182,17 @@ impl Configurable for Config {
     ];
 
     fn cross_check(&self) -> Result<(), ParamError> {
+        // An incident that starts after the run: the start is what to fix.
+        if self.incident_start >= self.steps && self.incident_length > 0 {
+            return Err(ParamError {
+                key: "incident-start",
+                given: format!("{}", self.incident_start),
+                problem: Problem::Invalid(format!(
+                    "below {} so the incident starts within the run's steps",
+                    self.steps
+                )),
+            });
+        }
         if self.incident_start + self.incident_length > self.steps {
             return Err(ParamError {
                 key: "incident-length",
@@ -228,6 +239,25 @@ pub struct Outcome {
     pub one_layer: Vec<f64>,
     /// The gateway layer retries under the budget, with jittered backoff.
     pub budgeted: Vec<f64>,
+    /// How the user actions ended under each policy: every layer, one
+    /// layer, budgeted (in that order).
+    pub fates: [Fates; 3],
+}
+
+/// How the user actions of one policy ended, counted one by one (each action
+/// is one chain of attempts, so each lands in exactly one count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fates {
+    /// Actions users started (`actions` × `steps`).
+    pub started: u64,
+    /// Actions that got an answer.
+    pub succeeded: u64,
+    /// Actions whose last attempt failed.
+    pub failed: u64,
+    /// Actions whose next retry the budget refused.
+    pub shed: u64,
+    /// Actions whose next retry fell after the last step.
+    pub unfinished: u64,
 }
 
 fn failure(cfg: &Config, step: u32) -> f64 {
@@ -274,27 +304,34 @@ pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
     cfg.validate()?;
     let mut rng = Rng::new(cfg.seed, stream::ARRIVALS);
     let n = f64::from(cfg.actions);
-    let every_layer = (0..cfg.steps)
-        .map(|t| {
-            let p = failure(cfg, t);
-            (0..cfg.actions)
-                .map(|_| call(0, &cfg.attempts, p, &mut rng).1)
-                .sum::<u64>() as f64
-                / n
-        })
-        .collect();
+    let mut fates = [Fates::default(); 3];
+    // Each action through a whole stack: calls per action per step, and
+    // whether each action got its answer.
+    let mut stack = |attempts: &[u32], fates: &mut Fates| -> Vec<f64> {
+        (0..cfg.steps)
+            .map(|t| {
+                let p = failure(cfg, t);
+                let mut calls = 0u64;
+                for _ in 0..cfg.actions {
+                    let (ok, c) = call(0, attempts, p, &mut rng);
+                    calls += c;
+                    fates.started += 1;
+                    if ok {
+                        fates.succeeded += 1;
+                    } else {
+                        fates.failed += 1;
+                    }
+                }
+                calls as f64 / n
+            })
+            .collect()
+    };
+    let every_layer = stack(&cfg.attempts, &mut fates[0]);
     // The gateway is the layer just above the provider SDK: second from the bottom.
     let gateway = cfg.attempts.len().saturating_sub(2);
     let one = [cfg.attempts[gateway]];
-    let one_layer = (0..cfg.steps)
-        .map(|t| {
-            let p = failure(cfg, t);
-            (0..cfg.actions)
-                .map(|_| call(0, &one, p, &mut rng).1)
-                .sum::<u64>() as f64
-                / n
-        })
-        .collect();
+    let one_layer = stack(&one, &mut fates[1]);
+    let budget = &mut fates[2];
     // Budgeted: first attempts every step; failed ones queue a retry after backoff.
     let steps = cfg.steps as usize;
     let mut calls = vec![0u64; steps];
@@ -311,10 +348,13 @@ pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
         for _ in 0..cfg.actions {
             outcomes.push((rng.unit() >= p, 1));
         }
+        budget.started += u64::from(cfg.actions);
         for k in core::mem::take(&mut pending[t]) {
             if retries_sent < allowed {
                 retries_sent += 1;
                 outcomes.push((rng.unit() >= p, k + 1));
+            } else {
+                budget.shed += 1;
             }
         }
         calls[t] = outcomes.len() as u64;
@@ -326,9 +366,14 @@ pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
                 let at = t + (libm::round(backoff) as usize).max(1);
                 if at < steps {
                     pending[at].push(attempt);
+                } else {
+                    budget.unfinished += 1;
                 }
+            } else {
+                budget.failed += 1;
             }
         }
+        budget.succeeded += successes;
         prev_successes = successes as f64;
     }
     let budgeted = calls.iter().map(|&c| c as f64 / n).collect();
@@ -340,6 +385,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, ParamError> {
         every_layer,
         one_layer,
         budgeted,
+        fates,
     })
 }
 
@@ -395,6 +441,20 @@ impl Lab for RetriesLab {
 
     fn csv(outcome: &Outcome) -> String {
         report_csv(outcome)
+    }
+
+    fn tally(o: &Outcome) -> Vec<Tally> {
+        ["every layer", "one layer", "budgeted"]
+            .iter()
+            .zip(&o.fates)
+            .map(|(what, f)| Tally {
+                what: format!("{what} retries"),
+                arrived: f.started,
+                finished: f.succeeded,
+                rejected: f.failed + f.shed,
+                outstanding: f.unfinished,
+            })
+            .collect()
     }
 }
 

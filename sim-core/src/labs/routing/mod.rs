@@ -32,7 +32,7 @@ pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 use crate::params::Configurable;
 use crate::routing::RuleKind;
@@ -111,14 +111,20 @@ impl Lab for RoutingLab {
         } else {
             TraceSource::Generated
         };
+        let rules = input.items();
+        let meter = work::meter(config, rules.len(), &work::Shape::of(&workload));
         let mut o = sim::simulate(
             config,
             &workload,
-            &input.items(),
+            &rules,
             source,
             input.record,
             input.progress,
+            &meter,
         );
+        if meter.spent() {
+            return Err(RunError::TooMuch(meter.refusal()));
+        }
         o.import = import;
         Ok(o)
     }
@@ -129,5 +135,20 @@ impl Lab for RoutingLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    /// Per rule: the replicas' own completion counts against the requests
+    /// of the trace and the rule's outstanding count.
+    fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
+        o.rules
+            .iter()
+            .map(|r| Tally {
+                what: alloc::format!("rule {}", crate::choice::Choice::name(r.rule)),
+                arrived: u64::from(o.trace.requests),
+                finished: r.replicas.iter().map(|x| u64::from(x.completed)).sum(),
+                rejected: 0,
+                outstanding: u64::from(r.outstanding),
+            })
+            .collect()
     }
 }

@@ -11,6 +11,7 @@ use super::player::{
 use super::tick::{run_observed, Routed};
 use super::Config;
 use crate::engine::{EngineEvent, Replica};
+use crate::labs::work::Meter;
 use crate::routing::{Reason, RuleKind};
 use crate::time::Tick;
 use crate::workload::Workload;
@@ -35,6 +36,7 @@ pub(super) fn record_rule(
     config: &Config,
     workload: &Workload,
     rule: RuleKind,
+    meter: &Meter,
 ) -> (RulePlay, RuleOutcome) {
     let mut frames: Vec<Frame> = Vec::new();
     let mut assigned: Vec<u32> = Vec::new();
@@ -111,7 +113,7 @@ pub(super) fn record_rule(
                 completed: completed.clone(),
             });
         };
-    let outcome = run_observed(config, workload, rule, Some(&mut observe));
+    let outcome = run_observed(config, workload, rule, Some(&mut observe), meter);
     let play = RulePlay {
         rule,
         frames,

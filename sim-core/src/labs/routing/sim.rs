@@ -8,6 +8,7 @@ use super::player::{Timeline, PLAYER_RULES};
 use super::tick::run_one;
 use super::{record, Config};
 use crate::labs::lab::Progress;
+use crate::labs::work::Meter;
 use crate::params::{Configurable, ParamError};
 use crate::routing::RuleKind;
 use crate::workload::{generator, Workload};
@@ -28,6 +29,7 @@ pub fn run_rules(config: &Config, rules: &[RuleKind]) -> Result<Outcome, ParamEr
         TraceSource::Generated,
         &[],
         &|_, _| {},
+        &Meter::unlimited(),
     ))
 }
 
@@ -38,15 +40,18 @@ pub fn run_rules_on(
     workload: &Workload,
     rules: &[RuleKind],
 ) -> Result<Outcome, ParamError> {
-    run_on_reporting(config, workload, rules, &|_, _| {})
+    run_on_reporting(config, workload, rules, &|_, _| {}, &Meter::unlimited())
 }
 
-/// [`run_rules_on`], telling `progress` after each rule.
+/// [`run_rules_on`], telling `progress` after each rule and charging
+/// `meter` as it goes (a run whose meter runs out stops early: check
+/// [`Meter::spent`] before reading the outcome).
 pub fn run_on_reporting(
     config: &Config,
     workload: &Workload,
     rules: &[RuleKind],
     progress: Progress<'_>,
+    meter: &Meter,
 ) -> Result<Outcome, ParamError> {
     config.validate()?;
     Ok(simulate(
@@ -56,6 +61,7 @@ pub fn run_on_reporting(
         TraceSource::Replayed,
         &[],
         progress,
+        meter,
     ))
 }
 
@@ -70,25 +76,27 @@ pub(super) fn simulate(
     source: TraceSource,
     record: &[RuleKind],
     progress: Progress<'_>,
+    meter: &Meter,
 ) -> Outcome {
     let total = rules.len() as u32;
     let record = &record[..record.len().min(PLAYER_RULES)];
     let mut plays = Vec::new();
-    let outcomes = rules
-        .iter()
-        .enumerate()
-        .map(|(i, &rule)| {
-            let r = if record.contains(&rule) {
-                let (play, r) = record::record_rule(config, workload, rule);
-                plays.push(play);
-                r
-            } else {
-                run_one(config, workload, rule)
-            };
-            progress(i as u32 + 1, total);
+    let mut outcomes = Vec::with_capacity(rules.len());
+    for (i, &rule) in rules.iter().enumerate() {
+        // A spent meter stops the run: the caller refuses it.
+        if meter.spent() {
+            break;
+        }
+        let r = if record.contains(&rule) {
+            let (play, r) = record::record_rule(config, workload, rule, meter);
+            plays.push(play);
             r
-        })
-        .collect();
+        } else {
+            run_one(config, workload, rule, meter)
+        };
+        progress(i as u32 + 1, total);
+        outcomes.push(r);
+    }
     plays.sort_by_key(|p: &super::player::RulePlay| record.iter().position(|&r| r == p.rule));
     Outcome {
         config: config.clone(),

@@ -11,9 +11,10 @@ use super::outcome::{DecisionDetail, ReasonCount, ReplicaOutcome, RuleOutcome};
 use super::player::PLAYER_TICKS;
 use super::series::QueueSampler;
 use super::shadows::Shadows;
-use super::Config;
+use super::{work, Config};
 use crate::choice::Choice;
 use crate::engine::{EngineEvent, Replica};
+use crate::labs::work::Meter;
 use crate::rng::{stream, Rng};
 use crate::routing::{Chooser, RouteContext, Router, RuleKind, Ties};
 use crate::stats::percentile_sorted;
@@ -76,8 +77,13 @@ pub(super) struct Routed {
 pub(super) type Observer<'a> =
     &'a mut dyn FnMut(Tick, &[Replica], &[Routed], &[(u32, EngineEvent)]);
 
-pub(super) fn run_one(config: &Config, workload: &Workload, rule: RuleKind) -> RuleOutcome {
-    run_observed(config, workload, rule, None)
+pub(super) fn run_one(
+    config: &Config,
+    workload: &Workload,
+    rule: RuleKind,
+    meter: &Meter,
+) -> RuleOutcome {
+    run_observed(config, workload, rule, None, meter)
 }
 
 /// One rule's run; with an observer, every tick is shown to it (the
@@ -88,6 +94,7 @@ pub(super) fn run_observed(
     workload: &Workload,
     rule: RuleKind,
     mut observer: Option<Observer<'_>>,
+    meter: &Meter,
 ) -> RuleOutcome {
     let watching = observer.is_some();
     // Idle stretches are jumped over from here on (a recording sees every
@@ -121,7 +128,14 @@ pub(super) fn run_observed(
     let mut output_done: u64 = 0;
     let mut completed = 0u32;
 
+    // What the meter charges: a tick of the pool, and a preemption with the
+    // re-admission of its prompt blocks (routing/work.rs, fitted on release
+    // runs).
+    let tick_ns = work::TICK_NS * (n as f64 + f64::from(u8::from(config.scale_up_at > 0)));
     while now.0 < config.max_ticks {
+        if !meter.tick(tick_ns) {
+            break;
+        }
         if config.scale_up_at > 0 && now.0 == config.scale_up_at {
             // A cold replica joins before this tick's arrivals are routed.
             replicas.push(Replica::new(config.engine(), workload.block_tokens).joined(now));
@@ -190,7 +204,10 @@ pub(super) fn run_observed(
                         completed += 1;
                         last_finish = Some(tick.0);
                     }
-                    EngineEvent::Preempted { .. } => {}
+                    EngineEvent::Preempted { request } => {
+                        let blocks = reqs[request as usize].blocks.len() as f64;
+                        meter.preemption(work::PREEMPT_NS + work::BLOCK_NS * blocks);
+                    }
                 }
             }
         }
