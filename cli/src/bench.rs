@@ -18,6 +18,12 @@
 //!   prints one line saying it skipped otherwise. Parsing is timed apart from
 //!   the replay, since the page parses once and replays on every change.
 //!
+//! - the corner sweep: every lab with each numeric parameter at its minimum
+//!   and maximum, and all at once; the slowest run (or run stopped by its
+//!   work meter) must stay under 2 s and the slowest refusal before running
+//!   under 0.1 s (the work bound of issue 23). The slowest configuration is
+//!   printed with its estimate.
+//!
 //! It prints the profile it was built with (from `build.rs`), so a figure is
 //! never quoted from a debug or size-optimised build by mistake; `--check`
 //! exits non-zero when a target is missed.
@@ -164,6 +170,37 @@ pub fn main(rest: &[String]) -> Result<(), String> {
         Ok(m) => marks.extend(m),
         Err(skip) => println!("{skip}"),
     }
+    // The work bound's promise (issue 23): every corner of every lab runs
+    // within two seconds here, or is refused at once.
+    let sweep = crate::corners::sweep();
+    println!(
+        "corner sweep: {} corners ran, {} refused as too much work, {} stopped by their work meter, {} refused as unusable combinations",
+        sweep.ran, sweep.refused, sweep.stopped, sweep.unusable
+    );
+    println!(
+        "slowest corner: {} took {:.0} ms (estimated {:.0} ms)",
+        sweep.slowest.0, sweep.slowest.1, sweep.slowest.2
+    );
+    println!(
+        "slowest refusal: {} took {:.1} ms",
+        sweep.slowest_refusal.0, sweep.slowest_refusal.1
+    );
+    if sweep.stopped > 0 {
+        println!(
+            "slowest stop: {} ran {:.0} ms before its meter stopped it (estimated {:.0} ms)",
+            sweep.slowest_stop.0, sweep.slowest_stop.1, sweep.slowest_stop.2
+        );
+    }
+    marks.push(Mark {
+        name: String::from("slowest corner of the sweep, run or stopped"),
+        median_ms: sweep.slowest.1.max(sweep.slowest_stop.1),
+        target_ms: 2000.0 * scale,
+    });
+    marks.push(Mark {
+        name: String::from("slowest refusal of the sweep"),
+        median_ms: sweep.slowest_refusal.1,
+        target_ms: 100.0 * scale,
+    });
     for m in &marks {
         println!(
             "{}: median {:.3} ms (target < {} ms) {}",

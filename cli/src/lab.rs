@@ -6,10 +6,11 @@
 //! runs one compared item, and `--detail`, `--json` and `--csv` pick the output.
 //! Labs that replay traces also take `--trace FILE` and its import flags.
 
+use sim_core::labs::work::WORK_LIMIT_NS;
 use sim_core::labs::TraceInput;
 use sim_core::labs::{Format, LabEntry, RunError, RunRequest, TextEntry};
 use sim_core::params::{self, Configurable, Shape};
-use sim_core::workload::trace::{too_big, ImportOptions, MAX_TRACE_BYTES};
+use sim_core::workload::trace::{text_of, ImportOptions, MAX_TRACE_BYTES};
 
 use crate::args::{self, Flag, Takes};
 
@@ -62,6 +63,11 @@ fn output_flags(lab: &LabEntry) -> Vec<Flag> {
         Takes::Nothing,
         "Print the configuration these flags give, as JSON, without running",
     ));
+    out.push(Flag::new(
+        "estimate",
+        Takes::Nothing,
+        "Print the run's estimated work against the limit, without running",
+    ));
     out
 }
 
@@ -93,15 +99,7 @@ fn read_trace(path: &str) -> Result<String, String> {
     file.take(MAX_TRACE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("--trace: cannot read {shown}: {e}"))?;
-    if bytes.len() > MAX_TRACE_BYTES {
-        return Err(format!("--trace: {}", too_big(None)));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "--trace: {shown} is not UTF-8 text (byte {} is not)",
-            e.utf8_error().valid_up_to() + 1
-        )
-    })
+    text_of(bytes).map_err(|e| format!("--trace: {shown}: {}", e.0))
 }
 
 /// Entry point of `lblab <lab>`.
@@ -192,6 +190,30 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
         None => None,
         Some(path) => Some(read_trace(path)?),
     };
+    if parsed.has("estimate") {
+        let request = RunRequest {
+            only: &only,
+            trace: file.as_deref().map(|text| TraceInput {
+                text,
+                options: &import,
+            }),
+            ..RunRequest::of(&pairs)
+        };
+        let w = (text.work)(&request).map_err(|e| match e {
+            RunError::Param(e) => error_line(&e),
+            RunError::Trace(e) => format!("--trace: {e}"),
+            other => other.to_string(),
+        })?;
+        println!(
+            "{}: about {:.0} ms of native work ({:.0}% of the {:.0} ms limit){}",
+            w.what,
+            w.ns / 1e6,
+            100.0 * w.ns / WORK_LIMIT_NS,
+            WORK_LIMIT_NS / 1e6,
+            if w.fits() { "" } else { "; refused" }
+        );
+        return Ok(());
+    }
     let out = (text.run)(
         &RunRequest {
             only: &only,

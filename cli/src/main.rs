@@ -8,6 +8,7 @@
 
 mod args;
 mod bench;
+mod corners;
 mod lab;
 
 use std::process::ExitCode;
