@@ -34,7 +34,7 @@ if [ "$want" = "web" ]; then
     cargo install wasm-bindgen-cli --version "$wbg" --locked || cargo install wasm-bindgen-cli --version "$wbg"
   fi
   # npm's binaryen 132 provides wasm-opt (Debian's v108 breaks the bundle);
-  # terser minifies the JS glue (Trunk hook scripts/minify-js.mjs);
+  # terser minifies the JS glue (Trunk hook scripts/post-build.mjs);
   # playwright-core drives Debian's Chromium (it never downloads a browser).
   if [ ! -x "$root/tests/browser/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/tests/browser/node_modules/playwright-core" ] || [ ! -d "$root/tests/browser/node_modules/terser" ]; then
     say "installing npm packages in tests/browser"

@@ -23,7 +23,9 @@ const types = {
 
 /** Serve `dir` at `prefix` (e.g. '/some/sub/path/') on a free loopback port. */
 export function serve(dir = dist, prefix = '/', extra = {}) {
-  const server = http.createServer((req, res) => {
+  // Long links are part of what is tested (a 100 KB URL value): allow a
+  // request line of up to a megabyte (Node's default is 16 KB).
+  const server = http.createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (extra[url.pathname]) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -79,6 +81,14 @@ export async function launch() {
 export async function watchedPage(context) {
   const page = await context.newPage();
   const problems = [];
+  // The page runs under a Content-Security-Policy (index.html): a violation
+  // (an inline script, a style, a worker or a fetch it does not allow) is a
+  // problem in every test.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
@@ -87,9 +97,11 @@ export async function watchedPage(context) {
   // the page: navigating to a lab waits for them (briefly; a page that never
   // runs, e.g. an unknown lab, is left to the test's own checks).
   const goto = page.goto.bind(page);
-  page.goto = async (url, options) => {
-    const response = await goto(url, options);
-    if (/[?&]lab=/.test(url)) {
+  // (`{ settle: false }` skips the wait: for a link whose run is refused.)
+  page.goto = async (url, options = {}) => {
+    const { settle = true, ...rest } = options;
+    const response = await goto(url, rest);
+    if (settle && /[?&]lab=/.test(url)) {
       await settled(page, 10_000).catch(() => {});
     }
     return response;

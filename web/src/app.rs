@@ -66,6 +66,15 @@ pub fn App() -> impl IntoView {
             ));
         }
     }
+    if let Some(l) = current {
+        let mut known: Vec<&str> = (l.params)().iter().map(|s| s.key).collect();
+        known.extend(l.focus.map(|f| f.key));
+        let editor = labs::page(l.info.id).is_some_and(|p| p.editor().is_some());
+        if l.replays_traces || editor {
+            known.push("trace");
+        }
+        notices.extend(opts.unknown_controls(&known));
+    }
     let page = match current.and_then(|l| labs::page(l.info.id)) {
         Some(page) => view! { <Shell page=page pairs=pairs.clone() /> }.into_any(),
         None => view! { <Home /> }.into_any(),

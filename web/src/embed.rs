@@ -100,6 +100,30 @@ impl EmbedOptions {
         }
     }
 
+    /// A notice naming the `controls=` entries that are not among `known`
+    /// (the lab's parameter keys, its focus, `trace`, `seed`); those entries
+    /// are ignored, as a control that is not there cannot be unlocked.
+    pub fn unknown_controls(&self, known: &[&str]) -> Option<String> {
+        let listed = self.controls.as_ref()?;
+        let unknown: Vec<&str> = listed
+            .iter()
+            .map(String::as_str)
+            .filter(|k| *k != "new-seed" && !known.contains(k))
+            .collect();
+        if unknown.is_empty() {
+            return None;
+        }
+        let shown = crate::format::clip(&unknown.join(", "));
+        Some(if unknown.len() == listed.len() {
+            format!(
+                "“controls=” names no control of this lab ({shown}), so every control is fixed. The names are the link's own keys, such as {}.",
+                known.iter().take(4).copied().collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            format!("“controls=” names no control called {shown} in this lab; ignored.")
+        })
+    }
+
     /// Whether the reader may change the value behind control `key`: always,
     /// unless `controls=` lists the keys that may change and `key` is not one
     /// of them. Buttons count as their value ("new-seed" is `seed`), and a
@@ -241,6 +265,32 @@ mod tests {
         let free = EmbedOptions::from_pairs(&parse_query("?embed=1"), &mut notices);
         assert!(free.allows("rule") && free.allows("trace"));
         assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn unknown_controls_are_named() {
+        let mut notices = Vec::new();
+        let known = ["rate", "seed", "rule"];
+        let all_bad = EmbedOptions::from_pairs(&parse_query("?controls=bogus"), &mut notices);
+        let n = all_bad.unknown_controls(&known).expect("a notice");
+        assert!(
+            n.contains("bogus") && n.contains("every control is fixed"),
+            "{n}"
+        );
+        let some =
+            EmbedOptions::from_pairs(&parse_query("?controls=rate,nope,new-seed"), &mut notices);
+        let n = some.unknown_controls(&known).expect("a notice");
+        assert!(
+            n.contains("nope") && !n.contains("rate") && !n.contains("new-seed"),
+            "{n}"
+        );
+        let fine = EmbedOptions::from_pairs(&parse_query("?controls=rate,seed"), &mut notices);
+        assert_eq!(fine.unknown_controls(&known), None);
+        let none = EmbedOptions::from_pairs(&parse_query("?embed=1"), &mut notices);
+        assert_eq!(none.unknown_controls(&known), None);
+        let long = format!("?controls={}", "x".repeat(100_000));
+        let huge = EmbedOptions::from_pairs(&parse_query(&long), &mut notices);
+        assert!(huge.unknown_controls(&known).expect("a notice").len() < 400);
     }
 
     #[test]

@@ -2,10 +2,13 @@
 //! app), files a reader picks or drops, and what the URL says about them.
 //!
 //! Only a bundled excerpt can be part of a link (`trace=<id>`); a dropped file
-//! stays in the page, and the page says so. Parsing and replay happen in the
-//! worker through sim-core (`workload::trace`), never here.
+//! stays in the page, and the page says so. Reading, parsing and replay happen
+//! in the worker through sim-core (`workload::trace`), never here: the page
+//! holds the file as a `Blob` (a handle, not its text) and hands that handle
+//! to the worker, which reads it. A trace of tens of megabytes so costs the
+//! page's thread nothing when it loads and nothing when a setting changes.
 
-use std::sync::Arc;
+use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -60,6 +63,48 @@ pub fn bundled(id: &str) -> Option<&'static Bundled> {
 /// Largest file the page reads (the importer's own cap applies too).
 pub const MAX_FILE_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
+/// A loaded trace file, as the page's state holds it: a key to its `Blob`
+/// (kept below) and its size. Two handles are the same trace when their keys
+/// are, so comparing jobs never touches the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceFile {
+    /// Key of the blob in this page's store.
+    pub key: u32,
+}
+
+thread_local! {
+    /// The blobs behind [`TraceFile`] keys: the latest two (a job for the
+    /// one before may still be on its way to the worker).
+    static FILES: RefCell<Vec<(u32, web_sys::Blob)>> = const { RefCell::new(Vec::new()) };
+    static NEXT: Cell<u32> = const { Cell::new(1) };
+}
+
+/// Keep `blob` and return its handle.
+fn keep(blob: web_sys::Blob) -> TraceFile {
+    let key = NEXT.with(|n| {
+        let k = n.get();
+        n.set(k + 1);
+        k
+    });
+    FILES.with(|f| {
+        let mut f = f.borrow_mut();
+        f.push((key, blob));
+        let extra = f.len().saturating_sub(2);
+        f.drain(..extra);
+    });
+    TraceFile { key }
+}
+
+/// The blob behind `file`, if it is still kept.
+pub fn blob(file: TraceFile) -> Option<web_sys::Blob> {
+    FILES.with(|f| {
+        f.borrow()
+            .iter()
+            .find(|(k, _)| *k == file.key)
+            .map(|(_, b)| b.clone())
+    })
+}
+
 /// Where a page's requests come from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceState {
@@ -71,8 +116,8 @@ pub enum TraceState {
     Loaded {
         /// File name, for the page.
         name: String,
-        /// The whole text.
-        text: Arc<str>,
+        /// The file (read by the worker).
+        file: TraceFile,
         /// Which excerpt, if it is a bundled one (then it is in the URL).
         bundled: Option<&'static str>,
     },
@@ -81,10 +126,10 @@ pub enum TraceState {
 }
 
 impl TraceState {
-    /// The text to replay, if a trace is loaded.
-    pub fn text(&self) -> Option<Arc<str>> {
+    /// The file to replay, if a trace is loaded.
+    pub fn file(&self) -> Option<TraceFile> {
         match self {
-            TraceState::Loaded { text, .. } => Some(Arc::clone(text)),
+            TraceState::Loaded { file, .. } => Some(*file),
             _ => None,
         }
     }
@@ -107,15 +152,16 @@ pub fn fetch(b: &'static Bundled, state: RwSignal<TraceState>) {
             if !resp.ok() {
                 return Err(format!("HTTP {}", resp.status()));
             }
-            let text = resp.text().map_err(|_| "no body")?;
-            let text = JsFuture::from(text).await.map_err(|_| "cannot be read")?;
-            text.as_string().ok_or_else(|| "not text".to_string())
+            let blob = resp.blob().map_err(|_| "no body")?;
+            let blob = JsFuture::from(blob).await.map_err(|_| "cannot be read")?;
+            blob.dyn_into::<web_sys::Blob>()
+                .map_err(|_| "not a file".to_string())
         }
         .await;
         state.set(match got {
-            Ok(t) => TraceState::Loaded {
+            Ok(blob) => TraceState::Loaded {
                 name: b.title.to_string(),
-                text: t.into(),
+                file: keep(blob),
                 bundled: Some(b.id),
             },
             Err(why) => TraceState::Failed(format!("{}: {why}", b.file)),
@@ -134,19 +180,10 @@ pub fn read_file(file: web_sys::File, state: RwSignal<TraceState>) {
         )));
         return;
     }
-    state.set(TraceState::Loading(name.clone()));
-    wasm_bindgen_futures::spawn_local(async move {
-        let text = JsFuture::from(file.text())
-            .await
-            .ok()
-            .and_then(|t| t.as_string());
-        state.set(match text {
-            Some(t) => TraceState::Loaded {
-                name,
-                text: t.into(),
-                bundled: None,
-            },
-            None => TraceState::Failed(format!("{name} cannot be read as text")),
-        });
+    // A File is a Blob: the worker reads it (as UTF-8 text, like the CLI).
+    state.set(TraceState::Loaded {
+        name,
+        file: keep(file.into()),
+        bundled: None,
     });
 }

@@ -17,12 +17,15 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use js_sys::{Object, Reflect};
 use sim_core::labs::{self, RunRequest, TraceInput};
 use sim_core::params;
 use sim_core::workload::trace::ImportOptions;
+
+use crate::traces::TraceFile;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -38,28 +41,22 @@ pub struct Job {
     pub pairs: Pairs,
     /// Names of the focus items to run (empty: all of them).
     pub only: Vec<&'static str>,
-    /// A trace to replay: its text and the import options' pairs.
-    pub trace: Option<(Arc<str>, Pairs)>,
+    /// A trace to replay: its file and the import options' pairs.
+    pub trace: Option<(TraceFile, Pairs)>,
     /// Names of the focus items whose step-by-step timeline to record as
     /// well (see `sim_core::labs::Input::record`).
     pub record: Vec<&'static str>,
 }
 
 impl PartialEq for Job {
-    /// Two jobs are the same run: a trace is the same trace when it is the
-    /// same text in memory (comparing megabytes of text on every change
-    /// would cost more than the run).
+    /// Two jobs are the same run: same lab, settings, items and trace (a
+    /// trace compares by its handle, never its contents).
     fn eq(&self, other: &Job) -> bool {
-        let same_trace = match (&self.trace, &other.trace) {
-            (None, None) => true,
-            (Some((a, x)), Some((b, y))) => Arc::ptr_eq(a, b) && x == y,
-            _ => false,
-        };
         self.lab == other.lab
             && self.pairs == other.pairs
             && self.only == other.only
             && self.record == other.record
-            && same_trace
+            && self.trace == other.trace
     }
 }
 
@@ -76,25 +73,60 @@ pub enum Reply {
         /// Compute time in the worker.
         ms: f64,
     },
-    /// The run refused its input (a parameter, a trace).
-    Failed(String),
+    /// The run refused its input (a parameter, a trace) or the worker died.
+    Failed(Failure),
     /// Cancelled before it finished.
     Cancelled,
 }
 
+/// Why a job failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// One line for the page.
+    pub why: String,
+    /// The trace was refused (the page's trace panel says so, not only the
+    /// error line, so that the two never disagree).
+    pub trace: bool,
+}
+
+impl Failure {
+    /// A failure that is not about the trace.
+    pub fn other(why: String) -> Failure {
+        Failure { why, trace: false }
+    }
+}
+
+/// A trace file's text as the worker read it, or why it could not.
+type TraceText = Result<Rc<str>, String>;
+
 type OnProgress = Box<dyn Fn(u32, u32)>;
 type OnDone = Box<dyn FnOnce(Reply)>;
+
+/// A job in flight: its callbacks, and what it runs (for a message if the
+/// worker dies under it).
+struct InFlight {
+    progress: OnProgress,
+    done: Option<OnDone>,
+    lab: &'static str,
+    pairs: Pairs,
+}
 
 struct Pool {
     worker: web_sys::Worker,
     next: u32,
-    jobs: HashMap<u32, (OnProgress, Option<OnDone>)>,
+    jobs: HashMap<u32, InFlight>,
+    /// The trace this worker holds (its file is sent once; later jobs name it).
+    trace: Option<TraceFile>,
     // Kept alive as long as the worker is.
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 thread_local! {
     static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
+    /// In the worker: the trace the page sent last (its key, and its text or
+    /// why it cannot be read).
+    static HELD: RefCell<Option<(u32, TraceText)>> = const { RefCell::new(None) };
     static IN_FLIGHT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     static HOOKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -185,12 +217,73 @@ fn spawn() -> Result<Pool, String> {
     terminate_on_pagehide();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // A worker that dies (out of memory, a trap) answers nothing again: every
+    // job it had fails with a message, and the next job starts a fresh one.
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| {
+        e.prevent_default();
+        died(get(&e, "message").as_string().unwrap_or_default());
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
     Ok(Pool {
         worker,
         next: 1,
         jobs: HashMap::new(),
+        trace: None,
         _on_message: on_message,
+        _on_error: on_error,
     })
+}
+
+/// The worker stopped under its jobs: drop it and fail each job, saying what
+/// to lower (the parameters that drive that lab's work).
+fn died(detail: String) {
+    let Some(mut pool) = POOL.with(|p| p.borrow_mut().take()) else {
+        return;
+    };
+    pool.worker.terminate();
+    let jobs: Vec<InFlight> = pool.jobs.drain().map(|(_, j)| j).collect();
+    for job in jobs {
+        let pairs: Vec<(&str, &str)> = job.pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let drivers: Vec<&str> = labs::find(job.lab)
+            .and_then(|l| (l.work)(&RunRequest::of(&pairs)).ok())
+            .map(|w| {
+                w.drivers
+                    .iter()
+                    .map(|d| d.trim_start_matches('+'))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let why = format!(
+            "the simulation stopped before it finished: the browser's worker ran out of memory or failed ({}). {}Change a setting to run again.",
+            if detail.is_empty() { "no detail given".to_string() } else { crate::format::clip(&detail) },
+            if drivers.is_empty() {
+                String::new()
+            } else {
+                format!("Lower {} and ", drivers.join(", "))
+            }
+        );
+        if let Some(done) = job.done {
+            done(Reply::Failed(Failure::other(why)));
+            busy(-1);
+        }
+    }
+}
+
+/// A trace file's text, read in the worker, with the CLI's cap and UTF-8
+/// check (`sim_core::workload::trace::text_of`).
+fn read_blob(blob: &web_sys::Blob) -> TraceText {
+    if blob.size() > sim_core::workload::trace::MAX_TRACE_BYTES as f64 {
+        return Err(sim_core::workload::trace::too_big(Some(blob.size() as usize)).0);
+    }
+    let reader = web_sys::FileReaderSync::new().map_err(|_| "the file cannot be read here")?;
+    let buffer = reader
+        .read_as_array_buffer(blob)
+        .map_err(|_| "the file cannot be read")?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    sim_core::workload::trace::text_of(bytes)
+        .map(Rc::from)
+        .map_err(|e| e.0)
 }
 
 fn get(o: &JsValue, key: &str) -> JsValue {
@@ -204,8 +297,8 @@ fn on_message(e: web_sys::MessageEvent) {
     if kind == "progress" {
         let (done, total) = (get(&data, "done").as_f64(), get(&data, "total").as_f64());
         POOL.with(|p| {
-            if let Some((progress, _)) = p.borrow().as_ref().and_then(|p| p.jobs.get(&id)) {
-                progress(done.unwrap_or(0.0) as u32, total.unwrap_or(0.0) as u32);
+            if let Some(job) = p.borrow().as_ref().and_then(|p| p.jobs.get(&id)) {
+                (job.progress)(done.unwrap_or(0.0) as u32, total.unwrap_or(0.0) as u32);
             }
         });
         return;
@@ -219,14 +312,17 @@ fn on_message(e: web_sys::MessageEvent) {
                 .unwrap_or_default(),
             ms: get(&data, "ms").as_f64().unwrap_or(f64::NAN),
         },
-        _ => Reply::Failed(get(&data, "message").as_string().unwrap_or_default()),
+        _ => Reply::Failed(Failure {
+            why: get(&data, "message").as_string().unwrap_or_default(),
+            trace: get(&data, "trace").as_bool() == Some(true),
+        }),
     };
     // Take the handler out before calling it: it may submit the next job.
     let done = POOL.with(|p| {
         p.borrow_mut()
             .as_mut()
             .and_then(|p| p.jobs.remove(&id))
-            .and_then(|(_, d)| d)
+            .and_then(|j| j.done)
     });
     if let Some(done) = done {
         // The handler may submit the next job before this one stops counting,
@@ -273,14 +369,30 @@ pub fn submit(
         };
         set("record", &names(&job.record));
         set("only", &names(&job.only));
-        if let Some((text, import)) = &job.trace {
-            set("trace", &JsValue::from_str(text));
+        if let Some((file, import)) = &job.trace {
+            // The file's handle crosses once per worker (the worker reads
+            // it; the page never holds its text); later jobs name its key.
+            set("trace_key", &JsValue::from(file.key));
+            if pool.trace != Some(*file) {
+                let blob = crate::traces::blob(*file)
+                    .ok_or("the trace file is no longer loaded; load it again")?;
+                set("trace_blob", &blob);
+                pool.trace = Some(*file);
+            }
             set("import", &pairs_js(import));
         }
         pool.worker
             .post_message(&msg)
             .map_err(|_| String::from("cannot post to the worker"))?;
-        pool.jobs.insert(id, (Box::new(progress), done.take()));
+        pool.jobs.insert(
+            id,
+            InFlight {
+                progress: Box::new(progress),
+                done: done.take(),
+                lab: job.lab,
+                pairs: job.pairs.clone(),
+            },
+        );
         busy(1);
         Ok(id)
     });
@@ -289,7 +401,9 @@ pub fn submit(
         Err(why) => {
             // No worker here (or it would not start): say so as a failure.
             if let Some(done) = done {
-                done(Reply::Failed(format!("cannot run the simulation: {why}")));
+                done(Reply::Failed(Failure::other(format!(
+                    "cannot run the simulation: {why}"
+                ))));
             }
             0
         }
@@ -302,9 +416,9 @@ pub fn cancel_all() {
     let pool = POOL.with(|p| p.borrow_mut().take());
     if let Some(mut pool) = pool {
         pool.worker.terminate();
-        let jobs: Vec<_> = pool.jobs.drain().collect();
-        for (_, (_, done)) in jobs {
-            if let Some(done) = done {
+        let jobs: Vec<InFlight> = pool.jobs.drain().map(|(_, j)| j).collect();
+        for job in jobs {
+            if let Some(done) = job.done {
                 done(Reply::Cancelled);
                 busy(-1);
             }
@@ -366,21 +480,38 @@ pub fn lblab_worker_message(data: JsValue) {
     let (only, record) = (names("only"), names("record"));
     let only: Vec<&str> = only.iter().map(String::as_str).collect();
     let record: Vec<&str> = record.iter().map(String::as_str).collect();
-    let trace = get(&data, "trace").as_string();
+    // The trace: a file sent with this job (read here, off the page's
+    // thread), or the one this worker already read.
+    let key = get(&data, "trace_key").as_f64().map(|k| k as u32);
+    if let Ok(blob) = get(&data, "trace_blob").dyn_into::<web_sys::Blob>() {
+        let text = read_blob(&blob);
+        HELD.with(|h| *h.borrow_mut() = key.map(|k| (k, text)));
+    }
+    let held = HELD.with(|h| match (key, h.borrow().as_ref()) {
+        (Some(k), Some((held, text))) if *held == k => Some(text.clone()),
+        (Some(_), _) => Some(Err(String::from("the trace file was not received"))),
+        (None, _) => None,
+    });
     let import_pairs = pairs_from(&get(&data, "import"));
-    let fail = |why: String| {
+    let fail = |why: String, trace: bool| {
         let msg = message(id, "failed");
         let _ = Reflect::set(&msg, &"message".into(), &JsValue::from_str(&why));
+        let _ = Reflect::set(&msg, &"trace".into(), &JsValue::from_bool(trace));
         post(&msg);
     };
     let Some(lab) = labs::find(&lab_id) else {
-        return fail(format!("no lab '{lab_id}'"));
+        return fail(format!("no lab '{lab_id}'"), false);
+    };
+    let trace = match held {
+        Some(Err(why)) => return fail(format!("trace: {why}"), true),
+        Some(Ok(text)) => Some(text),
+        None => None,
     };
     let (import, errors) = params::from_pairs::<ImportOptions>(
         import_pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
     );
     if let Some(e) = errors.first() {
-        return fail(e.to_string());
+        return fail(e.to_string(), true);
     }
     let pairs: Vec<(&str, &str)> = pairs
         .iter()
@@ -426,6 +557,9 @@ pub fn lblab_worker_message(data: JsValue) {
             let _ = Reflect::set(&msg, &"ms".into(), &JsValue::from(ms));
             post(&msg);
         }
-        Err(e) => fail(e.to_string()),
+        Err(e) => {
+            let trace = matches!(e, sim_core::labs::RunError::Trace(_));
+            fail(e.to_string(), trace)
+        }
     }
 }

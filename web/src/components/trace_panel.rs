@@ -36,7 +36,7 @@ fn import_controls(import: RwSignal<ImportOptions>) -> (Vec<ControlSpec>, Getter
 }
 
 /// The line saying where the requests come from.
-fn source_html(state: &TraceState, summary: Option<String>) -> Html {
+fn source_html(state: &TraceState, summary: Option<String>, refused: Option<String>) -> Html {
     let p = el("p").class("small").id("trace-status");
     match state {
         TraceState::Generated => p
@@ -49,6 +49,20 @@ fn source_html(state: &TraceState, summary: Option<String>) -> Html {
             .attr("role", "alert")
             .text(format!(
                 "Cannot use that trace: {why}. Requests come from the generator."
+            ))
+            .into(),
+        // The file was read but the run refused it: say so here too, so the
+        // panel never claims to replay what the error line says it cannot.
+        TraceState::Loaded { name, .. } if refused.is_some() => el("p")
+            .class("small error")
+            .id("trace-status")
+            .attr("role", "alert")
+            .text(format!(
+                "Cannot replay {name}: {}. Load another file or use the generated requests.",
+                refused
+                    .as_deref()
+                    .unwrap_or_default()
+                    .trim_start_matches("trace: ")
             ))
             .into(),
         TraceState::Loaded { name, bundled, .. } => {
@@ -78,6 +92,9 @@ pub fn TracePanel(
     /// What the last run's import read, kept and skipped.
     #[prop(into)]
     summary: Signal<Option<String>>,
+    /// Why the last run refused the trace, if it did.
+    #[prop(into)]
+    refused: Signal<Option<String>>,
     /// The trace is fixed in this view (`controls=` does not list it): the
     /// panel is hidden and does nothing.
     #[prop(optional)]
@@ -146,7 +163,7 @@ pub fn TracePanel(
         );
     };
     let loaded = move || matches!(trace.get(), TraceState::Loaded { .. });
-    let status = move || trace.with(|t| source_html(t, summary.get()));
+    let status = move || trace.with(|t| source_html(t, summary.get(), refused.get()));
     view! {
         <section class="trace-panel" aria-label="Requests" data-control="trace" hidden=locked>
             <h2>"Requests"</h2>

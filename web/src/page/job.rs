@@ -25,6 +25,8 @@ pub struct Run {
     progress: RwSignal<(u32, u32)>,
     /// The latest outcome (`Ok(None)`: nothing yet), or why the run failed.
     pub outcome: RwSignal<Result<Option<Shared>, String>>,
+    /// Why the last run refused its trace, if that is why it failed.
+    pub trace_refused: RwSignal<Option<String>>,
 }
 
 impl Run {
@@ -73,6 +75,7 @@ pub fn use_run(
         cancelled: RwSignal::new(None),
         progress: RwSignal::new((0, 0)),
         outcome: RwSignal::new(Ok(None)),
+        trace_refused: RwSignal::new(None),
     };
     let queue: Rc<RefCell<Queue>> = Rc::default();
     // Synchronises the worker with the job wanted; it writes no signal.
@@ -108,12 +111,14 @@ fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPa
                         let o = o.clone();
                         crate::exports::publish(move || json.to_string(), move || page.csv(&o), ms);
                     }
+                    run.trace_refused.set(None);
                     run.outcome.set(decoded.map(Some));
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));
                 }
-                Reply::Failed(why) => {
-                    run.outcome.set(Err(why));
+                Reply::Failed(f) => {
+                    run.trace_refused.set(f.trace.then(|| f.why.clone()));
+                    run.outcome.set(Err(f.why));
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));
                 }

@@ -8,8 +8,6 @@
 //! [`State::set`] is the one door every control, button and editor goes
 //! through: it refuses any key `controls=` does not list.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use sim_core::labs::LabEntry;
 use sim_core::params::{self, Configurable, ParamError};
@@ -18,7 +16,7 @@ use sim_core::workload::trace::ImportOptions;
 use super::job::{self, Run};
 use super::{AnyPage, Shared, Snap, Step};
 use crate::embed::EmbedOptions;
-use crate::traces::{self, TraceState};
+use crate::traces::{self, TraceFile, TraceState};
 use crate::worker::Job;
 
 /// One page's state. Every field is a signal handle, so the state copies
@@ -189,10 +187,10 @@ impl State {
         let embed = use_context::<EmbedOptions>().unwrap_or_default();
         let lab = entry.info.id;
         // `None` while a trace is still loading: nothing to run yet.
-        let trace_job = move || -> Option<Option<(Arc<str>, crate::worker::Pairs)>> {
+        let trace_job = move || -> Option<Option<(TraceFile, crate::worker::Pairs)>> {
             match trace.get() {
                 TraceState::Loading(_) => None,
-                t => Some(t.text().map(|text| (text, import.with(params::all_pairs)))),
+                t => Some(t.file().map(|file| (file, import.with(params::all_pairs)))),
             }
         };
         let records = page.player().is_some_and(|p| p.records);

@@ -116,8 +116,8 @@ pub fn decisions(state: &State) -> AnyView {
             let trace = match state.trace.get() {
                 TraceState::Loading(_) => return None,
                 t => t
-                    .text()
-                    .map(|text| (text, state.import.with(params::all_pairs))),
+                    .file()
+                    .map(|file| (file, state.import.with(params::all_pairs))),
             };
             Some(Job {
                 lab: "routing",
