@@ -7,7 +7,9 @@
 //! tests all iterate it. A new lab is one module plus one line in [`LABS`] (and a
 //! page in the web crate, which a test there demands).
 
+pub mod bound;
 pub mod corners;
+pub mod entry;
 pub mod finite;
 pub mod lab;
 pub mod work;
@@ -19,6 +21,7 @@ pub mod prefix;
 pub mod queueing;
 pub mod routing;
 
+pub use entry::*;
 pub use lab::*;
 
 /// Declares the one list of labs: [`LABS`] for every front end and [`TEXTS`]

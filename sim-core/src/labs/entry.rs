@@ -1,0 +1,279 @@
+//! Every lab with its types erased, for code that treats labs alike (the
+//! page's worker, the home page, the CLI's flags and the tests): a lab is
+//! reached by its id, configured from `(key, text)` pairs, checked against
+//! the work bound ([`super::bound::check`]) and run, its outcome written out.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::lab::*;
+use crate::choice::Choice;
+use crate::params::{Configurable, ParamError, Spec};
+
+/// What [`TextEntry::check`] found in one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// The outcome as compact JSON (to compare runs of one seed).
+    pub json: String,
+    /// Paths of NaN or infinite floats in the outcome ([`super::finite`]).
+    pub non_finite: Vec<String>,
+    /// Every request population and how it ended ([`Lab::tally`]).
+    pub tallies: Vec<Tally>,
+}
+
+/// How a run is written out as text (the CLI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// [`Lab::report`] without detail.
+    Report,
+    /// [`Lab::report`] with detail.
+    Detail,
+    /// Pretty-printed JSON of the outcome.
+    Json,
+    /// [`Lab::csv`].
+    Csv,
+}
+
+/// `(key, text)` parameter pairs, as a URL query or CLI flags give them.
+pub type Pairs<'a> = [(&'a str, &'a str)];
+
+/// Every parameter's key and canonical text, in table order.
+pub type Canonical = Vec<(&'static str, String)>;
+
+/// What an erased run needs.
+pub struct RunRequest<'a> {
+    /// Parameter values by key; unknown keys are ignored.
+    pub pairs: &'a [(&'a str, &'a str)],
+    /// Names of the items of [`LabEntry::focus`] to run; empty runs all.
+    pub only: &'a [&'a str],
+    /// A trace to replay instead of the lab's own workload.
+    pub trace: Option<TraceInput<'a>>,
+    /// Names of the items whose timeline to record (see [`Input::record`]).
+    pub record: &'a [&'a str],
+    /// Told how far a long run has got (`None`: nobody is listening).
+    pub progress: Option<Progress<'a>>,
+    /// Called once the simulation is done, before the outcome is written out
+    /// (so a caller can time the simulation alone).
+    pub computed: Option<&'a dyn Fn()>,
+}
+
+impl<'a> RunRequest<'a> {
+    /// A run of `pairs` with nothing else asked.
+    pub fn of(pairs: &'a [(&'a str, &'a str)]) -> RunRequest<'a> {
+        RunRequest {
+            pairs,
+            only: &[],
+            trace: None,
+            record: &[],
+            progress: None,
+            computed: None,
+        }
+    }
+}
+
+/// A run written out twice: compact JSON (`lblab <lab> --json` on one line,
+/// for exports) and [`encode`]d bytes (what the page reads back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    /// The outcome as compact JSON.
+    pub json: String,
+    /// The outcome, [`encode`]d.
+    pub bytes: Vec<u8>,
+}
+
+/// A registered lab with its types erased, for code that treats every lab
+/// alike (the web page's worker, the home page, the CLI's flags).
+#[derive(Clone, Copy)]
+pub struct LabEntry {
+    /// Id, title, layer, summary, player, embed view.
+    pub info: LabInfo,
+    /// What a reader can focus on, if anything.
+    pub focus: Option<FocusInfo>,
+    /// Every parameter, defaults included.
+    pub params: fn() -> Vec<Spec>,
+    /// Whether [`LabEntry::run`] accepts a trace.
+    pub replays_traces: bool,
+    /// Build the config from `(key, text)` pairs and read every parameter back
+    /// as canonical text, in table order.
+    pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
+    /// Build the config from `(key, text)` pairs, run, and write the outcome.
+    pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
+    /// Build the config from pairs and estimate the run's work (what a page
+    /// names when a run fails for want of memory).
+    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
+}
+
+impl LabEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> LabEntry {
+        LabEntry {
+            info: L::INFO,
+            focus: match L::FOCUS {
+                Some(f) => Some(FocusInfo {
+                    key: f.key,
+                    label: f.label,
+                    options: <L::Item as Choice>::options,
+                    default: default_name::<L>,
+                }),
+                None => None,
+            },
+            params: L::Config::specs,
+            replays_traces: L::REPLAYS_TRACES,
+            canonical: canonical::<L>,
+            run: run_written::<L>,
+            work: work_of::<L>,
+        }
+    }
+}
+
+/// What only the CLI and the tests use of a lab: its plain-text report and
+/// the JSON of its configuration. Kept apart from [`LabEntry`] so the web
+/// bundle, which never reaches [`TEXTS`], leaves the reports out.
+#[derive(Clone, Copy)]
+pub struct TextEntry {
+    /// The lab's id.
+    pub id: &'static str,
+    /// Build the config from pairs, run, and write the outcome as `format`.
+    pub run: fn(&RunRequest<'_>, Format) -> Result<String, RunError>,
+    /// Build the config from pairs and write it as JSON, without running
+    /// (the CLI's `--config`).
+    pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
+    /// Read [`encode`]d bytes back as the page does and write them as JSON
+    /// (what the encoding tests compare with the worker's JSON).
+    pub reencode: fn(&[u8]) -> Result<String, String>,
+    /// Run, and check the outcome: non-finite floats and request tallies
+    /// (the property tests and `lblab bench`'s corner sweep).
+    pub check: fn(&RunRequest<'_>) -> Result<Checked, RunError>,
+    /// Estimate the run's work without running it ([`Lab::work`]).
+    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
+}
+
+impl TextEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> TextEntry
+    where
+        L::Outcome: serde::de::DeserializeOwned,
+    {
+        TextEntry {
+            id: L::INFO.id,
+            run: run_text::<L>,
+            config_json: config_json::<L>,
+            reencode: reencode::<L>,
+            check: check::<L>,
+            work: work_of::<L>,
+        }
+    }
+}
+
+/// Decode an outcome of lab `L` and write it as compact JSON.
+fn reencode<L: Lab>(bytes: &[u8]) -> Result<String, String>
+where
+    L::Outcome: serde::de::DeserializeOwned,
+{
+    let outcome: L::Outcome = decode(bytes)?;
+    serde_json::to_string(&outcome).map_err(|e| e.to_string())
+}
+
+fn check<L: Lab>(req: &RunRequest<'_>) -> Result<Checked, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    Ok(Checked {
+        json: serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?,
+        non_finite: super::finite::non_finite(&outcome),
+        tallies: L::tally(&outcome),
+    })
+}
+
+/// The name of lab `L`'s default focus item.
+fn default_name<L: Lab>() -> &'static str {
+    L::FOCUS.map_or("", |f| f.default.name())
+}
+
+/// The config `pairs` describe, or the first value that cannot be used.
+fn config_from<L: Lab>(pairs: &[(&str, &str)]) -> Result<L::Config, ParamError> {
+    let (config, errors) = crate::params::from_pairs::<L::Config>(pairs.iter().copied());
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(config),
+    }
+}
+
+fn config_json<L: Lab>(pairs: &[(&str, &str)]) -> Result<String, RunError> {
+    let config = config_from::<L>(pairs)?;
+    serde_json::to_string_pretty(&config).map_err(|e| RunError::Json(e.to_string()))
+}
+
+fn canonical<L: Lab>(pairs: &[(&str, &str)]) -> Result<Vec<(&'static str, String)>, ParamError> {
+    config_from::<L>(pairs).map(|c| crate::params::all_pairs(&c))
+}
+
+fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> {
+    let config = config_from::<L>(req.pairs)?;
+    let only = items_named::<L>(req.only)?;
+    let input = Input {
+        trace: req.trace,
+        only: &only,
+        record: &[],
+        progress: &|_, _| {},
+    };
+    Ok(L::work(&config, &input))
+}
+
+fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    let json = serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?;
+    Ok(Written {
+        json,
+        bytes: encode(&outcome)?,
+    })
+}
+
+fn run_text<L: Lab>(req: &RunRequest<'_>, format: Format) -> Result<String, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    Ok(match format {
+        Format::Report => L::report(&outcome, false),
+        Format::Detail => L::report(&outcome, true),
+        Format::Csv => L::csv(&outcome),
+        Format::Json => {
+            serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))?
+        }
+    })
+}
+
+/// The items `names` name, or an error naming the focus key and the options.
+fn items_named<L: Lab>(names: &[&str]) -> Result<Vec<L::Item>, RunError> {
+    names
+        .iter()
+        .map(|name| {
+            L::Item::from_name(name).ok_or_else(|| {
+                RunError::Param(ParamError {
+                    key: L::FOCUS.map_or("only", |f| f.key),
+                    given: String::from(*name),
+                    problem: crate::params::Problem::Option(L::Item::names()),
+                })
+            })
+        })
+        .collect()
+}
+
+fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
+    let config = config_from::<L>(req.pairs)?;
+    let only = items_named::<L>(req.only)?;
+    let record = items_named::<L>(req.record)?;
+    if req.trace.is_some() && !L::REPLAYS_TRACES {
+        return Err(RunError::NoTraces);
+    }
+    let quiet = |_: u32, _: u32| {};
+    let input = Input {
+        trace: req.trace,
+        only: &only,
+        record: &record,
+        progress: req.progress.unwrap_or(&quiet),
+    };
+    // Refused before it starts when it would not finish in seconds.
+    super::bound::check::<L>(&config, &input)?;
+    let outcome = L::run(&config, &input)?;
+    if let Some(computed) = req.computed {
+        computed();
+    }
+    Ok(outcome)
+}
