@@ -96,7 +96,8 @@ fn config(rng: &mut Rng, specs: &[Spec], share: f64) -> Vec<(&'static str, Strin
     out
 }
 
-/// Put every `x-min` / `x-max` and `x-from` / `x-to` pair in order
+/// Put every `x-min` / `x-max`, `x-from` / `x-to` and `x-from-rps` /
+/// `x-to-rps` pair in order
 /// (swapping the two values): the rule between parameters that a random
 /// draw breaks most often.
 fn ordered_pairs(specs: &[Spec], out: &mut Vec<(&'static str, String)>) {
@@ -112,7 +113,7 @@ fn ordered_pairs(specs: &[Spec], out: &mut Vec<(&'static str, String)>) {
             })
     };
     let pairs = specs.iter().flat_map(|lo| {
-        [("-min", "-max"), ("-from", "-to")]
+        [("-min", "-max"), ("-from", "-to"), ("-from-rps", "-to-rps")]
             .into_iter()
             .filter_map(move |(a, b)| {
                 let stem = lo.key.strip_suffix(a)?;

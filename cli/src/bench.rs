@@ -160,12 +160,29 @@ pub fn main(rest: &[String]) -> Result<(), String> {
             target_ms: 2000.0 * scale,
         },
         Mark {
-            name: big_name(every),
+            name: big_name(every.clone()),
             median_ms: time(&big, all, big_runs),
             target_ms: 400.0 * n * scale,
         },
     ];
     let mut marks = marks.to_vec();
+    // Milliseconds mode at the defaults (one H100 per replica serving Llama
+    // 3.1 8B, `?lab=routing&gpu=h100&model=llama-3.1-8b`): within twice
+    // the time of the same run in ticks.
+    let ms = Config {
+        timing: sim_core::hardware::Timing {
+            gpu: Some(sim_core::hardware::Gpu::H100),
+            ..Default::default()
+        },
+        ..Config::default()
+    };
+    ms.validate().map_err(|e| e.to_string())?;
+    let ticks_ms = marks[1].median_ms;
+    marks.push(Mark {
+        name: format!("routing defaults in milliseconds (H100, Llama 3.1 8B), {every}"),
+        median_ms: time(&ms, all, small_runs),
+        target_ms: 2.0 * ticks_ms,
+    });
     match trace_mark(if quick { 1 } else { 5 }, scale)? {
         Ok(m) => marks.extend(m),
         Err(skip) => println!("{skip}"),

@@ -44,6 +44,7 @@ pub const BUILD_PROFILE: &str = env!("SIM_CORE_PROFILE");
 pub mod choice;
 pub mod engine;
 pub mod fasthash;
+pub mod hardware;
 pub mod labs;
 pub mod params;
 pub mod rng;

@@ -31,6 +31,34 @@ pub enum Tier {
     Advanced,
 }
 
+/// In which time mode a parameter is read (the `gpu` parameter picks the
+/// mode of a lab with engines: `none` is ticks, a GPU milliseconds). The
+/// page shows only the parameters of the current mode; the CLI accepts
+/// both and reports the ones that apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// In either mode.
+    Always,
+    /// Only in ticks (`gpu=none`).
+    Ticks,
+    /// Only in milliseconds (a GPU chosen).
+    Ms,
+}
+
+impl When {
+    /// Whether a parameter read `self` applies when milliseconds mode is `in_ms`.
+    pub fn applies(self, in_ms: bool) -> bool {
+        match self {
+            When::Always => true,
+            When::Ticks => !in_ms,
+            When::Ms => in_ms,
+        }
+    }
+}
+
+/// The key that picks the time mode (see [`When`]).
+pub const TIME_MODE_KEY: &str = "gpu";
+
 /// How a value is written for people (the UI's live value, the CLI's help).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Show {
@@ -187,6 +215,8 @@ pub struct Param<C> {
     pub tier: Tier,
     /// How values are written for people.
     pub show: Show,
+    /// The time mode it is read in.
+    pub when: When,
     /// Type, range and access.
     pub kind: Kind<C>,
 }
@@ -262,6 +292,8 @@ pub struct Spec {
     pub tier: Tier,
     /// How values are written for people.
     pub show: Show,
+    /// The time mode it is read in.
+    pub when: When,
     /// Type and range.
     pub shape: Shape,
     /// The default value, as text.
@@ -282,6 +314,7 @@ impl<C> Param<C> {
             doc: "",
             tier: Tier::Main,
             show: Show::Fixed(0),
+            when: When::Always,
             kind,
         }
     }
@@ -411,6 +444,18 @@ impl<C> Param<C> {
         self
     }
 
+    /// Read only in ticks mode.
+    pub const fn ticks_only(mut self) -> Self {
+        self.when = When::Ticks;
+        self
+    }
+
+    /// Read only in milliseconds mode.
+    pub const fn ms_only(mut self) -> Self {
+        self.when = When::Ms;
+        self
+    }
+
     /// Written for people as `show`.
     pub const fn show(mut self, show: Show) -> Self {
         self.show = show;
@@ -442,6 +487,7 @@ impl<C> Param<C> {
             doc: self.doc,
             tier: self.tier,
             show: self.show,
+            when: self.when,
             shape: self.shape(),
             default: self.get_text(&C::default()),
         }
@@ -931,6 +977,19 @@ impl Spec {
         };
         format!("{what} (default {}; {range})", self.default)
     }
+}
+
+/// A whole number with thousands separators (for messages).
+pub fn thousands(n: u64) -> String {
+    let digits = format!("{n}");
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

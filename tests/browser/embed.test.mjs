@@ -92,6 +92,9 @@ test('CSV and JSON downloads equal what the CLI prints', async () => {
   const { page, problems } = await watchedPage(browser.context);
   const cases = [
     { query: '?lab=routing&replicas=5&rate=0.3&seed=11', args: ['routing', '--replicas', '5', '--rate', '0.3', '--seed', '11', '--json'] },
+    // Milliseconds from a preset: wasm and native agree bit for bit here too.
+    { query: '?lab=routing&gpu=h100&model=llama-3.1-8b&tp=1', args: ['routing', '--gpu', 'h100', '--model', 'llama-3.1-8b', '--tp', '1', '--json'] },
+    { query: '?lab=goodput&gpu=a100&model=qwen-32b&tp=2&sweep-points=4', args: ['goodput', '--gpu', 'a100', '--model', 'qwen-32b', '--tp', '2', '--sweep-points', '4', '--json'] },
     { query: '?lab=herding&routers=3&stagger=1&seed=4', args: ['herding', '--routers', '3', '--stagger', '--seed', '4', '--json'] },
     { query: '?lab=prefix&threshold=inf&slots=2', args: ['prefix', '--threshold', 'inf', '--slots', '2', '--json'] },
     { query: '?lab=batching&chunk-budget=2&order=prefill', args: ['batching', '--chunk-budget', '2', '--order', 'prefill', '--json'] },

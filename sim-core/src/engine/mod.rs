@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 pub use prefix_cache::PrefixCache;
 
+use crate::hardware::StepCost;
 use crate::time::Tick;
 use crate::workload::{Request, Workload};
 
@@ -112,6 +113,10 @@ pub struct ReplicaStats {
     pub prefill_ticks: u64,
     /// Sequences preempted for KV.
     pub preemptions: u32,
+    /// Milliseconds mode: microseconds spent in iterations.
+    pub busy_us: u64,
+    /// Milliseconds mode: microseconds spent in prefill iterations.
+    pub prefill_us: u64,
 }
 
 /// Idle ticks [`Replica::idle_for`] steps one by one.
@@ -141,6 +146,14 @@ pub struct Replica {
     /// cache version it was read at: a head blocked on KV is retried every
     /// tick, and a long prompt's match is worth not recomputing each time.
     head_match: Option<(u32, u64, usize)>,
+    /// Milliseconds mode: what an iteration costs (`None`: one tick each).
+    cost: Option<StepCost>,
+    /// Milliseconds mode: the length, in µs, of the iteration planned and
+    /// not yet run (its batch was fixed when it was planned).
+    pending: Option<u64>,
+    /// Milliseconds mode: µs earned and not yet spent (whole numbers, so a
+    /// jump over many ticks gives exactly what ticking through them does).
+    credit_us: u64,
 }
 
 impl Replica {
@@ -161,7 +174,17 @@ impl Replica {
             joined_at: Tick::ZERO,
             backlog: 0,
             head_match: None,
+            cost: None,
+            pending: None,
+            credit_us: 0,
         }
+    }
+
+    /// The same replica in milliseconds mode: one tick is a millisecond and
+    /// an iteration lasts what `cost` says ([`crate::hardware`]).
+    pub fn with_cost(mut self, cost: StepCost) -> Replica {
+        self.cost = Some(cost);
+        self
     }
 
     /// The same replica running `speed` iterations per tick (0.25–4: a 2×
@@ -319,6 +342,9 @@ impl Replica {
     /// over fractionally: speed 0.5 runs every other tick); what happened is
     /// appended to `events`, stamped `now`.
     pub fn tick(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
+        if let Some(cost) = self.cost {
+            return self.tick_ms(now, &cost, workload, events);
+        }
         self.credit += self.speed;
         if self.is_idle() {
             // An idle step does nothing; only the credit moves (most replica
@@ -342,6 +368,11 @@ impl Replica {
     /// which is exact for speeds that are sums of powers of two (1, 2, 0.5,
     /// 1.25…) and within an ulp otherwise.
     pub fn idle_for(&mut self, ticks: u64) {
+        if self.cost.is_some() {
+            // Idle time is not banked in milliseconds mode (`tick_ms`).
+            self.credit_us = 0;
+            return;
+        }
         if ticks <= EXACT_IDLE {
             for _ in 0..ticks {
                 self.credit += self.speed;
@@ -355,9 +386,145 @@ impl Replica {
         }
     }
 
+    /// Milliseconds mode: tick `now` gives the replica `speed` ms. An
+    /// iteration's batch is fixed when it is planned (admission first, as
+    /// in tick mode), its length comes from the step-cost model, and it
+    /// completes in the tick where the milliseconds it needs have passed:
+    /// its events are stamped with that tick, so a request's TTFT is the
+    /// whole milliseconds from its arrival to the end of the iteration that
+    /// gave its first token, rounded up. An idle replica banks no time.
+    /// Replicas with different iteration lengths so advance on one clock,
+    /// each starting its next iteration the moment its last one ends
+    /// (within the millisecond), and the run stays integer-timed and
+    /// deterministic.
+    fn tick_ms(
+        &mut self,
+        now: Tick,
+        cost: &StepCost,
+        workload: &Workload,
+        events: &mut Vec<EngineEvent>,
+    ) {
+        self.credit_us += self.us_per_tick();
+        loop {
+            let us = match self.pending {
+                Some(us) => us,
+                None => {
+                    self.admit(workload, events);
+                    if self.running.is_empty() {
+                        self.credit_us = 0;
+                        return;
+                    }
+                    let us = libm::ceil(self.plan_ms(cost, workload) * 1000.0).max(1.0) as u64;
+                    self.pending = Some(us);
+                    us
+                }
+            };
+            if self.credit_us < us {
+                return;
+            }
+            self.credit_us -= us;
+            self.pending = None;
+            self.stats.busy_us += us;
+            if self.prefilling > 0 {
+                self.stats.prefill_us += us;
+            }
+            self.execute(now, workload, events);
+        }
+    }
+
+    /// Microseconds of the replica's time per tick (a millisecond at speed 1).
+    fn us_per_tick(&self) -> u64 {
+        libm::round(self.speed * 1000.0).max(1.0) as u64
+    }
+
+    /// Milliseconds mode: in how many ticks from the one just run the
+    /// iteration under way ends (`None` when idle, or in ticks mode). Until
+    /// then the replica only earns time, so the lab may jump there with
+    /// [`Replica::skip_ms`].
+    pub fn ticks_to_next(&self) -> Option<u64> {
+        let pending = self.pending?;
+        let per = self.us_per_tick();
+        Some(pending.saturating_sub(self.credit_us).div_ceil(per).max(1))
+    }
+
+    /// Milliseconds mode: run ticks `from` up to (not including) `to`, as
+    /// that many calls of [`Replica::tick`] would, jumping over the ticks in
+    /// which an iteration is only under way; stop early once idle (an idle
+    /// replica banks no time, so the ticks left change nothing). Returns
+    /// the tick after the last one that ran anything. Only for stretches
+    /// in which nothing is routed here.
+    pub fn advance_ms(
+        &mut self,
+        from: Tick,
+        to: Tick,
+        workload: &Workload,
+        events: &mut Vec<EngineEvent>,
+    ) -> Tick {
+        let mut t = from.0;
+        while t < to.0 {
+            self.tick(Tick(t), workload, events);
+            let Some(k) = self.ticks_to_next() else {
+                return Tick(t + 1);
+            };
+            let skip = (t + k).min(to.0) - (t + 1);
+            self.skip_ms(skip);
+            t += 1 + skip;
+        }
+        to
+    }
+
+    /// Milliseconds mode: let `ticks` ticks pass in which no iteration
+    /// ends (fewer than [`Replica::ticks_to_next`] says): exactly what
+    /// ticking through them does, which is to earn time.
+    pub fn skip_ms(&mut self, ticks: u64) {
+        if self.pending.is_some() {
+            self.credit_us += self.us_per_tick() * ticks;
+        }
+    }
+
+    /// Milliseconds the next iteration takes, from what it will compute:
+    /// a prefill step's chunks (each attending to what its prompt already
+    /// has in KV), or a decode step's batch and the KV it reads.
+    fn plan_ms(&self, cost: &StepCost, workload: &Workload) -> f64 {
+        let (mut tokens, mut attended, mut kv) = (0.0, 0.0, 0.0);
+        if self.prefilling > 0 {
+            let mut budget = self.spec.prefill_budget.max(1);
+            for seq in &self.running {
+                if budget == 0 {
+                    break;
+                }
+                if seq.prefill_left == 0 {
+                    continue;
+                }
+                let take = seq.prefill_left.min(budget);
+                budget -= take;
+                let prompt = workload.requests[seq.request as usize].prompt_tokens;
+                let done = f64::from(prompt - seq.prefill_left);
+                let t = f64::from(take);
+                tokens += t;
+                attended += t * (done + t / 2.0);
+                kv += done;
+            }
+        } else {
+            for seq in &self.running {
+                let r = &workload.requests[seq.request as usize];
+                let context = f64::from(r.prompt_tokens + (r.output_tokens.max(1) - seq.left));
+                tokens += 1.0;
+                attended += context;
+                kv += context;
+            }
+        }
+        cost.step_s(tokens, attended, kv) * 1000.0
+    }
+
     /// Run one iteration at tick `now`; what happened is appended to `events`.
     pub fn step(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.admit(workload, events);
+        self.execute(now, workload, events);
+    }
+
+    /// Run the iteration the running sequences make (admission done).
+    fn execute(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         if self.running.is_empty() {
             return;
         }

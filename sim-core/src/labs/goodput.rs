@@ -35,6 +35,10 @@ pub struct Config {
     pub sweep_from: f64,
     /// Highest arrival rate swept, per tick (default 0.40).
     pub sweep_to: f64,
+    /// Lowest arrival rate swept in milliseconds mode, per second (default 4).
+    pub sweep_from_rps: f64,
+    /// Highest arrival rate swept in milliseconds mode, per second (default 40).
+    pub sweep_to_rps: f64,
     /// Rates tried, evenly spaced (default 8).
     pub sweep_points: u32,
     /// Share of requests that must meet the TTFT SLO for a rate to count as
@@ -48,6 +52,8 @@ impl Default for Config {
             routing: routing::Config::default(),
             sweep_from: 0.05,
             sweep_to: 0.40,
+            sweep_from_rps: 4.0,
+            sweep_to_rps: 40.0,
             sweep_points: 8,
             slo_target: 0.95,
         }
@@ -76,7 +82,8 @@ const SWEEP: &[Param<Config>] = &[
         |c| c.sweep_from,
         |c, x| c.sweep_from = x,
     )
-    .doc("The sweep starts at this arrival rate."),
+    .doc("The sweep starts at this arrival rate.")
+    .ticks_only(),
     P::real(
         "sweep-to",
         "Highest rate",
@@ -85,7 +92,28 @@ const SWEEP: &[Param<Config>] = &[
         |c| c.sweep_to,
         |c, x| c.sweep_to = x,
     )
-    .doc("The sweep ends at this arrival rate."),
+    .doc("The sweep ends at this arrival rate.")
+    .ticks_only(),
+    P::real(
+        "sweep-from-rps",
+        "Lowest rate",
+        "req/s",
+        (0.1, 2000.0, 0.1),
+        |c| c.sweep_from_rps,
+        |c, x| c.sweep_from_rps = x,
+    )
+    .doc("The sweep starts at this arrival rate.")
+    .ms_only(),
+    P::real(
+        "sweep-to-rps",
+        "Highest rate",
+        "req/s",
+        (0.1, 2000.0, 0.1),
+        |c| c.sweep_to_rps,
+        |c, x| c.sweep_to_rps = x,
+    )
+    .doc("The sweep ends at this arrival rate.")
+    .ms_only(),
     P::whole(
         "sweep-points",
         "Rates tried",
@@ -108,8 +136,16 @@ const SWEEP: &[Param<Config>] = &[
 ];
 
 /// The lab's own rows: the Routing Lab's but the rate, then the sweep.
-const OWN: [Param<Config>; Rows::<Config>::HEAD.len() + Rows::<Config>::REST.len() + SWEEP.len()] =
-    crate::params::concat(&[Rows::<Config>::HEAD, Rows::<Config>::REST, SWEEP]);
+const OWN: [Param<Config>;
+    Rows::<Config>::HEAD.len()
+        + Rows::<Config>::REST.len()
+        + Rows::<Config>::TIME.len()
+        + SWEEP.len()] = crate::params::concat(&[
+    Rows::<Config>::HEAD,
+    Rows::<Config>::REST,
+    Rows::<Config>::TIME,
+    SWEEP,
+]);
 
 /// The whole table: the lab's rows, then each rule's.
 const ALL: [Param<Config>; OWN.len() + rule_rows_len::<Config>()] = with_rule_rows(&OWN);
@@ -126,6 +162,13 @@ impl Configurable for Config {
                 problem: Problem::Below("sweep-from"),
             });
         }
+        if self.sweep_to_rps <= self.sweep_from_rps {
+            return Err(ParamError {
+                key: "sweep-to-rps",
+                given: crate::params::real_text(self.sweep_to_rps),
+                problem: Problem::Below("sweep-from-rps"),
+            });
+        }
         Ok(())
     }
 }
@@ -137,9 +180,10 @@ pub struct RuleAtRate {
     pub rule: RuleKind,
     /// Share of requests whose TTFT met the SLO (0–1).
     pub slo_attainment: f64,
-    /// Requests that met the SLO, per tick of the run.
+    /// Requests that met the SLO, per tick of the run (per second in
+    /// milliseconds mode).
     pub goodput: f64,
-    /// 95th-percentile TTFT, in ticks.
+    /// 95th-percentile TTFT, in ticks (ms in milliseconds mode).
     pub ttft_p95: f64,
     /// Requests replayed at this rate.
     pub requests: u32,
@@ -152,7 +196,7 @@ pub struct RuleAtRate {
 /// Every rule at one offered rate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
-    /// Offered arrivals per tick.
+    /// Offered arrivals per tick (per second in milliseconds mode).
     pub rate: f64,
     /// One entry per rule run, in registry order.
     pub rules: Vec<RuleAtRate>,
@@ -190,8 +234,13 @@ pub struct Outcome {
 /// The swept rates: `points` evenly spaced from `from` to `to`.
 pub fn rates(c: &Config) -> Vec<f64> {
     let n = c.sweep_points.max(2);
+    let (from, to) = if c.routing.timing.in_ms() {
+        (c.sweep_from_rps, c.sweep_to_rps)
+    } else {
+        (c.sweep_from, c.sweep_to)
+    };
     (0..n)
-        .map(|i| c.sweep_from + (c.sweep_to - c.sweep_from) * f64::from(i) / f64::from(n - 1))
+        .map(|i| from + (to - from) * f64::from(i) / f64::from(n - 1))
         // Round to a millionth, so 0.05 + 0.05 reads 0.1, not 0.1000…02.
         .map(|x| libm::round(x * 1e6) / 1e6)
         .collect()
@@ -222,6 +271,11 @@ fn sweep(
     meter: &Meter,
 ) -> (Vec<Point>, Vec<Capacity>) {
     let rates = rates(config);
+    let per = if config.routing.timing.in_ms() {
+        1000.0
+    } else {
+        1.0
+    };
     let total = (rates.len() * rules.len()) as u32;
     let points: Vec<Point> = rates
         .iter()
@@ -229,7 +283,9 @@ fn sweep(
         // A spent meter stops the sweep (the caller refuses the run).
         .take_while(|_| !meter.spent())
         .map(|(i, &rate)| {
-            let w = workload_at(rate);
+            // Rates are per tick, or per second in milliseconds mode (a
+            // tick is then a millisecond).
+            let w = workload_at(rate / per);
             let base = (i * rules.len()) as u32;
             // Every rule on this rate's workload in one replay (the trace's
             // statistics are computed once, and each rule draws from its own
@@ -252,7 +308,7 @@ fn sweep(
                     .map(|r| RuleAtRate {
                         rule: r.rule,
                         slo_attainment: r.slo_attainment,
-                        goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64,
+                        goodput: r.slo_attainment * w.requests.len() as f64 / r.ticks as f64 * per,
                         ttft_p95: r.ttft_p95,
                         requests: o.trace.requests,
                         completed: r.replicas.iter().map(|x| x.completed).sum(),
@@ -463,6 +519,7 @@ fn generated(
         generator::generate(
             &routing::Config {
                 rate,
+                rps: rate * 1000.0,
                 ..config.routing.clone()
             }
             .generator(),
@@ -483,20 +540,34 @@ fn generated(
 fn report(o: &Outcome, detail: bool) -> String {
     use alloc::format;
     let (c, r) = (&o.config, &o.config.routing);
+    let ms = r.timing.in_ms();
+    let (from, to, per, rate_unit) = if ms {
+        (c.sweep_from_rps, c.sweep_to_rps, "second", "req/s")
+    } else {
+        (c.sweep_from, c.sweep_to, "tick", "req/tick")
+    };
+    let unit = r.timing.unit();
     let mut s = format!(
-        "Goodput lab: {} replicas, rates {}–{} per tick in {} steps, SLO TTFT ≤ {} ticks, capacity at ≥ {:.0}% within SLO, seed {}\n",
+        "Goodput lab: {} replicas, rates {}–{} per {per} in {} steps, SLO TTFT ≤ {} {unit}, capacity at ≥ {:.0}% within SLO, seed {}\n",
         r.replicas,
-        crate::params::real_text(c.sweep_from),
-        crate::params::real_text(c.sweep_to),
+        crate::params::real_text(from),
+        crate::params::real_text(to),
         c.sweep_points,
-        r.slo_ttft,
+        r.slo_ticks(),
         c.slo_target * 100.0,
         r.seed
     );
+    if let Some(summary) = r.timing.summary(r.kv_block_tokens) {
+        s.push_str(&format!("Preset: {summary}.\n"));
+    }
     if let Some(import) = &o.import {
         s.push_str(&format!("Import: {}.\n", import.summary()));
     }
-    s.push_str(&format!("\n{:<22} {:>14}\n", "rule", "capacity (req/tick)"));
+    s.push_str(&format!(
+        "\n{:<22} {:>14}\n",
+        "rule",
+        format!("capacity ({rate_unit})")
+    ));
     for cap in &o.capacities {
         let text = match (cap.rate, cap.beyond_sweep) {
             (None, _) => String::from("below the sweep"),
@@ -506,7 +577,9 @@ fn report(o: &Outcome, detail: bool) -> String {
         s.push_str(&format!("{:<22} {:>14}\n", cap.rule.name(), text));
     }
     if detail {
-        s.push_str("\nSLO attainment (goodput, req/tick) per offered rate:\n");
+        s.push_str(&format!(
+            "\nSLO attainment (goodput, {rate_unit}) per offered rate:\n"
+        ));
         s.push_str(&format!("{:<22}", "rule"));
         for p in &o.points {
             s.push_str(&format!(

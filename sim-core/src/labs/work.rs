@@ -47,18 +47,7 @@ impl Work {
     }
 }
 
-/// A whole number with thousands separators (for messages).
-pub fn thousands(n: u64) -> String {
-    let digits = format!("{n}");
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::params::thousands;
 
 /// The refusal's words.
 pub fn refusal(work: &Work, fixes: &[String]) -> String {

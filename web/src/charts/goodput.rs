@@ -65,8 +65,26 @@ fn lines(
     out
 }
 
+/// The swept range in the lab's rate unit.
+fn swept(o: &Outcome) -> (f64, f64) {
+    if o.config.routing.timing.in_ms() {
+        (o.config.sweep_from_rps, o.config.sweep_to_rps)
+    } else {
+        (o.config.sweep_from, o.config.sweep_to)
+    }
+}
+
+/// The axis title of offered rates: per tick, or per second in milliseconds mode.
+fn rate_desc(o: &Outcome) -> &'static str {
+    if o.config.routing.timing.in_ms() {
+        "offered arrival rate (requests per second)"
+    } else {
+        "offered arrival rate (requests per tick)"
+    }
+}
+
 fn x_range(o: &Outcome) -> (f64, f64) {
-    let (lo, hi) = (o.config.sweep_from, o.config.sweep_to);
+    let (lo, hi) = swept(o);
     let pad = (hi - lo) * 0.03;
     (lo - pad, hi + pad)
 }
@@ -74,7 +92,7 @@ fn x_range(o: &Outcome) -> (f64, f64) {
 /// SLO attainment against the offered rate, with the capacity threshold.
 pub fn slo_spec(o: &Outcome, focus: RuleKind) -> ChartSpec {
     ChartSpec {
-        x_desc: "offered arrival rate (requests per tick)",
+        x_desc: rate_desc(o),
         y_desc: "within the TTFT SLO",
         x_range: x_range(o),
         y_range: (0.0, 1.02),
@@ -97,10 +115,14 @@ pub fn goodput_spec(o: &Outcome, focus: RuleKind) -> ChartSpec {
         .iter()
         .flat_map(|p| p.rules.iter().map(|r| r.goodput))
         .filter(|g| g.is_finite())
-        .fold(o.config.sweep_to, f64::max);
+        .fold(swept(o).1, f64::max);
     ChartSpec {
-        x_desc: "offered arrival rate (requests per tick)",
-        y_desc: "goodput (req/tick)",
+        x_desc: rate_desc(o),
+        y_desc: if o.config.routing.timing.in_ms() {
+            "goodput (req/s)"
+        } else {
+            "goodput (req/tick)"
+        },
         x_range: x_range(o),
         y_range: (0.0, top * 1.05),
         x_label: rate_label,
@@ -120,10 +142,11 @@ pub fn summary(o: &Outcome, focus: RuleKind) -> String {
     let cap = o.capacities.iter().find(|c| c.rule == focus);
     match cap.and_then(|c| c.rate.map(|r| (r, c.beyond_sweep))) {
         Some((r, false)) => format!(
-            "{} keeps {:.0}% of requests within the SLO up to {} requests per tick; above that its attainment falls.",
+            "{} keeps {:.0}% of requests within the SLO up to {} requests per {}; above that its attainment falls.",
             focus.title(),
             o.config.slo_target * 100.0,
-            rate_label(r)
+            rate_label(r),
+            if o.config.routing.timing.in_ms() { "second" } else { "tick" }
         ),
         Some((r, true)) => format!(
             "{} keeps {:.0}% within the SLO at every swept rate, up to {}: its capacity is beyond the sweep.",

@@ -18,10 +18,16 @@ pub fn shared_range<'a>(queues: impl IntoIterator<Item = &'a QueueSeries>) -> (f
 }
 
 /// One line per replica, with a legend, on axes reaching `(x_max, y_max)`;
-/// `current` marks the player's tick.
-pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64), current: Option<f64>) -> ChartSpec {
+/// `current` marks the player's tick; `unit` names the x axis (`tick`, or
+/// `ms` when a GPU preset prices the iterations).
+pub fn spec(
+    queue: &QueueSeries,
+    (x_max, y_max): (f64, f64),
+    current: Option<f64>,
+    unit: &'static str,
+) -> ChartSpec {
     ChartSpec {
-        x_desc: "tick",
+        x_desc: unit,
         y_desc: "outstanding requests",
         x_range: (0.0, x_max),
         y_range: (0.0, y_max),
@@ -52,7 +58,7 @@ pub fn spec(queue: &QueueSeries, (x_max, y_max): (f64, f64), current: Option<f64
 }
 
 /// A one-paragraph text alternative for the chart.
-pub fn summary(queue: &QueueSeries) -> String {
+pub fn summary(queue: &QueueSeries, unit: &str) -> String {
     let mut parts = Vec::new();
     for (i, s) in queue.series.iter().enumerate() {
         let (peak_at, peak) = s
@@ -61,7 +67,7 @@ pub fn summary(queue: &QueueSeries) -> String {
             .max_by_key(|(_, v)| **v)
             .map_or((0, 0), |(j, v)| (j, *v));
         parts.push(format!(
-            "replica {} peaks at {} around tick {}",
+            "replica {} peaks at {} around {unit} {}",
             i + 1,
             peak,
             peak_at as u64 * queue.stride
@@ -69,7 +75,7 @@ pub fn summary(queue: &QueueSeries) -> String {
     }
     let ticks = queue.series.first().map_or(0, Vec::len) as u64 * queue.stride;
     format!(
-        "Line chart of outstanding requests per replica over {} ticks: {}.",
+        "Line chart of outstanding requests per replica over {} {unit}s: {}.",
         ticks,
         parts.join("; ")
     )

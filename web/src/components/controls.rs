@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use sim_core::params::{Opt, Shape, Show, Spec, Tier};
+use sim_core::params::{Opt, Shape, Show, Spec, Tier, When};
 
 use crate::format::{fixed, thousands};
 
@@ -69,6 +69,8 @@ pub struct ControlSpec {
     pub kind: ControlKind,
     /// Shown under "More settings".
     pub advanced: bool,
+    /// The time mode it belongs to (shown only in that mode).
+    pub when: When,
 }
 
 impl ControlSpec {
@@ -129,6 +131,7 @@ impl ControlSpec {
             hint,
             kind,
             advanced: s.tier == Tier::Advanced,
+            when: s.when,
         }
     }
 
@@ -144,6 +147,7 @@ impl ControlSpec {
                     hint: "",
                     kind: ControlKind::Button,
                     advanced: s.tier == Tier::Advanced,
+                    when: When::Always,
                 });
             }
         }
@@ -505,7 +509,24 @@ pub fn Controls(
         defer,
         refused: RwSignal::new(None),
     };
-    let shown = |c: &ControlSpec| control_view(c, &ctx, compact && !c.advanced, !allowed(c.key));
+    // Milliseconds mode when the GPU picker names a GPU (labs without one
+    // have no mode-only controls).
+    let get = ctx.get.clone();
+    let in_ms = move || {
+        let g = get(sim_core::params::TIME_MODE_KEY);
+        !g.is_empty() && g != "none"
+    };
+    let shown = |c: &ControlSpec| {
+        let view = control_view(c, &ctx, compact && !c.advanced, !allowed(c.key));
+        if c.when == When::Always {
+            return view;
+        }
+        // A control of one time mode only: hidden in the other, where it
+        // would change nothing.
+        let (when, in_ms) = (c.when, in_ms.clone());
+        view! { <div class="mode-only" hidden=move || !when.applies(in_ms())>{view}</div> }
+            .into_any()
+    };
     let main = specs
         .iter()
         .filter(|c| !c.advanced)

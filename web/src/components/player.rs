@@ -29,8 +29,10 @@ pub fn Player(
     /// How many steps there are.
     #[prop(into)]
     len: Signal<usize>,
-    /// What one step is called ("tick", "step", "iteration").
-    unit: &'static str,
+    /// What one step is called ("tick", "step", "iteration"; "ms" when a
+    /// GPU preset makes a tick a millisecond).
+    #[prop(into)]
+    unit: Signal<&'static str>,
     /// Whether it is playing.
     playing: RwSignal<bool>,
     /// Steps per second.
@@ -135,6 +137,7 @@ pub fn Player(
 
     let label = move || {
         let n = len.get();
+        let unit = unit.get();
         if zero_based {
             format!("{unit} {} of {}", step.get(), n.saturating_sub(1))
         } else {
@@ -157,7 +160,7 @@ pub fn Player(
                 <button title="Last" aria-label="Last" on:click=move |_| { playing.set(false); go(last()) }>"⇥"</button>
             </div>
             <div class="scrub-wrap">
-                <input type="range" class="player-scrub" id="player-scrub" aria-label=format!("Scrub {unit}")
+                <input type="range" class="player-scrub" id="player-scrub" aria-label=move || format!("Scrub {}", unit.get())
                     min="0" max=move || last().to_string() step="1"
                     // Read the length too: when a run arrives after the link's
                     // step was set, the value must be written again under the

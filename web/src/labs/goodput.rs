@@ -23,7 +23,8 @@ fn header() -> Html {
         ))
         .child(el("p").class("small muted").text(
             "Open loop: requests arrive on schedule whether or not earlier ones finished. Goodput counts \
-             only requests whose first token met the objective. A tick is one engine iteration. \
+             only requests whose first token met the objective. A tick is one engine iteration; \
+             choose a GPU to price iterations in milliseconds and sweep rates per second. \
              Follows §1.2 and §4.2 of the reference article.",
         ))
         .into()
@@ -32,6 +33,7 @@ fn header() -> Html {
 /// Capacity per rule; the rule in focus highlighted, each name a button.
 fn capacity_table(o: &Outcome, focus: RuleKind, pickable: bool) -> Html {
     let last = o.points.last();
+    let ms = o.config.routing.timing.in_ms();
     Table {
         id: "capacity-table",
         class: "capacity",
@@ -41,14 +43,25 @@ fn capacity_table(o: &Outcome, focus: RuleKind, pickable: bool) -> Html {
         ),
         head: [
             ("Rule", ""),
-            ("Capacity", "requests per tick"),
+            (
+                "Capacity",
+                if ms {
+                    "requests per second"
+                } else {
+                    "requests per tick"
+                },
+            ),
             (
                 "SLO met at the highest rate",
                 "share of requests within the TTFT SLO",
             ),
             (
                 "Best goodput",
-                "requests per tick within the SLO, best over the sweep",
+                if ms {
+                    "requests per second within the SLO, best over the sweep"
+                } else {
+                    "requests per tick within the SLO, best over the sweep"
+                },
             ),
         ]
         .iter()
@@ -128,7 +141,16 @@ pub static PAGE: Page<Lab> = Page {
         ),
         Chart::<Lab>::new(
             "goodput-chart",
-            |_| "Goodput: requests per tick that met the SLO".into(),
+            |v| {
+                format!(
+                    "Goodput: requests per {} that met the SLO",
+                    if v.config.routing.timing.in_ms() {
+                        "second"
+                    } else {
+                        "tick"
+                    }
+                )
+            },
             |v, _| Some(goodput::goodput_spec(v.outcome, v.focus?)),
             summary,
         )

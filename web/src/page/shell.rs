@@ -32,6 +32,7 @@ fn control_specs(page: &'static dyn AnyPage) -> Vec<ControlSpec> {
             hint: "",
             kind: ControlKind::Radio((f.options)()),
             advanced: false,
+            when: sim_core::params::When::Always,
         });
     }
     specs
@@ -199,10 +200,25 @@ fn player(state: State) -> Option<impl IntoView> {
     });
     let heading = (!meta.heading.is_empty()).then(|| view! { <h2>{meta.heading}</h2> });
     let vs = meta.side_by_side.then(|| vs_picker(state));
+    // A tick is a millisecond when a GPU preset prices the iterations.
+    let unit = Signal::derive(move || {
+        let ms = state.config.with(|c| {
+            state
+                .page
+                .all_pairs(c)
+                .iter()
+                .any(|(k, v)| *k == sim_core::params::TIME_MODE_KEY && v != "none")
+        });
+        if ms {
+            "ms"
+        } else {
+            info.unit
+        }
+    });
     view! {
         <div data-panel="player" class="player-stage" id=format!("{id}-player")>
             {heading}
-            <Player step=step wanted=state.wanted_step len=len unit=info.unit playing=state.playing
+            <Player step=step wanted=state.wanted_step len=len unit=unit playing=state.playing
                 speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
             {vs}
             <Stage scene=scene speed=state.speed id=format!("{id}-stage") label=narration />

@@ -5,7 +5,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::choice::Choice;
 use crate::engine::EngineSpec;
+use crate::hardware::{Model, Precision, Timing};
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::{rule_rows_len, with_rule_rows, HasRules, RuleSettings};
 use crate::workload::generator::GeneratorSpec;
@@ -20,8 +22,12 @@ pub struct Config {
     /// Requests in the trace (default 160, a multiple of 4 so round robin
     /// deals every replica the same count).
     pub requests: u32,
-    /// Mean arrivals per tick, λ (default 0.20).
+    /// Mean arrivals per tick, λ (default 0.20; ticks mode).
     pub rate: f64,
+    /// Mean arrivals per second (default 24; milliseconds mode: four H100s
+    /// serving Llama 3.1 8B at the default engine settings are then near
+    /// capacity, an offered load of about 0.94, as the ticks defaults are).
+    pub rps: f64,
     /// Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier
     /// (CV of inter-arrivals = 1/√b; default 1).
     pub burstiness: f64,
@@ -49,8 +55,10 @@ pub struct Config {
     pub prefix_cover_min: f64,
     /// Largest share of a prompt its prefix covers (0–1; default 0.9).
     pub prefix_cover_max: f64,
-    /// TTFT service-level objective, in ticks (default 80).
+    /// TTFT service-level objective, in ticks (default 80; ticks mode).
     pub slo_ttft: u32,
+    /// TTFT service-level objective, in ms (default 1,000; milliseconds mode).
+    pub slo_ms: u32,
     /// Seed of every random stream (default 55: of seeds 1–100, the one whose
     /// table is nearest the seed-median table, so the lab opens on a typical
     /// run; `most_typical_seeds` in tests/calibration/search.rs).
@@ -82,6 +90,8 @@ pub struct Config {
     pub counterfactuals: bool,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
+    /// Ticks, or milliseconds from a GPU and model preset (default ticks).
+    pub timing: Timing,
 }
 
 impl Default for Config {
@@ -90,6 +100,7 @@ impl Default for Config {
             replicas: 4,
             requests: 160,
             rate: 0.20,
+            rps: 24.0,
             burstiness: 1.0,
             mean_prompt: 957,
             prompt_cv: 0.75,
@@ -104,6 +115,7 @@ impl Default for Config {
             prefix_cover_min: 0.6,
             prefix_cover_max: 0.9,
             slo_ttft: 80,
+            slo_ms: 1000,
             seed: 55,
             slots: 8,
             kv_blocks: 600,
@@ -116,6 +128,7 @@ impl Default for Config {
             scale_up_at: 0,
             counterfactuals: false,
             max_ticks: 20_000_000,
+            timing: Timing::default(),
         }
     }
 }
@@ -165,15 +178,28 @@ impl<C: AsRouting> Rows<C> {
     .doc("Identical engines in the pool.")];
 
     /// The arrival rate (the goodput lab sweeps it instead).
-    pub const RATE: &'static [Param<C>] = &[Param::<C>::real(
-        "rate",
-        "Arrival rate",
-        "req/tick",
-        (0.01, 2.0, 0.01),
-        |c| c.routing().rate,
-        |c, x| c.routing_mut().rate = x,
-    )
-    .doc("Mean arrivals per tick (λ).")];
+    pub const RATE: &'static [Param<C>] = &[
+        Param::<C>::real(
+            "rate",
+            "Arrival rate",
+            "req/tick",
+            (0.01, 2.0, 0.01),
+            |c| c.routing().rate,
+            |c, x| c.routing_mut().rate = x,
+        )
+        .doc("Mean arrivals per tick (λ).")
+        .ticks_only(),
+        Param::<C>::real(
+            "rps",
+            "Arrival rate",
+            "req/s",
+            (0.01, 1000.0, 0.01),
+            |c| c.routing().rps,
+            |c, x| c.routing_mut().rps = x,
+        )
+        .doc("Mean arrivals per second.")
+        .ms_only(),
+    ];
 
     /// The workload, engine and run settings.
     pub const REST: &'static [Param<C>] = &[
@@ -327,6 +353,18 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().slo_ttft = narrow(x),
     )
     .doc("A request meets the SLO when its first token arrives within this many ticks.")
+    .ticks_only()
+    .advanced(),
+    Param::<C>::whole(
+        "slo-ms",
+        "TTFT objective",
+        "ms",
+        (1, 600_000, 1),
+        |c| c.routing().slo_ms.into(),
+        |c, x| c.routing_mut().slo_ms = narrow(x),
+    )
+    .doc("A request meets the SLO when its first token arrives within this many milliseconds.")
+    .ms_only()
     .advanced(),
     Param::<C>::whole(
         "slots",
@@ -433,6 +471,97 @@ impl<C: AsRouting> Rows<C> {
     ];
 }
 
+impl<C: AsRouting> Rows<C> {
+    /// The time mode: ticks, or milliseconds from a GPU and model preset
+    /// (`crate::hardware`).
+    pub const TIME: &'static [Param<C>] = &[
+    Param::<C>::choice(
+        "gpu",
+        "GPU",
+        Timing::gpu_options,
+        |c| c.routing().timing.gpu_name(),
+        |c, x| c.routing_mut().timing.set_gpu(x),
+    )
+    .doc("None keeps time in ticks; a GPU prices every engine iteration in milliseconds from its datasheet and the model's shape (then every time setting in ticks is read in milliseconds)."),
+    Param::<C>::choice(
+        "model",
+        "Model",
+        Model::options,
+        |c| c.routing().timing.model.name(),
+        |c, x| {
+            if let Some(m) = Model::from_name(x) {
+                c.routing_mut().timing.model = m;
+            }
+        },
+    )
+    .doc("The model every replica serves (milliseconds mode)."),
+    Param::<C>::whole(
+        "tp",
+        "Tensor parallel",
+        "GPUs",
+        (1, 8, 1),
+        |c| c.routing().timing.tp.into(),
+        |c, x| c.routing_mut().timing.tp = narrow(x),
+    )
+    .doc("GPUs per replica, splitting weights, KV and FLOPs, with two all-reduces per layer (milliseconds mode)."),
+    Param::<C>::choice(
+        "precision",
+        "Precision",
+        Precision::options,
+        |c| c.routing().timing.precision.name(),
+        |c, x| {
+            if let Some(p) = Precision::from_name(x) {
+                c.routing_mut().timing.precision = p;
+            }
+        },
+    )
+    .doc("Weight precision; the KV cache stays BF16 (milliseconds mode).")
+    .advanced(),
+    Param::<C>::real(
+        "compute-eff",
+        "Compute efficiency",
+        "",
+        (0.05, 1.0, 0.01),
+        |c| c.routing().timing.compute_eff,
+        |c, x| c.routing_mut().timing.compute_eff = x,
+    )
+    .doc("Share of the GPU's peak FLOP rate an iteration reaches (milliseconds mode).")
+    .show(Show::Percent(0))
+    .advanced(),
+    Param::<C>::real(
+        "bandwidth-eff",
+        "Bandwidth efficiency",
+        "",
+        (0.05, 1.0, 0.01),
+        |c| c.routing().timing.bandwidth_eff,
+        |c, x| c.routing_mut().timing.bandwidth_eff = x,
+    )
+    .doc("Share of the GPU's peak memory bandwidth an iteration reaches (milliseconds mode).")
+    .show(Show::Percent(0))
+    .advanced(),
+    Param::<C>::real(
+        "alpha",
+        "Correction α",
+        "×",
+        (0.1, 10.0, 0.01),
+        |c| c.routing().timing.alpha,
+        |c, x| c.routing_mut().timing.alpha = x,
+    )
+    .doc("Multiplies the roofline time, to match a measured engine (milliseconds mode).")
+    .advanced(),
+    Param::<C>::real(
+        "overhead-ms",
+        "Overhead per iteration β",
+        "ms",
+        (0.0, 100.0, 0.1),
+        |c| c.routing().timing.overhead_ms,
+        |c, x| c.routing_mut().timing.overhead_ms = x,
+    )
+    .doc("Fixed time every iteration adds: scheduling, sampling, kernel launches (milliseconds mode).")
+    .advanced(),
+    ];
+}
+
 /// Engine settings for replaying real traces: their prompts run to tens of
 /// thousands of tokens (Mooncake's mean is near 12,000), which the lab's
 /// teaching-sized engine (prefill 192 tokens a tick, 600 KV blocks) cannot
@@ -448,12 +577,16 @@ pub const TRACE_ENGINE: &[(&str, &str)] = &[
 ];
 
 /// The lab's own rows, before every rule's.
-const OWN: [Param<Config>; Rows::<Config>::HEAD.len() + 1 + Rows::<Config>::REST.len()] =
-    crate::params::concat(&[
-        Rows::<Config>::HEAD,
-        Rows::<Config>::RATE,
-        Rows::<Config>::REST,
-    ]);
+const OWN: [Param<Config>;
+    Rows::<Config>::HEAD.len()
+        + Rows::<Config>::RATE.len()
+        + Rows::<Config>::REST.len()
+        + Rows::<Config>::TIME.len()] = crate::params::concat(&[
+    Rows::<Config>::HEAD,
+    Rows::<Config>::RATE,
+    Rows::<Config>::REST,
+    Rows::<Config>::TIME,
+]);
 
 /// The whole table: the lab's rows, then each rule's, in registry order.
 const ALL: [Param<Config>; OWN.len() + rule_rows_len::<Config>()] = with_rule_rows(&OWN);
@@ -474,6 +607,26 @@ impl Configurable for Config {
                 key: "prefix-cover-max",
                 given: crate::params::real_text(self.prefix_cover_max),
                 problem: Problem::Below("prefix-cover-min"),
+            });
+        }
+        if let Err(e) = self.timing.step_cost() {
+            // FP8 where the GPU has none is the precision's fault; a model
+            // too big for its GPUs falls back to ticks (no tp in range
+            // is sure to fit).
+            let fp8 = self.timing.precision == Precision::Fp8
+                && self
+                    .timing
+                    .gpu
+                    .is_some_and(|g| g.spec().fp8_flops.is_none());
+            let (key, given) = if fp8 {
+                ("precision", self.timing.precision.name())
+            } else {
+                ("gpu", self.timing.gpu_name())
+            };
+            return Err(ParamError {
+                key,
+                given: String::from(given),
+                problem: Problem::Invalid(e.0),
             });
         }
         Ok(())
@@ -512,6 +665,25 @@ pub fn parse_speeds(text: &str) -> Result<Vec<f64>, String> {
 }
 
 impl Config {
+    /// Mean arrivals per tick of the clock: `rate` in ticks, `rps` / 1000
+    /// in milliseconds mode (a tick is a millisecond).
+    pub fn arrivals_per_tick(&self) -> f64 {
+        if self.timing.in_ms() {
+            self.rps / 1000.0
+        } else {
+            self.rate
+        }
+    }
+
+    /// The TTFT objective in ticks of the clock.
+    pub fn slo_ticks(&self) -> u64 {
+        if self.timing.in_ms() {
+            u64::from(self.slo_ms)
+        } else {
+            u64::from(self.slo_ttft)
+        }
+    }
+
     /// Speed of replica `i` (1 past the end of the list).
     pub fn speed(&self, i: usize) -> f64 {
         self.speeds.get(i).copied().unwrap_or(1.0)
@@ -521,7 +693,7 @@ impl Config {
     pub fn generator(&self) -> GeneratorSpec {
         GeneratorSpec {
             requests: self.requests,
-            rate: self.rate,
+            rate: self.arrivals_per_tick(),
             burstiness: self.burstiness,
             mean_prompt: f64::from(self.mean_prompt),
             prompt_cv: self.prompt_cv,
@@ -557,11 +729,39 @@ impl Config {
         }
     }
 
+    /// The step costs of milliseconds mode (`None` in ticks, or for a
+    /// preset `cross_check` refuses).
+    pub fn step_cost(&self) -> Option<crate::hardware::StepCost> {
+        self.timing.step_cost().ok().flatten()
+    }
+
+    /// A fresh replica of this config's engine (in milliseconds mode,
+    /// priced by its preset), running `speed` iterations per tick and
+    /// joining the pool at `at`.
+    pub fn replica(
+        &self,
+        block_tokens: u32,
+        speed: f64,
+        at: crate::time::Tick,
+    ) -> crate::engine::Replica {
+        let r = crate::engine::Replica::new(self.engine(), block_tokens)
+            .with_speed(speed)
+            .joined(at);
+        match self.step_cost() {
+            Some(c) => r.with_cost(c),
+            None => r,
+        }
+    }
+
     /// The engine constants of this config.
     pub fn engine(&self) -> EngineSpec {
         EngineSpec {
             slots: self.slots,
-            kv_blocks: self.kv_blocks,
+            // With a GPU preset, the KV its memory holds after the weights.
+            kv_blocks: match self.timing.preset() {
+                Some(p) => p.kv_blocks(self.kv_block_tokens),
+                None => self.kv_blocks,
+            },
             kv_block_tokens: self.kv_block_tokens,
             prefill_budget: self.prefill_budget,
             cache_tokens: self.cache_tokens,

@@ -50,8 +50,15 @@ pub(crate) fn workload_for(
     match &input.trace {
         None => Ok((generator::generate(&config.generator(), config.seed), None)),
         Some(t) => {
-            let (workload, report) = t
-                .options
+            // In milliseconds mode a tick is a millisecond: a trace keeps
+            // its own timestamps, with no time scale to guess and no
+            // rescaling to a utilisation.
+            let mut options = t.options.clone();
+            if config.timing.in_ms() {
+                options.ms_per_tick = 1;
+                options.target_utilisation = 0.0;
+            }
+            let (workload, report) = options
                 .import(t.text, Some(config.capacity()))
                 .map_err(|e| RunError::Trace(e.0))?;
             Ok((workload, Some(report)))

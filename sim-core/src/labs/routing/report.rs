@@ -13,35 +13,44 @@ use crate::params::number_text;
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
     let t = &o.trace;
+    let ms = c.timing.in_ms();
+    let unit = c.timing.unit();
+    // Throughput per tick, or per second when a tick is a millisecond.
+    let per = if ms { 1000.0 } else { 1.0 };
     let mut s = match o.source {
         TraceSource::Generated => format!(
-            "Routing Lab: {} replicas, {} requests, λ = {} per tick, mean prompt {} tokens (CV {}), {}% long, seed {}\n\
-             Generated prompts: min {} / max {} tokens. Times in ticks; SLO is TTFT ≤ {} ticks.\n",
+            "Routing Lab: {} replicas, {} requests, {}, mean prompt {} tokens (CV {}), {}% long, seed {}\n\
+             Generated prompts: min {} / max {} tokens. Times in {unit}; SLO is TTFT ≤ {} {unit}.\n",
             c.replicas,
             c.requests,
-            c.rate,
+            if ms {
+                format!("{} requests/s", number_text(c.rps))
+            } else {
+                format!("λ = {} per tick", c.rate)
+            },
             c.mean_prompt,
             c.prompt_cv,
             number_text(c.long_share * 100.0),
             c.seed,
             t.prompt.min,
             t.prompt.max,
-            c.slo_ttft
+            c.slo_ticks()
         ),
         TraceSource::Replayed => format!(
-            "Routing Lab replaying a trace on {} replicas ({} slots, {} KV blocks, {} prompt tokens per prefill tick)\n\
-             Trace: {} requests over ticks {}–{}, {:.3} per tick, inter-arrival CV {:.2}\n\
+            "Routing Lab replaying a trace on {} replicas ({} slots, {} KV blocks, {} prompt tokens per prefill step)\n\
+             Trace: {} requests over {unit} {}–{}, {:.3} per {}, inter-arrival CV {:.2}\n\
              Prompts: mean {:.0} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
              Outputs: mean {:.1} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
-             Prompt blocks seen before (reuse bound, {}-token blocks): {:.1}%. Times in ticks; SLO is TTFT ≤ {} ticks.\n",
+             Prompt blocks seen before (reuse bound, {}-token blocks): {:.1}%. Times in {unit}; SLO is TTFT ≤ {} {unit}.\n",
             c.replicas,
             c.slots,
-            c.kv_blocks,
+            c.engine().kv_blocks,
             c.prefill_budget,
             t.requests,
             t.first_arrival,
             t.last_arrival,
-            t.rate,
+            t.rate * per,
+            if ms { "second" } else { "tick" },
             t.interarrival_cv,
             t.prompt.mean,
             t.prompt.cv,
@@ -55,9 +64,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             t.output.max,
             t.block_tokens,
             t.reuse_bound * 100.0,
-            c.slo_ttft
+            c.slo_ticks()
         ),
     };
+    if let Some(summary) = c.timing.summary(c.kv_block_tokens) {
+        s.push_str(&format!("Preset: {summary}.\n"));
+    }
     if let Some(import) = &o.import {
         s.push_str(&format!("Import: {}.\n", import.summary()));
     }
@@ -72,14 +84,21 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     }
     if c.scale_up_at > 0 {
         s.push_str(&format!(
-            "One more replica (speed 1, empty cache) joins at tick {}.\n",
+            "One more replica (speed 1, empty cache) joins at {} {unit}.\n",
             c.scale_up_at
         ));
     }
     s.push('\n');
     s.push_str(&format!(
         "{:<22} {:>9} {:>9} {:>9} {:>6} {:>7} {:>5} {:>11}\n",
-        "rule", "TTFT p50", "TTFT p95", "E2E p95", "SLO", "cache", "gap", "tokens/tick"
+        "rule",
+        "TTFT p50",
+        "TTFT p95",
+        "E2E p95",
+        "SLO",
+        "cache",
+        "gap",
+        if ms { "tokens/s" } else { "tokens/tick" }
     ));
     for r in &o.rules {
         s.push_str(&format!(
@@ -91,7 +110,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             r.slo_attainment * 100.0,
             r.cache_hit_share * 100.0,
             r.assignment_gap,
-            r.output_throughput
+            r.output_throughput * per
         ));
     }
     if detail {
@@ -103,7 +122,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
                 format!(" [{}]", origin.credit())
             };
             s.push_str(&format!(
-                "\n{}{credit}: {} finished, {} outstanding, {} ticks, {} preemptions\n",
+                "\n{}{credit}: {} finished, {} outstanding, {} {unit}, {} preemptions\n",
                 r.rule.name(),
                 r.completed,
                 r.outstanding,
@@ -180,9 +199,15 @@ fn agreement(r: &super::RuleOutcome) -> String {
 
 /// One row per rule.
 pub fn csv(o: &Outcome) -> String {
-    let mut s = String::from(
-        "rule,ttft_p50,ttft_p95,e2e_p95,slo_attainment,cache_hit_share,assignment_gap,output_throughput,completed,outstanding,preemptions\n",
-    );
+    // Milliseconds mode names its units in the header and gives
+    // throughput per second; ticks keep the header of the article's lab.
+    let ms = o.config.timing.in_ms();
+    let mut s = String::from(if ms {
+        "rule,ttft_p50_ms,ttft_p95_ms,e2e_p95_ms,slo_attainment,cache_hit_share,assignment_gap,output_tokens_per_s,completed,outstanding,preemptions\n"
+    } else {
+        "rule,ttft_p50,ttft_p95,e2e_p95,slo_attainment,cache_hit_share,assignment_gap,output_throughput,completed,outstanding,preemptions\n"
+    });
+    let per = if ms { 1000.0 } else { 1.0 };
     for r in &o.rules {
         s.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",
@@ -193,7 +218,7 @@ pub fn csv(o: &Outcome) -> String {
             r.slo_attainment,
             r.cache_hit_share,
             r.assignment_gap,
-            r.output_throughput,
+            r.output_throughput * per,
             r.completed,
             r.outstanding,
             r.preemptions

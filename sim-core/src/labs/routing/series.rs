@@ -78,6 +78,27 @@ impl QueueSampler {
         }
     }
 
+    /// `ticks` ticks in which replica `i` had `counts[i]` outstanding (a
+    /// stretch of milliseconds the tick loop runs in one go): the same
+    /// series as that many [`QueueSampler::push`]es, in a few steps per
+    /// stride.
+    pub(super) fn push_counts(&mut self, counts: &[u32], mut ticks: u64) {
+        while ticks > 0 {
+            let take = ticks.min(self.stride - self.filled);
+            for ((c, t), &n) in self.current.iter_mut().zip(&mut self.totals).zip(counts) {
+                *c = (*c).max(n);
+                *t += u64::from(n) * take;
+            }
+            self.samples += take;
+            self.filled += take;
+            ticks -= take;
+            if self.filled == self.stride {
+                self.flush();
+                self.halve_if_full();
+            }
+        }
+    }
+
     /// Halve the resolution once the series holds twice its points.
     fn halve_if_full(&mut self) {
         if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {

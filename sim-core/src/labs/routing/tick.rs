@@ -38,12 +38,31 @@ fn offered_load(
     let window = reqs.last().map_or(0, |r| r.arrival.0) + 1;
     let budget = config.prefill_budget.max(1);
     let slots = f64::from(config.slots.max(1));
+    let cost = config.step_cost();
     let work: f64 = reqs
         .iter()
         .zip(cached)
         .map(|(r, c)| {
-            let uncached = r.prompt_tokens.saturating_sub(c.unwrap_or(0));
-            f64::from(uncached.div_ceil(budget)) + f64::from(r.output_tokens) / slots
+            let cached = r.prompt_tokens.saturating_sub(1).min(c.unwrap_or(0));
+            let uncached = r.prompt_tokens - cached;
+            match &cost {
+                None => f64::from(uncached.div_ceil(budget)) + f64::from(r.output_tokens) / slots,
+                // Milliseconds: the request's prefill chunks alone, and its
+                // share of full-batch decode steps whose sequences have
+                // contexts like its own (at mid-output).
+                Some(cost) => {
+                    let mut ms = 0.0;
+                    let mut done = cached;
+                    while done < r.prompt_tokens {
+                        let take = (r.prompt_tokens - done).min(budget);
+                        ms += cost.prefill_s(f64::from(take), f64::from(done)) * 1000.0;
+                        done += take;
+                    }
+                    let context = f64::from(r.prompt_tokens) + f64::from(r.output_tokens) / 2.0;
+                    let step = cost.decode_s(slots, slots * context) * 1000.0;
+                    ms + f64::from(r.output_tokens) * step / slots
+                }
+            }
         })
         .sum();
     let capacity: f64 = replicas
@@ -104,11 +123,8 @@ pub(super) fn run_observed(
     let mut events_now: Vec<(u32, EngineEvent)> = Vec::new();
     let n = config.replicas as usize;
     let reqs = &workload.requests;
-    let new_replica = |i: usize, at: Tick| {
-        Replica::new(config.engine(), workload.block_tokens)
-            .with_speed(config.speed(i))
-            .joined(at)
-    };
+    let new_replica =
+        |i: usize, at: Tick| config.replica(workload.block_tokens, config.speed(i), at);
     let mut replicas: Vec<Replica> = (0..n).map(|i| new_replica(i, Tick::ZERO)).collect();
     let mut router = rule.build(&config.rules);
     // Each rule draws from its own stream, so every rule replays the same trace
@@ -132,13 +148,14 @@ pub(super) fn run_observed(
     // re-admission of its prompt blocks (routing/work.rs, fitted on release
     // runs).
     let tick_ns = work::TICK_NS * (n as f64 + f64::from(u8::from(config.scale_up_at > 0)));
+    let in_ms = config.timing.in_ms();
     while now.0 < config.max_ticks {
         if !meter.tick(tick_ns) {
             break;
         }
         if config.scale_up_at > 0 && now.0 == config.scale_up_at {
             // A cold replica joins before this tick's arrivals are routed.
-            replicas.push(Replica::new(config.engine(), workload.block_tokens).joined(now));
+            replicas.push(config.replica(workload.block_tokens, 1.0, now));
             sampler.add_replica();
         }
         while next < reqs.len() && reqs[next].arrival <= now {
@@ -179,9 +196,39 @@ pub(super) fn run_observed(
             decisions.push(decision);
             next += 1;
         }
+        // Milliseconds mode, outside a recording: replicas are coupled
+        // only by routing, so until the next arrival (or the pool growing)
+        // each runs all its iterations in one call; the queue series is
+        // rebuilt from the finish ticks. What comes out is what ticking
+        // through would give, in far fewer passes of this loop.
+        let until = if in_ms && now.0 >= skip_from {
+            let mut to = reqs.get(next).map_or(config.max_ticks, |r| r.arrival.0);
+            if config.scale_up_at > now.0 {
+                to = to.min(config.scale_up_at);
+            }
+            to.min(config.max_ticks).max(now.0 + 1)
+        } else {
+            now.0 + 1
+        };
+        let batch = until > now.0 + 1;
+        let ran = now;
+        let mut counts: Vec<u32> = Vec::new();
+        let mut finishes: Vec<(u64, usize)> = Vec::new();
+        let mut stopped = now.0 + 1;
+        if batch {
+            counts.extend(replicas.iter().map(Replica::outstanding));
+        }
         for (index, replica) in replicas.iter_mut().enumerate() {
             events.clear();
-            replica.tick(now, workload, &mut events);
+            if batch {
+                stopped = stopped.max(
+                    replica
+                        .advance_ms(now, Tick(until), workload, &mut events)
+                        .0,
+                );
+            } else {
+                replica.tick(now, workload, &mut events);
+            }
             if watching {
                 events_now.extend(events.iter().map(|&e| (index as u32, e)));
             }
@@ -202,7 +249,10 @@ pub(super) fn run_observed(
                         e2e[request as usize] = Some(tick.next().since(r.arrival));
                         output_done += u64::from(r.output_tokens);
                         completed += 1;
-                        last_finish = Some(tick.0);
+                        last_finish = Some(last_finish.map_or(tick.0, |l: u64| l.max(tick.0)));
+                        if batch {
+                            finishes.push((tick.0, index));
+                        }
                     }
                     EngineEvent::Preempted { request } => {
                         let blocks = reqs[request as usize].blocks.len() as f64;
@@ -211,13 +261,34 @@ pub(super) fn run_observed(
                 }
             }
         }
-        sampler.push(&replicas);
+        if batch {
+            // With no arrival left, the run ends when the last replica
+            // falls idle, as it would tick by tick.
+            let end = if next == reqs.len() && config.scale_up_at <= now.0 {
+                stopped.min(until)
+            } else {
+                until
+            };
+            finishes.sort_unstable();
+            let mut t = now.0;
+            for &(f, i) in &finishes {
+                if f > t {
+                    sampler.push_counts(&counts, f - t);
+                    t = f;
+                }
+                counts[i] -= 1;
+            }
+            sampler.push_counts(&counts, end - t);
+            now = Tick(end);
+        } else {
+            sampler.push(&replicas);
+            now = now.next();
+        }
         if let Some(observe) = observer.as_mut() {
-            observe(now, &replicas, &routed_now, &events_now);
+            observe(ran, &replicas, &routed_now, &events_now);
             routed_now.clear();
             events_now.clear();
         }
-        now = now.next();
         let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
         let idle = replicas.iter().all(Replica::is_idle);
         if next == reqs.len() && idle && !scale_up_pending {
@@ -253,7 +324,7 @@ pub(super) fn run_observed(
     let met = ttft
         .iter()
         .flatten()
-        .filter(|&&t| t <= u64::from(config.slo_ttft))
+        .filter(|&&t| t <= config.slo_ticks())
         .count();
     let (mut hit_tokens, mut prompt_tokens) = (0u64, 0u64);
     for (c, r) in cached.iter().zip(reqs) {
@@ -302,11 +373,18 @@ pub(super) fn run_observed(
                 // Capacity: iterations it could have run since it joined.
                 let alive = ticks.saturating_sub(r.joined_at().0).max(1) as f64;
                 let capacity = alive * r.speed();
+                // In milliseconds mode a tick is a millisecond of the
+                // replica's time, and iterations are counted in microseconds.
+                let (busy, prefill) = if config.timing.in_ms() {
+                    (s.busy_us as f64 / 1000.0, s.prefill_us as f64 / 1000.0)
+                } else {
+                    (s.busy_ticks as f64, s.prefill_ticks as f64)
+                };
                 ReplicaOutcome {
                     assigned: s.assigned,
                     completed: s.completed,
-                    utilization: s.busy_ticks as f64 / capacity,
-                    prefill_share: s.prefill_ticks as f64 / capacity,
+                    utilization: busy / capacity,
+                    prefill_share: prefill / capacity,
                     mean_outstanding: sampler.mean(i, r.joined_at().0),
                     speed: r.speed(),
                     joined_at: r.joined_at().0,

@@ -48,7 +48,7 @@ impl Shape {
             prompt,
             output,
             block_tokens: f64::from(config.hash_block_tokens.max(1)),
-            window: requests / config.rate.max(1e-9),
+            window: requests / config.arrivals_per_tick().max(1e-9),
         }
     }
 
@@ -82,10 +82,40 @@ pub fn ticks(config: &Config, shape: &Shape) -> f64 {
     let replicas = f64::from(config.replicas) + f64::from(u8::from(config.scale_up_at > 0));
     let prefill = libm::ceil(shape.prompt / f64::from(config.prefill_budget.max(1)));
     let peak = (shape.prompt + shape.output) / f64::from(config.kv_block_tokens.max(1));
-    let at_once =
-        (f64::from(config.kv_blocks) / peak.max(1.0)).clamp(1.0, f64::from(config.slots.max(1)));
-    let serve = shape.requests * (prefill + shape.output / at_once) / replicas;
+    let at_once = (f64::from(config.engine().kv_blocks) / peak.max(1.0))
+        .clamp(1.0, f64::from(config.slots.max(1)));
+    // In milliseconds mode a tick is a millisecond: steps last what the
+    // preset says (a prefill chunk at mid-prompt, a decode step of the
+    // batch at mid-output).
+    let (prefill_step, decode_step) = match config.step_cost() {
+        None => (1.0, 1.0),
+        Some(c) => {
+            let chunk = shape.prompt.min(f64::from(config.prefill_budget.max(1)));
+            let context = shape.prompt + shape.output / 2.0;
+            (
+                c.prefill_s(chunk, shape.prompt / 2.0) * 1000.0,
+                c.decode_s(at_once, at_once * context) * 1000.0,
+            )
+        }
+    };
+    let serve =
+        shape.requests * (prefill * prefill_step + shape.output / at_once * decode_step) / replicas;
     shape.window.max(serve).min(config.max_ticks as f64)
+}
+
+/// Ticks one engine iteration lasts: one in ticks mode; in milliseconds
+/// mode a decode step of a full batch at mid-output (the loop runs each
+/// replica from one arrival to the next in one go, so its cost follows the
+/// iterations, not the milliseconds).
+pub fn step_ticks(config: &Config, shape: &Shape) -> f64 {
+    match config.step_cost() {
+        None => 1.0,
+        Some(c) => {
+            let slots = f64::from(config.slots.max(1));
+            let context = shape.prompt + shape.output / 2.0;
+            (c.decode_s(slots, slots * context) * 1000.0).max(1.0)
+        }
+    }
 }
 
 /// Nanoseconds of one rule's run of `shape` under `config` that do not
@@ -116,7 +146,7 @@ pub fn fixed_ns(config: &Config, shape: &Shape) -> f64 {
 /// The meter catches the rest as it happens.
 pub fn preemptions(config: &Config, shape: &Shape) -> f64 {
     let peak = (shape.prompt + shape.output) / f64::from(config.kv_block_tokens.max(1));
-    if f64::from(config.kv_blocks) >= peak * f64::from(config.slots) {
+    if f64::from(config.engine().kv_blocks) >= peak * f64::from(config.slots) {
         return 0.0;
     }
     shape.requests * shape.output / 40.0
@@ -128,7 +158,7 @@ pub fn rule_ns(config: &Config, shape: &Shape) -> f64 {
     let replicas = f64::from(config.replicas) + f64::from(u8::from(config.scale_up_at > 0));
     let blocks = libm::ceil(shape.prompt / shape.block_tokens).max(1.0);
     fixed_ns(config, shape)
-        + TICK_NS * replicas * ticks(config, shape)
+        + TICK_NS * replicas * ticks(config, shape) / step_ticks(config, shape)
         + preemptions(config, shape) * (PREEMPT_NS + BLOCK_NS * blocks)
 }
 
@@ -162,6 +192,7 @@ pub fn work(config: &Config, rules: usize, shape: &Shape) -> Work {
             "short-output-mean",
             "long-output-mean",
             "+rate",
+            "+rps",
         ],
     }
 }

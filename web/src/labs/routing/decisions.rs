@@ -25,7 +25,7 @@ use crate::worker::Job;
 pub const MAX_EXPLAINED: u32 = 5_000;
 
 /// The explanation of decision `d` of `rule`, out of `total` decisions.
-fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize) -> Html {
+fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize, ms: bool) -> Html {
     let pick = d.decision.replica;
     let same = d
         .others
@@ -33,11 +33,15 @@ fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize) -> Html {
         .filter(|o| o.decision.replica == pick)
         .count();
     let summary = el("p").id("decision-summary").text(format!(
-        "Request {} of {} arrived at tick {} with a {}-token prompt. {} sent it to replica {}: {}. \
+        "Request {} of {} arrived at {} with a {}-token prompt. {} sent it to replica {}: {}. \
          {} of the {} other rules would have sent it there too.",
         d.request + 1,
         thousands(total as u64),
-        thousands(d.tick),
+        if ms {
+            format!("{} ms", thousands(d.tick))
+        } else {
+            format!("tick {}", thousands(d.tick))
+        },
         thousands(d.prompt_tokens.into()),
         rule.title(),
         pick + 1,
@@ -162,7 +166,17 @@ pub fn decisions(state: &State) -> AnyView {
                 .text(why)
                 .into(),
             Some(Ok(list)) if list.is_empty() => Html::new(),
-            Some(Ok(list)) => decision_html(rule(), &list[clamp(index.get())], list.len()),
+            Some(Ok(list)) => {
+                // Milliseconds mode when the GPU picker names a GPU.
+                let ms = state.config.with(|c| {
+                    state
+                        .page
+                        .all_pairs(c)
+                        .iter()
+                        .any(|(k, v)| *k == sim_core::params::TIME_MODE_KEY && v != "none")
+                });
+                decision_html(rule(), &list[clamp(index.get())], list.len(), ms)
+            }
         }
     };
     let shown = move || (clamp(index.get()) + 1).to_string();

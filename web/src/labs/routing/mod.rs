@@ -18,57 +18,76 @@ use crate::html::{card, el, Html};
 use crate::page::{Chart, Comparison, Page, Seek, View};
 
 /// The six result cards of one rule; each card's meaning shows on hover and
-/// keyboard focus and is its accessible description.
-fn cards(r: Option<&RuleOutcome>, slo: u32) -> Html {
-    let value = |f: fn(&RuleOutcome) -> String| r.map(f).unwrap_or_else(|| "–".into());
+/// keyboard focus and is its accessible description. Times are in ticks, or
+/// in milliseconds when a GPU preset prices the iterations.
+fn cards(r: Option<&RuleOutcome>, slo: u64, ms: bool) -> Html {
+    let value = |f: &dyn Fn(&RuleOutcome) -> String| r.map(f).unwrap_or_else(|| "–".into());
+    let (unit, per) = if ms {
+        ("ms", "second")
+    } else {
+        ("ticks", "tick")
+    };
+    let scale = if ms { 1000.0 } else { 1.0 };
     [
         card(
             "card-ttft-p50",
             "TTFT median",
-            &value(|r| ticks(r.ttft_p50)),
-            "ticks",
-            "Ticks from arrival to first token for the middle request.",
+            &value(&|r| ticks(r.ttft_p50)),
+            unit,
+            &format!(
+                "{} from arrival to first token for the middle request.",
+                capital(unit)
+            ),
         ),
         card(
             "card-ttft-p95",
             "TTFT P95",
-            &value(|r| ticks(r.ttft_p95)),
-            "ticks",
-            "95% of requests saw their first token within this many ticks.",
+            &value(&|r| ticks(r.ttft_p95)),
+            unit,
+            &format!("95% of requests saw their first token within this many {unit}."),
         ),
         card(
             "card-e2e-p95",
             "E2E P95",
-            &value(|r| ticks(r.e2e_p95)),
-            "ticks",
-            "95% of requests finished their whole answer within this many ticks.",
+            &value(&|r| ticks(r.e2e_p95)),
+            unit,
+            &format!("95% of requests finished their whole answer within this many {unit}."),
         ),
         card(
             "card-slo",
             "TTFT SLO met",
-            &value(|r| percent(r.slo_attainment)),
+            &value(&|r| percent(r.slo_attainment)),
             "",
             &format!(
-                "Share of requests whose first token arrived within the {slo}-tick TTFT objective."
+                "Share of requests whose first token arrived within the {slo}-{} TTFT objective.",
+                if ms { "ms" } else { "tick" }
             ),
         ),
         card(
             "card-cache",
             "Prompt from cache",
-            &value(|r| percent(r.cache_hit_share)),
+            &value(&|r| percent(r.cache_hit_share)),
             "",
             "Share of prompt tokens reused from a replica's prefix cache instead of recomputed.",
         ),
         card(
             "card-throughput",
             "Output throughput",
-            &value(|r| one_decimal(r.output_throughput)),
-            "tokens/tick",
-            "Output tokens of finished requests per tick, over the whole run.",
+            &value(&|r| one_decimal(r.output_throughput * scale)),
+            if ms { "tokens/s" } else { "tokens/tick" },
+            &format!("Output tokens of finished requests per {per}, over the whole run."),
         ),
     ]
     .into_iter()
     .collect()
+}
+
+/// `s` with its first letter in capitals.
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// The page header: title, what to try, and what a tick means.
@@ -84,8 +103,10 @@ fn header() -> Html {
              Play the ticks to watch where each request goes, or put two rules side by side."
         )))
         .child(el("p").class("small muted").text(
-            "A tick is one engine iteration (one prefill or one decode step), not a measured time. \
-             Follows §4.2 of the reference article; compare rules by their gaps, not absolute values.",
+            "A tick is one engine iteration (one prefill or one decode step), not a measured time; \
+             choose a GPU under the workload settings to price each iteration in milliseconds from \
+             that GPU and a model. Follows §4.2 of the reference article; compare rules by their \
+             gaps, not absolute values.",
         ))
         .into()
 }
@@ -119,6 +140,7 @@ fn under_controls(v: &View<'_, Lab>) -> Html {
         return Html::new();
     };
     let load = r.offered_load;
+    let ms = v.config.timing.in_ms();
     let (class, verdict) = if load > 1.15 {
         (
             "offered over",
@@ -140,15 +162,36 @@ fn under_controls(v: &View<'_, Lab>) -> Html {
         .child(el("strong").text(format!("Offered load {}%", crate::format::fixed(load * 100.0, 0))))
         .text(if replayed {
             format!(" of the pool's capacity ({verdict}).")
+        } else if ms {
+            format!(
+                " of the pool's capacity at {} req/s ({verdict}).",
+                crate::format::fixed(v.config.rps, 2)
+            )
         } else {
             format!(
                 " of the pool's capacity at {} req/tick ({verdict}).",
                 crate::format::fixed(v.config.rate, 2)
             )
         })
-        .child(el("span").class("small muted").text(
-            " Work the requests bring (uncached prompt in prefill steps, output at full batches) per tick of arrivals, over what the replicas can run.",
-        ));
+        .child(el("span").class("small muted").text(if ms {
+            " Work the requests bring (uncached prompt in prefill steps, output at full batches, each step as long as the preset makes it) per millisecond of arrivals, over what the replicas can run."
+        } else {
+            " Work the requests bring (uncached prompt in prefill steps, output at full batches) per tick of arrivals, over what the replicas can run."
+        }));
+    // What the preset implies, in one line.
+    let preset = v
+        .config
+        .timing
+        .summary(v.config.kv_block_tokens)
+        .map(|s| {
+            Html::from(
+                el("p")
+                    .class("small")
+                    .id("preset-summary")
+                    .text(format!("{s}.")),
+            )
+        })
+        .unwrap_or_default();
     let t = &v.outcome.trace;
     let range = el("p").class("small").id("prompt-range").text(format!(
         "{} prompts: {}–{} tokens (mean {})",
@@ -157,7 +200,9 @@ fn under_controls(v: &View<'_, Lab>) -> Html {
         thousands(t.prompt.max.into()),
         thousands(t.prompt.mean.round() as u64)
     ));
-    [Html::from(offered), range.into()].into_iter().collect()
+    [Html::from(offered), preset, range.into()]
+        .into_iter()
+        .collect()
 }
 
 /// The rule in focus: what it reads, and its six cards.
@@ -170,7 +215,11 @@ fn rule_cards(v: &View<'_, Lab>) -> Html {
         about_rule(rule),
         el("div")
             .class("cards")
-            .child(cards(focused(v), v.config.slo_ttft))
+            .child(cards(
+                focused(v),
+                v.config.slo_ticks(),
+                v.config.timing.in_ms(),
+            ))
             .into(),
     ]
     .into_iter()
@@ -187,7 +236,17 @@ fn queue_spec(v: &View<'_, Lab>, rule: Option<RuleKind>) -> Option<crate::charts
         &r.queue,
         range,
         Some(v.step() as f64),
+        tick_word(v),
     ))
+}
+
+/// What one step of the clock is called: a tick, or a millisecond.
+fn tick_word(v: &View<'_, Lab>) -> &'static str {
+    if v.config.timing.in_ms() {
+        "ms"
+    } else {
+        "tick"
+    }
 }
 
 /// The second rule side by side, if it is not the one in focus.
@@ -214,7 +273,11 @@ pub static PAGE: Page<Lab> = Page {
                 )
             },
             |v, _| queue_spec(v, v.focus),
-            |v| focused(v).map(|r| queue_evolution::summary(&r.queue)).unwrap_or_default(),
+            |v| {
+                focused(v)
+                    .map(|r| queue_evolution::summary(&r.queue, tick_word(v)))
+                    .unwrap_or_default()
+            },
         )
         .help(
             "Each line is one replica's queue plus batch: requests routed to it and not yet finished. \
@@ -234,28 +297,35 @@ pub static PAGE: Page<Lab> = Page {
             |v| {
                 vs_rule(v)
                     .and_then(|r| v.outcome.rule(r))
-                    .map(|r| queue_evolution::summary(&r.queue))
+                    .map(|r| queue_evolution::summary(&r.queue, tick_word(v)))
                     .unwrap_or_default()
             },
         )
         .seek(Seek::Step)
         .shown(|v| vs_rule(v).is_some()),
     ],
-    tables: &[|v| focused(v).map(tables::replica_table).unwrap_or_default()],
+    tables: &[|v| {
+        focused(v)
+            .map(|r| tables::replica_table(r, v.config.timing.in_ms()))
+            .unwrap_or_default()
+    }],
     extras: &[decisions::decisions],
     comparison: Some(Comparison {
         heading: "Every rule, same trace",
         table: |v| {
             v.focus
-                .map(|rule| tables::compare_table(v.outcome, rule, v.pickable))
+                .map(|rule| {
+                    tables::compare_table(v.outcome, rule, v.pickable, v.config.timing.in_ms())
+                })
                 .unwrap_or_default()
         },
         note: |v| {
             el("p")
                 .class("small muted")
                 .text(format!(
-                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} ticks. Hover a column title for its meaning.",
-                    v.config.slo_ttft
+                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} {}. Hover a column title for its meaning.",
+                    v.config.slo_ticks(),
+                    v.config.timing.unit()
                 ))
                 .into()
         },

@@ -12,7 +12,7 @@ use crate::page::{Player, View};
 
 /// Per replica at the current tick: routed and finished so far, waiting and
 /// running now (totals up to the tick; the whole run at the last one).
-fn replicas_html(tl: &Timeline, t: usize) -> Html {
+fn replicas_html(tl: &Timeline, t: usize, ms: bool) -> Html {
     let mut head = vec![("Replica".to_string(), String::new())];
     for p in &tl.rules {
         let name = p.rule.title();
@@ -61,7 +61,10 @@ fn replicas_html(tl: &Timeline, t: usize) -> Html {
         caption: if t >= last {
             "Per replica, whole run".to_string()
         } else {
-            format!("Per replica, ticks 0–{t} so far")
+            format!(
+                "Per replica, {} 0–{t} so far",
+                if ms { "ms" } else { "ticks" }
+            )
         },
         head,
         rows,
@@ -82,6 +85,8 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
         return Html::new();
     };
     let t = v.step();
+    let ms = v.config.timing.in_ms();
+    let unit = v.config.timing.unit();
     let last = tl.len().saturating_sub(1);
     let lines: Vec<String> = tl
         .rules
@@ -91,7 +96,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
             let s = tl.so_far(k, t)?;
             let whole = v.outcome.rule(p.rule).map(|r| r.ttft_p95);
             Some(format!(
-                "{}: {} of {} routed, {} finished; TTFT P95 {} {} ticks{}",
+                "{}: {} of {} routed, {} finished; TTFT P95 {} {} {unit}{}",
                 p.rule.title(),
                 s.routed,
                 tl.requests.len(),
@@ -110,7 +115,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
         if t >= last {
             "Whole run —".to_string()
         } else {
-            format!("Up to tick {t} —")
+            format!("Up to {} {t} —", if ms { "ms" } else { "tick" })
         },
         lines.join(" · ")
     );
@@ -120,7 +125,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
         .find(|p| p.ticks > p.frames.len() as u64)
         .map(|p| {
             format!(
-                "The player shows the first {PLAYER_TICKS} ticks; the run lasted {} (the cards and the chart cover all of it).",
+                "The player shows the first {PLAYER_TICKS} {unit}; the run lasted {} (the cards and the chart cover all of it).",
                 p.ticks
             )
         })
@@ -131,7 +136,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
         el("details")
             .class("player-table")
             .child(el("summary").text("Per replica so far"))
-            .child(replicas_html(tl, t))
+            .child(replicas_html(tl, t, ms))
             .into(),
     ]
     .into_iter()

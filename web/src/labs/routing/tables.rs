@@ -60,10 +60,63 @@ const COLUMNS: &[Column<RuleOutcome>] = &[
     },
 ];
 
+/// The same columns in milliseconds mode.
+const MS_COLUMNS: &[Column<RuleOutcome>] = &[
+    Column {
+        title: "TTFT median",
+        meaning: "ms from arrival to first token, middle request",
+        value: |r| r.ttft_p50,
+        show: ticks,
+        higher_is_better: false,
+    },
+    Column {
+        title: "TTFT P95",
+        meaning: "ms to first token that 95% of requests beat",
+        value: |r| r.ttft_p95,
+        show: ticks,
+        higher_is_better: false,
+    },
+    Column {
+        title: "E2E P95",
+        meaning: "ms from arrival to last token, 95th percentile",
+        value: |r| r.e2e_p95,
+        show: ticks,
+        higher_is_better: false,
+    },
+    Column {
+        title: "SLO met",
+        meaning: "share of requests with TTFT within the SLO",
+        value: |r| r.slo_attainment,
+        show: percent,
+        higher_is_better: true,
+    },
+    Column {
+        title: "From cache",
+        meaning: "share of prompt tokens reused from a prefix cache",
+        value: |r| r.cache_hit_share,
+        show: percent,
+        higher_is_better: true,
+    },
+    Column {
+        title: "Assignment gap",
+        meaning: "most requests sent to one replica minus fewest",
+        value: |r| f64::from(r.assignment_gap),
+        show: |x| thousands(x as u64),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Throughput",
+        meaning: "output tokens per second over the run",
+        value: |r| r.output_throughput * 1000.0,
+        show: one_decimal,
+        higher_is_better: true,
+    },
+];
+
 /// Every rule on the same trace, best per column marked; with `pickable`, each
 /// rule's name is a button (`data-key` = rule name) that selects it (not when
 /// an embed locks the rule: then it is plain text, not a dead button).
-pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool) -> Html {
+pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool, ms: bool) -> Html {
     Compare {
         id: "compare-table",
         caption: "All rules on the same trace and settings",
@@ -72,14 +125,14 @@ pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool) -> Html {
         title: |r| r.rule.title(),
         key: pickable.then_some(|r: &RuleOutcome| r.rule.name()),
         selected: &|r| r.rule == selected,
-        columns: COLUMNS,
+        columns: if ms { MS_COLUMNS } else { COLUMNS },
     }
     .html()
 }
 
 /// One rule's replicas: speed, when it joined, assigned, completed,
 /// utilisation and its prefill part, and its mean queue.
-pub fn replica_table(r: &RuleOutcome) -> Html {
+pub fn replica_table(r: &RuleOutcome, ms: bool) -> Html {
     Table {
         id: "replica-table",
         class: "replicas",
@@ -90,14 +143,32 @@ pub fn replica_table(r: &RuleOutcome) -> Html {
                 "Speed",
                 "iterations per tick, relative to a standard replica",
             ),
-            ("Joined", "tick it joined the pool"),
+            (
+                "Joined",
+                if ms {
+                    "ms at which it joined the pool"
+                } else {
+                    "tick it joined the pool"
+                },
+            ),
             ("Assigned", "requests routed to this replica"),
             ("Completed", "requests it finished"),
             (
                 "Utilization",
-                "share of ticks it ran a prefill or decode step",
+                if ms {
+                    "share of its time spent running a prefill or decode step"
+                } else {
+                    "share of ticks it ran a prefill or decode step"
+                },
             ),
-            ("of which prefill", "share of ticks spent on prefill steps"),
+            (
+                "of which prefill",
+                if ms {
+                    "share of its time spent on prefill steps"
+                } else {
+                    "share of ticks spent on prefill steps"
+                },
+            ),
             (
                 "Mean queue",
                 "requests waiting or running there, averaged over time since it joined",
@@ -117,7 +188,11 @@ pub fn replica_table(r: &RuleOutcome) -> Html {
                     Cell::new(if x.joined_at == 0 {
                         "at start".to_string()
                     } else {
-                        format!("tick {}", thousands(x.joined_at))
+                        if ms {
+                            format!("{} ms", thousands(x.joined_at))
+                        } else {
+                            format!("tick {}", thousands(x.joined_at))
+                        }
                     }),
                     Cell::new(thousands(x.assigned.into())),
                     Cell::new(thousands(x.completed.into())),
