@@ -97,6 +97,12 @@ fn every_lab_has_a_golden_report() {
         assert!(!out.trim().is_empty(), "{}", lab.info.id);
         changed.extend(golden(lab.info.id, &out));
     }
+    // Milliseconds mode has goldens of its own (`<id>-ms.txt`).
+    for id in ["routing", "goodput"] {
+        let (code, out, err) = lblab(&[id, "--gpu", "h100", "--model", "llama-3.1-8b", "--detail"]);
+        assert_eq!(code, 0, "{id}: {err}");
+        changed.extend(golden(&format!("{id}-ms"), &out));
+    }
     assert!(
         changed.is_empty(),
         "outputs differ from their goldens; review these and copy each over its golden if intended:\n{}",

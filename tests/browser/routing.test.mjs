@@ -143,3 +143,29 @@ test('the decision explorer shows where every rule would send a request, as the 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a GPU preset turns every time into milliseconds, as the CLI prints them, and back', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await openRouting(page, '&gpu=h100&model=llama-3.1-8b&tp=1');
+  const cli = JSON.parse(lblab(['routing', '--gpu', 'h100', '--model', 'llama-3.1-8b', '--tp', '1', '--json']));
+  const lo = cli.rules.find((r) => r.rule === 'least-outstanding');
+  const p95 = page.locator('#card-ttft-p95');
+  assert.equal((await p95.locator('.card-number').textContent()).trim(), Math.round(lo.ttft_p95).toLocaleString('en-US'));
+  assert.match(await p95.textContent(), /\bms\b/, 'the TTFT card speaks milliseconds');
+  assert.match(await page.locator('#card-throughput').textContent(), /tokens\/s/);
+  assert.match(await page.locator('#preset-summary').textContent(), /Llama 3\.1 8B on H100 SXM 80GB in BF16: prefill about [\d,]+ tokens\/s; a decode step [\d.]+ ms at batch 1/);
+  assert.match(await page.locator('#offered-load').textContent(), /req\/s/);
+  // Only the controls of the mode show: requests per second, not per tick.
+  assert.ok(await page.locator('#rps').isVisible(), 'rps shows in milliseconds');
+  assert.ok(!(await page.locator('#rate').isVisible()), 'rate (per tick) is hidden in milliseconds');
+  assert.match(await page.locator('#compare-table thead').textContent(), /TTFT P95/);
+  // Back to ticks: the per-tick rate returns and the cards say ticks.
+  await page.locator('#gpu-none').check();
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('gpu'));
+  await page.waitForFunction(() => /ticks/.test(document.querySelector('#card-ttft-p95').textContent));
+  assert.ok(await page.locator('#rate').isVisible(), 'rate shows in ticks');
+  assert.ok(!(await page.locator('#rps').isVisible()), 'rps is hidden in ticks');
+  assert.equal(await page.locator('#preset-summary').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -16,7 +16,7 @@ use crate::format::thousands;
 const QUEUE_SHOWN: usize = 10;
 
 /// The narration of tick `t` for one rule.
-fn one(tl: &Timeline, play: &RulePlay, t: usize) -> String {
+fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
     let Some(f) = play.frames.get(t) else {
         return format!("{}: the run's frames stop here.", play.rule.title());
     };
@@ -72,7 +72,12 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize) -> String {
     let running: usize = f.running.iter().map(Vec::len).sum();
     let mut out = format!("{}: ", play.rule.title());
     if parts.is_empty() {
-        out.push_str("no arrivals, every busy replica steps once");
+        // In milliseconds an iteration lasts several of them.
+        out.push_str(if ms {
+            "no arrivals; iterations under way"
+        } else {
+            "no arrivals, every busy replica steps once"
+        });
     } else {
         out.push_str(&parts.join("; "));
     }
@@ -105,10 +110,15 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize) -> String {
     out
 }
 
-/// The narration of tick `t` (every rule played).
-pub fn narrate(tl: &Timeline, t: usize) -> String {
-    let parts: Vec<String> = tl.rules.iter().map(|p| one(tl, p, t)).collect();
-    format!("Tick {t}. {}", parts.join(" "))
+/// The narration of tick `t` (every rule played); with `ms`, a tick is a
+/// millisecond of a GPU preset's run.
+pub fn narrate(tl: &Timeline, t: usize, ms: bool) -> String {
+    let parts: Vec<String> = tl.rules.iter().map(|p| one(tl, p, t, ms)).collect();
+    if ms {
+        format!("{t} ms. {}", parts.join(" "))
+    } else {
+        format!("Tick {t}. {}", parts.join(" "))
+    }
 }
 
 /// Ticks where any rule played has a key moment.

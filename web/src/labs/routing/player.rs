@@ -125,7 +125,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
         .find(|p| p.ticks > p.frames.len() as u64)
         .map(|p| {
             format!(
-                "The player shows the first {PLAYER_TICKS} {unit}; the run lasted {} (the cards and the chart cover all of it).",
+                "The player shows the first {PLAYER_TICKS} {unit}; the run lasted {} {unit} (the cards and the chart cover all of it).",
                 p.ticks
             )
         })
@@ -157,7 +157,7 @@ pub const PLAYER: Player<RoutingLab> = Player {
     },
     narrate: |v| {
         timeline(v)
-            .map(|t| crate::scenes::routing::narrate(t, v.step()))
+            .map(|t| crate::scenes::routing::narrate(t, v.step(), v.config.timing.in_ms()))
             .unwrap_or_default()
     },
     scene: |v, width, palette| {
