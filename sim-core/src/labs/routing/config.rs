@@ -494,7 +494,8 @@ impl<C: AsRouting> Rows<C> {
             }
         },
     )
-    .doc("The model every replica serves (milliseconds mode)."),
+    .doc("The model every replica serves (milliseconds mode).")
+    .ms_only(),
     Param::<C>::whole(
         "tp",
         "Tensor parallel",
@@ -503,7 +504,8 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.tp.into(),
         |c, x| c.routing_mut().timing.tp = narrow(x),
     )
-    .doc("GPUs per replica, splitting weights, KV and FLOPs, with two all-reduces per layer (milliseconds mode)."),
+    .doc("GPUs per replica, splitting weights, KV and FLOPs, with two all-reduces per layer (milliseconds mode).")
+    .ms_only(),
     Param::<C>::choice(
         "precision",
         "Precision",
@@ -516,7 +518,8 @@ impl<C: AsRouting> Rows<C> {
         },
     )
     .doc("Weight precision; the KV cache stays BF16 (milliseconds mode).")
-    .advanced(),
+    .advanced()
+    .ms_only(),
     Param::<C>::real(
         "compute-eff",
         "Compute efficiency",
@@ -527,7 +530,8 @@ impl<C: AsRouting> Rows<C> {
     )
     .doc("Share of the GPU's peak FLOP rate an iteration reaches (milliseconds mode).")
     .show(Show::Percent(0))
-    .advanced(),
+    .advanced()
+    .ms_only(),
     Param::<C>::real(
         "bandwidth-eff",
         "Bandwidth efficiency",
@@ -538,7 +542,8 @@ impl<C: AsRouting> Rows<C> {
     )
     .doc("Share of the GPU's peak memory bandwidth an iteration reaches (milliseconds mode).")
     .show(Show::Percent(0))
-    .advanced(),
+    .advanced()
+    .ms_only(),
     Param::<C>::real(
         "alpha",
         "Correction α",
@@ -548,7 +553,8 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().timing.alpha = x,
     )
     .doc("Multiplies the roofline time, to match a measured engine (milliseconds mode).")
-    .advanced(),
+    .advanced()
+    .ms_only(),
     Param::<C>::real(
         "overhead-ms",
         "Overhead per iteration β",
@@ -558,7 +564,8 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().timing.overhead_ms = x,
     )
     .doc("Fixed time every iteration adds: scheduling, sampling, kernel launches (milliseconds mode).")
-    .advanced(),
+    .advanced()
+    .ms_only(),
     ];
 }
 
