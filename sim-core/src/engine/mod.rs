@@ -98,6 +98,9 @@ struct Seq {
     /// (uncached + emitted)`): a counter, so the per-token path has
     /// neither a multiply nor a divide.
     room: u32,
+    /// Tokens of this sequence in the KV cache so far (cached, prefilled
+    /// and emitted): what its next token attends to, for milliseconds mode.
+    ctx: u32,
 }
 
 /// Per-replica counters over a run.
@@ -274,6 +277,7 @@ impl Replica {
         tokens.div_ceil(self.spec.kv_block_tokens.max(1))
     }
 
+    #[inline(always)]
     fn admit(&mut self, workload: &Workload, events: &mut Vec<EngineEvent>) {
         while (self.running.len() as u32) < self.spec.slots {
             let Some(&index) = self.waiting.front() else {
@@ -313,6 +317,7 @@ impl Replica {
                 left: req.output_tokens.max(1),
                 kv: need,
                 room: need * self.spec.kv_block_tokens.max(1) - uncached,
+                ctx: cached,
             });
             events.push(EngineEvent::Admitted {
                 request: index,
@@ -335,12 +340,14 @@ impl Replica {
             .wrapping_sub(1)
             .wrapping_add(grow * kv_block_tokens);
         seq.left -= 1;
+        seq.ctx += 1;
         seq.left == 0
     }
 
     /// Run the iterations tick `now` gives this replica (its speed, carried
     /// over fractionally: speed 0.5 runs every other tick); what happened is
     /// appended to `events`, stamped `now`.
+    #[inline]
     pub fn tick(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         if let Some(cost) = self.cost {
             return self.tick_ms(now, &cost, workload, events);
@@ -397,6 +404,9 @@ impl Replica {
     /// each starting its next iteration the moment its last one ends
     /// (within the millisecond), and the run stays integer-timed and
     /// deterministic.
+    // Kept out of line: the ticks path, which the article's figures run
+    // on, stays as small as it was for the tick loop to inline.
+    #[inline(never)]
     fn tick_ms(
         &mut self,
         now: Tick,
@@ -414,7 +424,7 @@ impl Replica {
                         self.credit_us = 0;
                         return;
                     }
-                    let us = libm::ceil(self.plan_ms(cost, workload) * 1000.0).max(1.0) as u64;
+                    let us = libm::ceil(self.plan_ms(cost) * 1000.0).max(1.0) as u64;
                     self.pending = Some(us);
                     us
                 }
@@ -485,7 +495,7 @@ impl Replica {
     /// Milliseconds the next iteration takes, from what it will compute:
     /// a prefill step's chunks (each attending to what its prompt already
     /// has in KV), or a decode step's batch and the KV it reads.
-    fn plan_ms(&self, cost: &StepCost, workload: &Workload) -> f64 {
+    fn plan_ms(&self, cost: &StepCost) -> f64 {
         let (mut tokens, mut attended, mut kv) = (0.0, 0.0, 0.0);
         if self.prefilling > 0 {
             let mut budget = self.spec.prefill_budget.max(1);
@@ -498,8 +508,7 @@ impl Replica {
                 }
                 let take = seq.prefill_left.min(budget);
                 budget -= take;
-                let prompt = workload.requests[seq.request as usize].prompt_tokens;
-                let done = f64::from(prompt - seq.prefill_left);
+                let done = f64::from(seq.ctx);
                 let t = f64::from(take);
                 tokens += t;
                 attended += t * (done + t / 2.0);
@@ -507,8 +516,7 @@ impl Replica {
             }
         } else {
             for seq in &self.running {
-                let r = &workload.requests[seq.request as usize];
-                let context = f64::from(r.prompt_tokens + (r.output_tokens.max(1) - seq.left));
+                let context = f64::from(seq.ctx);
                 tokens += 1.0;
                 attended += context;
                 kv += context;
@@ -518,12 +526,16 @@ impl Replica {
     }
 
     /// Run one iteration at tick `now`; what happened is appended to `events`.
+    #[inline]
     pub fn step(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.admit(workload, events);
         self.execute(now, workload, events);
     }
 
     /// Run the iteration the running sequences make (admission done).
+    /// Always inlined: it is the body of the tick loop's hot path, as it was
+    /// before milliseconds mode called it too.
+    #[inline(always)]
     fn execute(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         if self.running.is_empty() {
             return;
@@ -543,6 +555,7 @@ impl Replica {
                 }
                 let take = seq.prefill_left.min(budget);
                 seq.prefill_left -= take;
+                seq.ctx += take;
                 budget -= take;
                 self.backlog -= u64::from(take);
                 if seq.prefill_left == 0 {
