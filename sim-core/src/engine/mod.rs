@@ -157,6 +157,9 @@ pub struct Replica {
     /// Milliseconds mode: µs earned and not yet spent (whole numbers, so a
     /// jump over many ticks gives exactly what ticking through them does).
     credit_us: u64,
+    /// Milliseconds mode: µs of the replica's time per tick (a millisecond
+    /// at speed 1), kept rather than recomputed every tick.
+    tick_us: u64,
 }
 
 impl Replica {
@@ -180,6 +183,7 @@ impl Replica {
             cost: None,
             pending: None,
             credit_us: 0,
+            tick_us: 1000,
         }
     }
 
@@ -194,6 +198,7 @@ impl Replica {
     /// faster accelerator runs two iterations in the time a standard one runs one).
     pub fn with_speed(mut self, speed: f64) -> Replica {
         self.speed = speed;
+        self.tick_us = libm::round(speed * 1000.0).max(1.0) as u64;
         self
     }
 
@@ -444,7 +449,7 @@ impl Replica {
 
     /// Microseconds of the replica's time per tick (a millisecond at speed 1).
     fn us_per_tick(&self) -> u64 {
-        libm::round(self.speed * 1000.0).max(1.0) as u64
+        self.tick_us
     }
 
     /// Milliseconds mode: in how many ticks from the one just run the

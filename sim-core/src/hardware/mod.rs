@@ -102,10 +102,12 @@ pub struct PresetError(pub String);
 /// The per-step constants of a preset, computed once per run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StepCost {
-    /// FLOP/s one GPU reaches.
-    flop_rate: f64,
-    /// Bytes/s one GPU reaches.
-    byte_rate: f64,
+    /// Seconds per FLOP one GPU takes (the reciprocal of the rate it
+    /// reaches: a step is priced thousands of times a run, and a multiply
+    /// is far cheaper than a divide).
+    per_flop: f64,
+    /// Seconds per byte one GPU moves.
+    per_byte: f64,
     /// Weight bytes per GPU.
     weight_bytes: f64,
     /// KV bytes per token per GPU.
@@ -154,8 +156,8 @@ impl Preset {
             0.0
         };
         let cost = StepCost {
-            flop_rate: peak * self.compute_eff,
-            byte_rate: g.mem_bw * self.bandwidth_eff,
+            per_flop: 1.0 / (peak * self.compute_eff),
+            per_byte: 1.0 / (g.mem_bw * self.bandwidth_eff),
             weight_bytes: m.params * weight_bytes / tp,
             kv_bytes: m.kv_bytes_per_token(KV_BYTES) / tp,
             linear: 2.0 * m.params / tp,
@@ -211,7 +213,7 @@ impl StepCost {
     pub fn step_s(&self, tokens: f64, attended: f64, kv_read: f64) -> f64 {
         let flops = tokens * self.linear + attended * self.attention;
         let bytes = self.weight_bytes + (kv_read + tokens) * self.kv_bytes;
-        let roof = (flops / self.flop_rate).max(bytes / self.byte_rate);
+        let roof = (flops * self.per_flop).max(bytes * self.per_byte);
         let comm = self.reduces * (self.reduce_latency + tokens * self.reduce_per_token);
         self.alpha * (roof + comm) + self.overhead_s
     }
