@@ -79,6 +79,17 @@ impl Timing {
         }
     }
 
+    /// Ticks per second: what turns a count per tick into one per second
+    /// (1,000 in milliseconds mode, where a tick is a millisecond; 1 in
+    /// ticks, where counts stay per tick).
+    pub fn per_second(&self) -> f64 {
+        if self.in_ms() {
+            1000.0
+        } else {
+            1.0
+        }
+    }
+
     /// The step costs in milliseconds mode (`Ok(None)` in ticks), or why
     /// the preset cannot run.
     pub fn step_cost(&self) -> Result<Option<StepCost>, PresetError> {

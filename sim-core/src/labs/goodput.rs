@@ -271,11 +271,7 @@ fn sweep(
     meter: &Meter,
 ) -> (Vec<Point>, Vec<Capacity>) {
     let rates = rates(config);
-    let per = if config.routing.timing.in_ms() {
-        1000.0
-    } else {
-        1.0
-    };
+    let per = config.routing.timing.per_second();
     let total = (rates.len() * rules.len()) as u32;
     let points: Vec<Point> = rates
         .iter()

@@ -201,20 +201,7 @@ fn player(state: State) -> Option<impl IntoView> {
     let heading = (!meta.heading.is_empty()).then(|| view! { <h2>{meta.heading}</h2> });
     let vs = meta.side_by_side.then(|| vs_picker(state));
     // A tick is a millisecond when a GPU preset prices the iterations.
-    let unit = Signal::derive(move || {
-        let ms = state.config.with(|c| {
-            state
-                .page
-                .all_pairs(c)
-                .iter()
-                .any(|(k, v)| *k == sim_core::params::TIME_MODE_KEY && v != "none")
-        });
-        if ms {
-            "ms"
-        } else {
-            info.unit
-        }
-    });
+    let unit = Signal::derive(move || if state.in_ms() { "ms" } else { info.unit });
     view! {
         <div data-panel="player" class="player-stage" id=format!("{id}-player")>
             {heading}

@@ -326,6 +326,13 @@ impl State {
         }
     }
 
+    /// Whether the lab runs in milliseconds (its GPU picker names a GPU; a
+    /// lab without one is always in ticks).
+    pub fn in_ms(&self) -> bool {
+        let gpu = self.get(sim_core::params::TIME_MODE_KEY);
+        !gpu.is_empty() && gpu != "none"
+    }
+
     /// Apply a control's value through the parameter table; "new-seed" draws
     /// a fresh seed; the focus key picks an item. A value the table refuses,
     /// or a key `controls=` does not list, leaves the state unchanged and says

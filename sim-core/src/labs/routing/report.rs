@@ -16,7 +16,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     let ms = c.timing.in_ms();
     let unit = c.timing.unit();
     // Throughput per tick, or per second when a tick is a millisecond.
-    let per = if ms { 1000.0 } else { 1.0 };
+    let per = c.timing.per_second();
     let mut s = match o.source {
         TraceSource::Generated => format!(
             "Routing Lab: {} replicas, {} requests, {}, mean prompt {} tokens (CV {}), {}% long, seed {}\n\
@@ -207,7 +207,7 @@ pub fn csv(o: &Outcome) -> String {
     } else {
         "rule,ttft_p50,ttft_p95,e2e_p95,slo_attainment,cache_hit_share,assignment_gap,output_throughput,completed,outstanding,preemptions\n"
     });
-    let per = if ms { 1000.0 } else { 1.0 };
+    let per = o.config.timing.per_second();
     for r in &o.rules {
         s.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",

@@ -167,15 +167,7 @@ pub fn decisions(state: &State) -> AnyView {
                 .into(),
             Some(Ok(list)) if list.is_empty() => Html::new(),
             Some(Ok(list)) => {
-                // Milliseconds mode when the GPU picker names a GPU.
-                let ms = state.config.with(|c| {
-                    state
-                        .page
-                        .all_pairs(c)
-                        .iter()
-                        .any(|(k, v)| *k == sim_core::params::TIME_MODE_KEY && v != "none")
-                });
-                decision_html(rule(), &list[clamp(index.get())], list.len(), ms)
+                decision_html(rule(), &list[clamp(index.get())], list.len(), state.in_ms())
             }
         }
     };

@@ -8,6 +8,7 @@ mod player;
 mod tables;
 
 use sim_core::choice::Choice;
+use sim_core::hardware::Timing;
 use sim_core::labs::routing::{RoutingLab as Lab, RuleOutcome, TraceSource};
 use sim_core::labs::Lab as _;
 use sim_core::routing::RuleKind;
@@ -20,14 +21,15 @@ use crate::page::{Chart, Comparison, Page, Seek, View};
 /// The six result cards of one rule; each card's meaning shows on hover and
 /// keyboard focus and is its accessible description. Times are in ticks, or
 /// in milliseconds when a GPU preset prices the iterations.
-fn cards(r: Option<&RuleOutcome>, slo: u64, ms: bool) -> Html {
+fn cards(r: Option<&RuleOutcome>, slo: u64, timing: &Timing) -> Html {
+    let ms = timing.in_ms();
     let value = |f: &dyn Fn(&RuleOutcome) -> String| r.map(f).unwrap_or_else(|| "–".into());
     let (unit, per) = if ms {
         ("ms", "second")
     } else {
         ("ticks", "tick")
     };
-    let scale = if ms { 1000.0 } else { 1.0 };
+    let scale = timing.per_second();
     [
         card(
             "card-ttft-p50",
@@ -215,11 +217,7 @@ fn rule_cards(v: &View<'_, Lab>) -> Html {
         about_rule(rule),
         el("div")
             .class("cards")
-            .child(cards(
-                focused(v),
-                v.config.slo_ticks(),
-                v.config.timing.in_ms(),
-            ))
+            .child(cards(focused(v), v.config.slo_ticks(), &v.config.timing))
             .into(),
     ]
     .into_iter()

@@ -8,110 +8,69 @@ use crate::format::{one_decimal, percent, thousands, ticks};
 use crate::html::{Cell, Column, Compare, Html, Row, Table};
 use crate::theme::replica_hex;
 
-const COLUMNS: &[Column<RuleOutcome>] = &[
-    Column {
-        title: "TTFT median",
-        meaning: "ticks from arrival to first token, middle request",
-        value: |r| r.ttft_p50,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "TTFT P95",
-        meaning: "ticks to first token that 95% of requests beat",
-        value: |r| r.ttft_p95,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "E2E P95",
-        meaning: "ticks from arrival to last token, 95th percentile",
-        value: |r| r.e2e_p95,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "SLO met",
-        meaning: "share of requests with TTFT within the SLO",
-        value: |r| r.slo_attainment,
-        show: percent,
-        higher_is_better: true,
-    },
-    Column {
-        title: "From cache",
-        meaning: "share of prompt tokens reused from a prefix cache",
-        value: |r| r.cache_hit_share,
-        show: percent,
-        higher_is_better: true,
-    },
-    Column {
-        title: "Assignment gap",
-        meaning: "most requests sent to one replica minus fewest",
-        value: |r| f64::from(r.assignment_gap),
-        show: |x| thousands(x as u64),
-        higher_is_better: false,
-    },
-    Column {
-        title: "Throughput",
-        meaning: "output tokens per tick over the run",
-        value: |r| r.output_throughput,
-        show: one_decimal,
-        higher_is_better: true,
-    },
-];
+/// The comparison's columns, written once for both time modes: `$unit`
+/// opens the meaning of the time columns, and throughput is per tick or
+/// (×1000, a tick being a millisecond) per second.
+macro_rules! columns {
+    ($unit:literal, $per:literal, $scale:literal) => {
+        &[
+            Column {
+                title: "TTFT median",
+                meaning: concat!($unit, " from arrival to first token, middle request"),
+                value: |r| r.ttft_p50,
+                show: ticks,
+                higher_is_better: false,
+            },
+            Column {
+                title: "TTFT P95",
+                meaning: concat!($unit, " to first token that 95% of requests beat"),
+                value: |r| r.ttft_p95,
+                show: ticks,
+                higher_is_better: false,
+            },
+            Column {
+                title: "E2E P95",
+                meaning: concat!($unit, " from arrival to last token, 95th percentile"),
+                value: |r| r.e2e_p95,
+                show: ticks,
+                higher_is_better: false,
+            },
+            Column {
+                title: "SLO met",
+                meaning: "share of requests with TTFT within the SLO",
+                value: |r| r.slo_attainment,
+                show: percent,
+                higher_is_better: true,
+            },
+            Column {
+                title: "From cache",
+                meaning: "share of prompt tokens reused from a prefix cache",
+                value: |r| r.cache_hit_share,
+                show: percent,
+                higher_is_better: true,
+            },
+            Column {
+                title: "Assignment gap",
+                meaning: "most requests sent to one replica minus fewest",
+                value: |r| f64::from(r.assignment_gap),
+                show: |x| thousands(x as u64),
+                higher_is_better: false,
+            },
+            Column {
+                title: "Throughput",
+                meaning: concat!("output tokens per ", $per, " over the run"),
+                value: |r| r.output_throughput * $scale,
+                show: one_decimal,
+                higher_is_better: true,
+            },
+        ]
+    };
+}
+
+const COLUMNS: &[Column<RuleOutcome>] = columns!("ticks", "tick", 1.0);
 
 /// The same columns in milliseconds mode.
-const MS_COLUMNS: &[Column<RuleOutcome>] = &[
-    Column {
-        title: "TTFT median",
-        meaning: "ms from arrival to first token, middle request",
-        value: |r| r.ttft_p50,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "TTFT P95",
-        meaning: "ms to first token that 95% of requests beat",
-        value: |r| r.ttft_p95,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "E2E P95",
-        meaning: "ms from arrival to last token, 95th percentile",
-        value: |r| r.e2e_p95,
-        show: ticks,
-        higher_is_better: false,
-    },
-    Column {
-        title: "SLO met",
-        meaning: "share of requests with TTFT within the SLO",
-        value: |r| r.slo_attainment,
-        show: percent,
-        higher_is_better: true,
-    },
-    Column {
-        title: "From cache",
-        meaning: "share of prompt tokens reused from a prefix cache",
-        value: |r| r.cache_hit_share,
-        show: percent,
-        higher_is_better: true,
-    },
-    Column {
-        title: "Assignment gap",
-        meaning: "most requests sent to one replica minus fewest",
-        value: |r| f64::from(r.assignment_gap),
-        show: |x| thousands(x as u64),
-        higher_is_better: false,
-    },
-    Column {
-        title: "Throughput",
-        meaning: "output tokens per second over the run",
-        value: |r| r.output_throughput * 1000.0,
-        show: one_decimal,
-        higher_is_better: true,
-    },
-];
+const MS_COLUMNS: &[Column<RuleOutcome>] = columns!("ms", "second", 1000.0);
 
 /// Every rule on the same trace, best per column marked; with `pickable`, each
 /// rule's name is a button (`data-key` = rule name) that selects it (not when
