@@ -20,21 +20,35 @@ fn herding_stampedes_are_the_pile_up_ticks_and_totals_end_on_the_summary() {
         .expect("valid");
         for r in &o.rules {
             let ticks = &r.timeline.ticks;
-            for t in ticks {
-                let targets: Vec<usize> = (0..t.new.len()).filter(|&i| t.new[i] > 0).collect();
-                let piled = t.arrivals >= 2 && targets.len() == 1;
-                assert!(
-                    t.moment.is_none() || piled,
-                    "tick {} of {:?}",
-                    t.tick,
-                    r.rule
-                );
-                if let Some(HerdMoment::Stampede {
-                    replica, requests, ..
+            for (i, t) in ticks.iter().enumerate() {
+                let Some(HerdMoment::Stampede {
+                    replica,
+                    requests,
+                    since,
+                    load,
+                    ..
                 }) = t.moment
-                {
-                    assert_eq!((replica as usize, requests), (targets[0], t.arrivals));
+                else {
+                    continue;
+                };
+                // Every tick of the stampede sent all its arrivals to the
+                // flagged replica, it lasted two ticks or more, and it left
+                // a pile of at least twice the pool's mean load.
+                let run = &ticks[since as usize..=i];
+                assert!(run.len() >= 2, "tick {} of {:?}", t.tick, r.rule);
+                for s in run {
+                    let targets: Vec<usize> = (0..s.new.len()).filter(|&k| s.new[k] > 0).collect();
+                    assert!(
+                        s.arrivals >= 2 && targets == [replica as usize],
+                        "tick {}",
+                        s.tick
+                    );
                 }
+                let sent: u32 = run.iter().map(|s| s.arrivals).sum();
+                assert_eq!(sent, requests);
+                assert_eq!(t.outstanding[replica as usize], load);
+                let total: u32 = t.outstanding.iter().sum();
+                assert!(load * t.outstanding.len() as u32 >= herding::PILE_FACTOR * total);
             }
             let all = Totals::of(ticks);
             assert_eq!(all.peak_skew, r.peak_skew);
@@ -51,8 +65,34 @@ fn herding_stampedes_are_the_pile_up_ticks_and_totals_end_on_the_summary() {
     let first = stale.timeline.ticks.iter().position(|t| t.moment.is_some());
     println!("first stampede under stale signals at the defaults: tick {first:?}");
     // Tick 10 is the first scrape after the start: every router sees the
-    // same idlest replica and sends it everything (ticks 0-9 are ties).
-    assert_eq!(first, Some(10));
+    // same idlest replica and sends it everything until the scrape at tick
+    // 20. The moment is that pile at its height (tick 19: 22 requests on
+    // replica 4), not the tick it began.
+    assert_eq!(first, Some(19));
+    let Some(HerdMoment::Stampede {
+        replica,
+        since,
+        load,
+        ..
+    }) = stale.timeline.ticks[19].moment
+    else {
+        unreachable!("flagged above")
+    };
+    assert_eq!((replica, since, load), (3, 10, 22));
+    // Staggered scrapes leave pairs of requests landing together now and
+    // then, but no pile: no stampede is flagged.
+    let o = herding::run(&herding::Config {
+        stagger: true,
+        ..herding::Config::default()
+    })
+    .expect("valid");
+    let flagged = o
+        .rules
+        .iter()
+        .flat_map(|r| &r.timeline.ticks)
+        .filter(|t| t.moment.is_some())
+        .count();
+    assert_eq!(flagged, 0, "staggered scrapes make no pile");
 }
 
 #[test]

@@ -385,6 +385,15 @@ pub fn best_mask(values: &[f64], higher_is_better: bool, show: fn(f64) -> String
     mask
 }
 
+/// Each column's title and whether larger values are better (what the
+/// table test walks).
+pub fn directions<R>(columns: &[Column<R>]) -> Vec<(&'static str, bool)> {
+    columns
+        .iter()
+        .map(|c| (c.title, c.higher_is_better))
+        .collect()
+}
+
 /// A column of a comparison table over items of type `R`.
 pub struct Column<R> {
     /// Head text.
@@ -417,6 +426,10 @@ pub struct Compare<'a, R> {
     pub selected: &'a dyn Fn(&R) -> bool,
     /// The columns.
     pub columns: &'a [Column<R>],
+    /// Whether the figures are of a run still under way (a player before
+    /// its last step): then only a column that says "so far" in its title
+    /// marks a best, since the others would crown a winner too early.
+    pub so_far: bool,
 }
 
 impl<R> Compare<'_, R> {
@@ -427,6 +440,9 @@ impl<R> Compare<'_, R> {
             .iter()
             .map(|c| {
                 let values: Vec<f64> = self.items.iter().map(c.value).collect();
+                if self.so_far && !c.title.contains("so far") {
+                    return vec![false; values.len()];
+                }
                 best_mask(&values, c.higher_is_better, c.show)
             })
             .collect();

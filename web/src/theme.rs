@@ -4,15 +4,16 @@
 use plotters::style::RGBColor;
 use wasm_bindgen::JsCast;
 
-/// One colour per replica, in order: the Okabe–Ito palette first (colour-blind
-/// safe; black left out, it vanishes in the dark theme), then nine more so the
-/// largest pool (16 replicas) has no repeated colour.
+/// One colour per replica, in order. Each has a relative luminance of about
+/// 0.2, so it keeps at least 3:1 contrast (WCAG's figure for graphics)
+/// against every background of both themes, from the light theme's white to
+/// the dark theme's panels (the test below reads them from the stylesheet):
+/// a replica reads the same in either theme. The first seven are told apart
+/// by hue with the widest gaps (the pools readers usually pick); the rest
+/// keep a 16-replica pool free of repeats.
 pub const REPLICA_HEX: [&str; 16] = [
-    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
-    // Past Okabe–Ito's seven: hues from Kelly's list of maximum-contrast
-    // colours, so a 16-replica pool has no two replicas in one colour.
-    "#882D17", "#8DB600", "#8E7CC3", "#BE0032", "#C2B280", "#00A3A3", "#A0522D", "#F99379",
-    "#848482",
+    "#177AEB", "#BE6400", "#008E51", "#CC46AA", "#897D00", "#E63939", "#008A8A", "#9461DB",
+    "#378D00", "#BD5D7D", "#A27057", "#42849A", "#7C7C7C", "#6F6FC8", "#C230F2", "#8B7A4A",
 ];
 
 /// The colour of replica `i` (0-based).
@@ -149,5 +150,64 @@ mod tests {
         let colours: std::collections::HashSet<&str> = (0..most).map(replica_hex).collect();
         assert_eq!(colours.len(), most);
         assert!((0..most).all(|i| parse_hex(replica_hex(i)).is_some()));
+    }
+
+    /// WCAG 2 relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let RGBColor(r, g, b) = parse_hex(hex).expect("a #rrggbb colour");
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    /// WCAG 2 contrast ratio of two colours.
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// Every background a replica's colour is drawn on (page, panels, chart
+    /// area), in both themes, as the stylesheet sets them.
+    fn backgrounds() -> Vec<(String, String)> {
+        let css = include_str!("../../assets/style.css");
+        let mut out = Vec::new();
+        for line in css.lines() {
+            let line = line.trim();
+            for var in ["--bg:", "--panel:", "--chart-bg:"] {
+                if let Some(rest) = line.strip_prefix(var) {
+                    let value = rest.trim().trim_end_matches(';').trim().to_string();
+                    out.push((var.to_string(), value));
+                }
+            }
+        }
+        out
+    }
+
+    /// Each replica colour stands out at least 3:1 against every background
+    /// of both themes.
+    #[test]
+    fn every_replica_colour_has_3_to_1_contrast_in_both_themes() {
+        let bgs = backgrounds();
+        // Light and dark (twice: the system's dark and the forced one).
+        assert!(bgs.len() >= 9, "backgrounds read from the stylesheet: {bgs:?}");
+        assert!(bgs.iter().any(|(_, v)| v == "#ffffff"));
+        assert!(bgs.iter().any(|(_, v)| v == "#1f2226"));
+        let mut worst = f64::MAX;
+        for hex in REPLICA_HEX {
+            for (var, bg) in &bgs {
+                let c = contrast(hex, bg);
+                worst = worst.min(c);
+                assert!(c >= 3.0, "replica colour {hex} on {var} {bg}: {c:.2}:1");
+            }
+        }
+        println!("lowest replica contrast over both themes: {worst:.2}:1");
+        // The check can fail: the old yellow on white.
+        assert!(contrast("#F0E442", "#ffffff") < 3.0);
     }
 }

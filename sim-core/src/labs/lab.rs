@@ -135,6 +135,23 @@ pub struct PlayerInfo {
     pub first: usize,
     /// Steps per second a player plays at when opened.
     pub speed: f64,
+    /// The item shown side by side with the one in focus when a link names
+    /// none (`vs=`; skipped when it is the item in focus): the comparison
+    /// that makes the lab's point.
+    pub vs: Option<&'static str>,
+    /// Where the player opens when a link names no step.
+    pub opens: Opening,
+}
+
+/// Where a player opens when its link names no step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Opening {
+    /// At the first step: the story builds from an empty pool.
+    Start,
+    /// At the first key moment, so the reader lands on the point (the first
+    /// step when the run has none).
+    FirstMoment,
 }
 
 /// What the registry, the home page and the CLI's help say about a lab.

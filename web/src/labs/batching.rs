@@ -129,7 +129,7 @@ fn iteration_html(m: &ModeRun, i: usize) -> Html {
 }
 
 /// One mode's figures up to the player's iteration.
-struct Upto {
+pub(crate) struct Upto {
     mode: Mode,
     totals: Totals,
 }
@@ -137,43 +137,6 @@ struct Upto {
 /// The three modes compared over iterations 1..=step+1 (each mode's whole
 /// run once it has drained).
 fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Html {
-    const COLS: [Column<Upto>; 5] = [
-        Column {
-            title: "Iterations so far",
-            meaning: "played up to the player's iteration; at the end, iterations to drain",
-            value: |m| f64::from(m.totals.iterations),
-            show: |x| crate::format::fixed(x, 0),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Finished",
-            meaning: "requests finished so far",
-            value: |m| f64::from(m.totals.finished),
-            show: |x| crate::format::fixed(x, 0),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Zero-output iterations",
-            meaning: "iterations that emitted no token",
-            value: |m| f64::from(m.totals.zero_output_iterations),
-            show: |x| crate::format::fixed(x, 0),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Slot occupancy",
-            meaning: "share of slot-iterations holding a sequence",
-            value: |m| m.totals.slot_occupancy,
-            show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
-            higher_is_better: true,
-        },
-        Column {
-            title: "Iterations per token",
-            meaning: "mean, after prefill; 1.0 is a token every iteration",
-            value: |m| m.totals.mean_gap,
-            show: |x| crate::format::fixed(x, 2),
-            higher_is_better: false,
-        },
-    ];
     let rows: Vec<Upto> = o
         .modes
         .iter()
@@ -192,7 +155,7 @@ fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Htm
         "Whole run: every mode has drained.".to_string()
     } else {
         format!(
-            "Iterations 1–{} so far; a mode that has drained shows its whole run.",
+            "Iterations 1–{} so far; a mode that has drained shows its whole run; ★ marks only the columns that say \"so far\" until the run ends.",
             step + 1
         )
     };
@@ -212,12 +175,52 @@ fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Htm
             key: pickable.then_some(|m: &Upto| m.mode.name()),
             selected: &|m| m.mode == selected,
             columns: &COLS,
+            so_far: step + 1 < longest,
         }
         .html(),
     ]
     .into_iter()
     .collect()
 }
+
+/// The comparison's columns (see [`compare_html`]).
+pub(crate) const COLS: [Column<Upto>; 5] = [
+    Column {
+        title: "Iterations so far",
+        meaning: "played up to the player's iteration; at the end, iterations to drain",
+        value: |m| f64::from(m.totals.iterations),
+        show: |x| crate::format::fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Finished so far",
+        meaning: "requests finished by the player's iteration",
+        value: |m| f64::from(m.totals.finished),
+        show: |x| crate::format::fixed(x, 0),
+        higher_is_better: true,
+    },
+    Column {
+        title: "Zero-output iterations",
+        meaning: "iterations that emitted no token",
+        value: |m| f64::from(m.totals.zero_output_iterations),
+        show: |x| crate::format::fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Slot occupancy",
+        meaning: "share of slot-iterations holding a sequence",
+        value: |m| m.totals.slot_occupancy,
+        show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
+        higher_is_better: true,
+    },
+    Column {
+        title: "Iterations per token",
+        meaning: "mean, after prefill; 1.0 is a token every iteration",
+        value: |m| m.totals.mean_gap,
+        show: |x| crate::format::fixed(x, 2),
+        higher_is_better: false,
+    },
+];
 
 /// The editable trace as HTML inputs (one delegated change handler reads them).
 fn trace_editor_html(o: &Outcome) -> Html {

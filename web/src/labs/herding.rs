@@ -221,7 +221,7 @@ fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
 }
 
 /// One rule's figures over the ticks played so far.
-struct Upto {
+pub(crate) struct Upto {
     rule: HerdingRule,
     totals: Totals,
 }
@@ -229,36 +229,6 @@ struct Upto {
 /// The four rules compared as HTML over ticks `0..=step` (the whole run at
 /// the last tick); best (lowest) per column marked.
 fn compare_html(o: &Outcome, selected: HerdingRule, step: usize) -> Html {
-    const COLS: [Column<Upto>; 4] = [
-        Column {
-            title: "Peak skew",
-            meaning: "largest max − min over the run",
-            value: |r| f64::from(r.totals.peak_skew),
-            show: |x| crate::format::fixed(x, 0),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Mean skew",
-            meaning: "max − min averaged over ticks",
-            value: |r| r.totals.mean_skew,
-            show: |x| crate::format::fixed(x, 1),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Oscillation",
-            meaning: "mean change in skew from one tick to the next",
-            value: |r| r.totals.oscillation,
-            show: |x| crate::format::fixed(x, 2),
-            higher_is_better: false,
-        },
-        Column {
-            title: "Pile-up share",
-            meaning: "ticks with 2+ arrivals that all went to one replica",
-            value: |r| r.totals.pile_up_share,
-            show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
-            higher_is_better: false,
-        },
-    ];
     let rows: Vec<Upto> = o
         .rules
         .iter()
@@ -296,12 +266,45 @@ fn compare_html(o: &Outcome, selected: HerdingRule, step: usize) -> Html {
             key: None,
             selected: &|r| r.rule == selected,
             columns: &COLS,
+            so_far: step < last,
         }
         .html(),
     ]
     .into_iter()
     .collect()
 }
+
+/// The comparison's columns (see [`compare_html`]).
+pub(crate) const COLS: [Column<Upto>; 4] = [
+    Column {
+        title: "Peak skew",
+        meaning: "largest max − min over the run",
+        value: |r| f64::from(r.totals.peak_skew),
+        show: |x| crate::format::fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Mean skew",
+        meaning: "max − min averaged over ticks",
+        value: |r| r.totals.mean_skew,
+        show: |x| crate::format::fixed(x, 1),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Oscillation",
+        meaning: "mean change in skew from one tick to the next",
+        value: |r| r.totals.oscillation,
+        show: |x| crate::format::fixed(x, 2),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Pile-up share",
+        meaning: "ticks with 2+ arrivals that all went to one replica",
+        value: |r| r.totals.pile_up_share,
+        show: |x| format!("{}%", crate::format::fixed(x * 100.0, 0)),
+        higher_is_better: false,
+    },
+];
 
 /// The page header: title, what to try, and what a tick means (static).
 const HEADER_HTML: &str = r#"<h1>Stale-signal herding</h1><p class="lede">Routers pick replicas from load numbers scraped every few ticks. With the first rule (least outstanding on the last snapshot) and every router scraping at the same ticks, they all believe the same replica is idlest between scrapes, so they pile onto it and abandon it together at the next scrape: "Next key moment" jumps to each stampede. Stagger the scrapes or pick a fix to see how much of it goes away.</p><p class="small muted">Ticks are abstract time steps; every request occupies its replica for a fixed service time. Follows §5.6 of the reference article.</p>"#;

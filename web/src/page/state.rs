@@ -33,8 +33,11 @@ pub struct State {
     /// Index of a second item shown side by side (`vs=`).
     pub vs: RwSignal<Option<usize>>,
     /// The player's step as asked for (0-based; [`State::step`] keeps it
-    /// inside the run).
+    /// inside the run), or [`OPENING`] until the reader moves it.
     pub wanted_step: RwSignal<usize>,
+    /// The step the player opens on when the link names none: the first
+    /// key moment for a lab that opens on its point, else the first step.
+    opening: Memo<usize>,
     /// Whether the player is playing.
     pub playing: RwSignal<bool>,
     /// Player steps per second.
@@ -49,6 +52,11 @@ pub struct State {
     /// The embedding options (`controls=` locks every value it does not list).
     pub embed: StoredValue<EmbedOptions>,
 }
+
+/// The player's step before the reader has moved it, when the link named
+/// none: the lab's opening step ([`sim_core::labs::Opening`]), which is only
+/// known once the run is in.
+pub const OPENING: usize = usize::MAX;
 
 /// The sentence for a URL value that could not be used.
 pub fn notice(e: &ParamError, default: &str) -> String {
@@ -113,10 +121,11 @@ fn read_item(
     }
 }
 
-/// The step `pairs` give (0-based), or 0 with a notice.
+/// The step `pairs` give (0-based): [`OPENING`] when they give none, the
+/// first step with a notice when it is not a number.
 fn read_step(first: usize, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
     match value(pairs, "step") {
-        None => 0,
+        None => OPENING,
         Some(v) => match v.trim().parse::<usize>() {
             Ok(s) if s >= first => s - first,
             _ => {
@@ -172,10 +181,18 @@ impl State {
             read_item(entry, pairs, f.key, default, notices)
         }));
         let side_by_side = page.player().is_some_and(|p| p.side_by_side);
-        let vs = RwSignal::new(if side_by_side {
-            read_item(entry, pairs, "vs", None, notices)
-        } else {
-            None
+        // With no `vs=` the lab's own pairing (unless it is the focus);
+        // `vs=none` shows one item.
+        let paired = player.and_then(|p| p.vs).and_then(|name| {
+            let f = entry.focus?;
+            let i = (f.options)().iter().position(|o| o.name == name)?;
+            (Some(i) != focus.get_untracked()).then_some(i)
+        });
+        let vs = RwSignal::new(match value(pairs, "vs") {
+            _ if !side_by_side => None,
+            None => paired,
+            Some("" | "none") => None,
+            Some(_) => read_item(entry, pairs, "vs", None, notices),
         });
         let wanted_step = RwSignal::new(player.map_or(0, |p| read_step(p.first, pairs, notices)));
         let trace = read_trace(entry, pairs, notices);
@@ -218,12 +235,33 @@ impl State {
             page,
             true,
         );
+        let opens = player.is_some_and(|p| p.opens == sim_core::labs::Opening::FirstMoment);
+        let opening = Memo::new(move |_| {
+            if !opens {
+                return 0;
+            }
+            let config = config.get();
+            main.get()
+                .and_then(|outcome| {
+                    let snap = Snap {
+                        config: &config,
+                        outcome: &outcome,
+                        focus: focus.get(),
+                        vs: vs.get(),
+                        pickable: true,
+                        step: Step(&|| 0),
+                    };
+                    page.moments(&snap).first().copied()
+                })
+                .unwrap_or(0)
+        });
         let state = State {
             page,
             config,
             focus,
             vs,
             wanted_step,
+            opening,
             playing: RwSignal::new(embed.should_autoplay() && player.is_some()),
             speed: RwSignal::new(player.map_or(1.0, |p| p.speed)),
             trace,
@@ -257,8 +295,13 @@ impl State {
             if let Some(p) = entry.info.player {
                 q.push(("step", (self.step() + p.first).to_string()));
             }
-            if let Some(name) = self.vs_name() {
-                q.push(("vs", name.to_string()));
+            match self.vs_name() {
+                Some(name) => q.push(("vs", name.to_string())),
+                // One item where the lab pairs two by default.
+                None if entry.info.player.is_some_and(|p| p.vs.is_some()) => {
+                    q.push(("vs", "none".to_string()));
+                }
+                None => {}
             }
             crate::url::replace_query(&q);
         });
@@ -285,7 +328,16 @@ impl State {
     /// stands until the first run says how long it is; tracked).
     pub fn step(&self) -> usize {
         self.with_snap(|s| (s.step.0)())
-            .unwrap_or_else(|| self.wanted_step.get())
+            .unwrap_or_else(|| self.wanted())
+    }
+
+    /// The step asked for, the opening step standing in for [`OPENING`]
+    /// (tracked).
+    fn wanted(&self) -> usize {
+        match self.wanted_step.get() {
+            OPENING => self.opening.get(),
+            w => w,
+        }
     }
 
     /// Run `f` on a snapshot of the state (tracked), if there is a run.
@@ -293,10 +345,9 @@ impl State {
         let config = self.config.get();
         let outcome = self.main.get()?;
         let len = std::cell::Cell::new(0usize);
-        let wanted = self.wanted_step;
         let step = || match len.get() {
-            0 => wanted.get(),
-            n => wanted.get().min(n - 1),
+            0 => self.wanted(),
+            n => self.wanted().min(n - 1),
         };
         let snap = Snap {
             config: &config,
@@ -430,6 +481,7 @@ mod tests {
         );
         assert_eq!(notices.len(), 1);
         assert_eq!(read_step(1, &parse_query("?step=0"), &mut notices), 0);
+        assert_eq!(read_step(1, &parse_query("?lab=x"), &mut notices), OPENING);
         assert_eq!(read_step(1, &parse_query("?step=7"), &mut notices), 6);
         assert_eq!(notices.len(), 2);
     }

@@ -54,17 +54,22 @@ pub fn narrate(run: &RuleSummary, t: usize) -> String {
     }
     match tick.moment {
         Some(HerdMoment::Stampede {
-            replica, routers, ..
+            replica,
+            requests,
+            routers,
+            since,
+            load,
         }) => out.push_str(&format!(
-            " A stampede starts: every request goes to replica {}, the one {} numbers show as idlest; \
-             its real load is now {}.",
-            replica + 1,
+            " The pile: since tick {since}, {} sent all {requests} requests to replica {}, \
+             the one their stale numbers showed as idlest. It now holds {load} while the \
+             others hold {} between them.",
             match routers {
-                1 => "the router's".to_string(),
-                2 => "both routers'".to_string(),
-                n => format!("all {n} routers'"),
+                1 => "the router".to_string(),
+                2 => "both routers".to_string(),
+                n => format!("all {n} routers"),
             },
-            tick.outstanding.get(replica as usize).copied().unwrap_or(0)
+            replica + 1,
+            tick.outstanding.iter().sum::<u32>() - load
         )),
         None => out.push_str(&format!(" Gap between busiest and idlest: {}.", tick.skew)),
     }

@@ -82,54 +82,70 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
         out.push_str(&parts.join("; "));
     }
     out.push_str(&format!(". {running} running, {waiting} waiting."));
-    match f.moment {
-        Some(RoutingMoment::SentPastLighter {
+    out
+}
+
+/// The key moment of tick `t` in words: what one rule did, and side by
+/// side, what the other did with the same request.
+fn moment_words(tl: &Timeline, t: usize) -> String {
+    let Some((k, m)) = tl.moment(t) else {
+        return String::new();
+    };
+    let rule = tl.rules[k].rule.title();
+    let other = |request: u32| -> String {
+        tl.rules
+            .iter()
+            .enumerate()
+            .filter(|&(o, _)| o != k)
+            .filter_map(|(o, p)| {
+                let r = tl.routed_to(o, t, request)?;
+                Some(format!(" {} sent it to replica {}.", p.rule.title(), r + 1))
+            })
+            .collect()
+    };
+    match m {
+        RoutingMoment::SentPastLighter {
             request,
             replica,
             load,
             lighter,
             lighter_load,
-        }) => out.push_str(&format!(
-            " Key moment: request {} joined replica {} with {load} already there while replica {} had {lighter_load}.",
+        } => format!(
+            " Key moment: {rule} sent request {} to replica {}, which already had {load}, while replica {} had {lighter_load}.{}",
             request + 1,
             replica + 1,
-            lighter + 1
-        )),
-        Some(RoutingMoment::Escape { request, replica }) => out.push_str(&format!(
-            " Key moment: the pool was too uneven, so request {} left the replica caching its prefix for replica {}, the least loaded.",
+            lighter + 1,
+            other(request)
+        ),
+        RoutingMoment::Escape { request, replica } => format!(
+            " Key moment: the pool was too uneven, so {rule} moved request {} off the replica caching its prefix, to replica {}, the least loaded.{}",
             request + 1,
-            replica + 1
-        )),
-        Some(RoutingMoment::Preemption { replica, request }) => out.push_str(&format!(
-            " Key moment: replica {} ran out of KV blocks and sent request {} back to its queue.",
+            replica + 1,
+            other(request)
+        ),
+        RoutingMoment::Preemption { replica, request } => format!(
+            " Key moment: under {rule}, replica {} ran out of KV blocks and sent request {} back to its queue.",
             replica + 1,
             request + 1
-        )),
-        None => {}
+        ),
     }
-    out
 }
 
 /// The narration of tick `t` (every rule played); with `ms`, a tick is a
 /// millisecond of a GPU preset's run.
 pub fn narrate(tl: &Timeline, t: usize, ms: bool) -> String {
     let parts: Vec<String> = tl.rules.iter().map(|p| one(tl, p, t, ms)).collect();
-    if ms {
-        format!("{t} ms. {}", parts.join(" "))
+    let when = if ms {
+        format!("{t} ms.")
     } else {
-        format!("Tick {t}. {}", parts.join(" "))
-    }
+        format!("Tick {t}.")
+    };
+    format!("{when} {}{}", parts.join(" "), moment_words(tl, t))
 }
 
-/// Ticks where any rule played has a key moment.
+/// Ticks with a key moment (side by side, where the two rules differ).
 pub fn moments(tl: &Timeline) -> Vec<usize> {
-    (0..tl.len())
-        .filter(|&t| {
-            tl.rules
-                .iter()
-                .any(|p| p.frames.get(t).is_some_and(|f| f.moment.is_some()))
-        })
-        .collect()
+    tl.moments()
 }
 
 /// The scene of tick `t`.
@@ -167,7 +183,7 @@ pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> 
         };
         let y0 = k as f64 * panel_h;
         panel(
-            &mut scene, tl, play, f, k, y0, width, rows, row, slots, pal, &size,
+            &mut scene, tl, play, f, t, k, y0, width, rows, row, slots, pal, &size,
         );
     }
     Some(scene)
@@ -179,6 +195,7 @@ fn panel(
     tl: &Timeline,
     play: &RulePlay,
     f: &Frame,
+    t: usize,
     k: usize,
     y0: f64,
     width: f64,
@@ -188,7 +205,6 @@ fn panel(
     pal: &Palette,
     size: &dyn Fn(u32) -> f64,
 ) {
-    let _ = tl;
     scene.labels.push(Label {
         x: 8.0,
         y: y0 + 12.0,
@@ -223,11 +239,15 @@ fn panel(
     let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
     let slots_x = exit_x - 14.0 - slot_w * f64::from(slots);
     let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
-    let moment_replica = match f.moment {
-        Some(RoutingMoment::SentPastLighter { replica, .. })
-        | Some(RoutingMoment::Escape { replica, .. })
-        | Some(RoutingMoment::Preemption { replica, .. }) => Some(replica as usize),
-        None => None,
+    let moment_replica = match tl.moment(t) {
+        Some((m, RoutingMoment::SentPastLighter { replica, .. }))
+        | Some((m, RoutingMoment::Escape { replica, .. }))
+        | Some((m, RoutingMoment::Preemption { replica, .. }))
+            if m == k =>
+        {
+            Some(replica as usize)
+        }
+        _ => None,
     };
     let id = |request: u32| ((k as u64) << 40) | u64::from(request);
     for (r, (waiting, running)) in f.waiting.iter().zip(&f.running).enumerate() {

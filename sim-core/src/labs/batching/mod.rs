@@ -39,7 +39,7 @@ pub use sim::{
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
 use super::work::Work;
 
 /// The batching player in the lab registry.
@@ -60,6 +60,8 @@ impl Lab for BatchingLab {
             unit: "iteration",
             first: 1,
             speed: 2.0,
+            vs: None,
+            opens: Opening::Start,
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };

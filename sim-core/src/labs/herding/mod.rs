@@ -30,13 +30,15 @@ mod rules;
 mod sim;
 
 pub use config::Config;
-pub use outcome::{HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals};
+pub use outcome::{
+    HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals, PILE_FACTOR,
+};
 pub use rules::{HerdingRule, StaleView};
 pub use sim::{run, run_rule, run_rules};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
 use super::work::Work;
 
 /// The herding lab in the lab registry.
@@ -57,6 +59,8 @@ impl Lab for HerdingLab {
             unit: "tick",
             first: 0,
             speed: 4.0,
+            vs: None,
+            opens: Opening::Start,
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };

@@ -46,21 +46,31 @@ pub struct TickSnapshot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HerdMoment {
-    /// Two or more requests arrived and every one of them went to the same
-    /// replica, each because its router's numbers showed that replica as
-    /// the one idlest (a unique minimum, not a coin-flip among ties): the
-    /// routers agreed from stale numbers (§5.6). Every stampede is a pile-up
-    /// of the metrics; a pile-up from tie-breaking is not a stampede. Only
-    /// the first tick of a run of stampedes onto one replica is flagged.
+    /// A stampede, flagged by the pile it made. For two or more ticks in a
+    /// row every arrival went to the same replica, each because its router's
+    /// numbers showed that replica as the one idlest (a unique minimum, not a
+    /// coin-flip among ties): the routers agreed from stale numbers (§5.6).
+    /// It counts once the replica holds at least [`PILE_FACTOR`] times the
+    /// pool's mean load, and is flagged at the last tick it lasted, where the
+    /// pile is highest. A single tick of two requests landing together (what
+    /// staggered scrapes leave) is churn, not a stampede.
     Stampede {
         /// The replica they all chose (0-based).
         replica: u32,
-        /// How many requests went there.
+        /// How many requests went there during the stampede.
         requests: u32,
         /// How many routers took part.
         routers: u32,
+        /// The tick it began.
+        since: u32,
+        /// The replica's outstanding requests at the flagged tick.
+        load: u32,
     },
 }
+
+/// How many times the pool's mean load a replica must hold for a run of
+/// unanimous dispatches to count as a stampede.
+pub const PILE_FACTOR: u32 = 2;
 
 /// Metrics over the ticks played so far (the whole run at the last tick).
 #[derive(Clone, Copy, Debug, PartialEq)]

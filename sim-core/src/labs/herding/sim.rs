@@ -5,7 +5,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::outcome::{
-    HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals,
+    HerdMoment, Outcome, RouterView, RuleSummary, TickSnapshot, Timeline, Totals, PILE_FACTOR,
 };
 use super::{Config, HerdingRule};
 use crate::choice::Choice;
@@ -84,8 +84,8 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     let mut in_flight: VecDeque<(u32, usize)> = VecDeque::new();
     let mut next_router = 0usize;
     let mut ticks = Vec::with_capacity(arrivals.len());
-    // The replica of the stampede in progress (the previous tick's), if any.
-    let mut stampeding: Option<u32> = None;
+    // The run of unanimous dispatches in progress, if any.
+    let mut stampeding: Option<Herd> = None;
     let mut skews = Vec::with_capacity(arrivals.len());
     let (mut finished, mut unrouted) = (0u32, 0u32);
 
@@ -153,14 +153,18 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         let targets = new.iter().filter(|&&x| x > 0).count();
         let target = new.iter().position(|&x| x > 0).unwrap_or(0) as u32;
         let stampede = count >= 2 && targets == 1 && all_believed;
-        // Flag the first tick of a stampede, not every tick it lasts: the
-        // reader jumps to where it starts.
-        let moment = (stampede && stampeding != Some(target)).then(|| HerdMoment::Stampede {
-            replica: target,
-            requests: count,
-            routers: dispatched.iter().filter(|d| !d.is_empty()).count() as u32,
-        });
-        stampeding = stampede.then_some(target);
+        let routers_now = dispatched.iter().map(|d| !d.is_empty());
+        match &mut stampeding {
+            Some(h) if stampede && h.replica == target => h.extend(count, routers_now),
+            _ => {
+                if let Some(h) = stampeding.take() {
+                    h.flag(&mut ticks);
+                }
+                if stampede {
+                    stampeding = Some(Herd::new(target, t, count, routers_now));
+                }
+            }
+        }
         skews.push(skew);
         ticks.push(TickSnapshot {
             tick: t,
@@ -180,8 +184,11 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
                     dispatched,
                 })
                 .collect(),
-            moment,
+            moment: None,
         });
+    }
+    if let Some(h) = stampeding {
+        h.flag(&mut ticks);
     }
 
     let totals = Totals::of(&ticks);
@@ -195,5 +202,60 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         finished,
         unrouted,
         timeline: Timeline { ticks },
+    }
+}
+
+/// A run of ticks in which every arrival went to one replica that every
+/// router believed the idlest.
+struct Herd {
+    replica: u32,
+    since: u32,
+    ticks: u32,
+    requests: u32,
+    /// Which routers took part.
+    routers: Vec<bool>,
+}
+
+impl Herd {
+    fn new(replica: u32, since: u32, count: u32, routers: impl Iterator<Item = bool>) -> Herd {
+        Herd {
+            replica,
+            since,
+            ticks: 1,
+            requests: count,
+            routers: routers.collect(),
+        }
+    }
+
+    fn extend(&mut self, count: u32, routers: impl Iterator<Item = bool>) {
+        self.ticks += 1;
+        self.requests += count;
+        for (took, now) in self.routers.iter_mut().zip(routers) {
+            *took |= now;
+        }
+    }
+
+    /// Flag the run's last tick if it left a pile (see [`HerdMoment::Stampede`]).
+    fn flag(self, ticks: &mut [TickSnapshot]) {
+        let Some(last) = ticks.last_mut() else {
+            return;
+        };
+        let n = last.outstanding.len().max(1) as u32;
+        let total: u32 = last.outstanding.iter().sum();
+        let load = last
+            .outstanding
+            .get(self.replica as usize)
+            .copied()
+            .unwrap_or(0);
+        // load ≥ factor × mean, in integers: load · n ≥ factor · total.
+        if self.ticks >= 2 && load * n >= PILE_FACTOR * total {
+            last.moment = Some(HerdMoment::Stampede {
+                replica: self.replica,
+                requests: self.requests,
+                routers: self.routers.iter().filter(|&&r| r).count() as u32,
+                since: self.since,
+                load,
+            });
+        }
     }
 }

@@ -41,7 +41,7 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 
 use alloc::string::String;
 
-use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, RunError, Tally};
+use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, Opening, RunError, Tally};
 use super::work::Work;
 
 /// The prefix-affinity player in the lab registry.
@@ -62,6 +62,8 @@ impl Lab for PrefixLab {
             unit: "request",
             first: 1,
             speed: 1.0,
+            vs: None,
+            opens: Opening::Start,
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };

@@ -32,7 +32,7 @@ pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
 use super::work::Work;
 use crate::params::Configurable;
 use crate::routing::RuleKind;
@@ -81,8 +81,10 @@ impl Lab for RoutingLab {
             unit: "tick",
             first: 0,
             speed: 4.0,
+            vs: Some("round-robin"),
+            opens: Opening::FirstMoment,
         }),
-        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
+        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
     const FOCUS: Option<Focus<RuleKind>> = Some(Focus {
         key: "rule",

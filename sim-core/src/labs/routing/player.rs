@@ -194,6 +194,59 @@ impl Timeline {
         })
     }
 
+    /// Where rule `k` sent `request`, if it routed it at tick `t`.
+    pub fn routed_to(&self, k: usize, t: usize, request: u32) -> Option<u32> {
+        self.rules
+            .get(k)?
+            .frames
+            .get(t)?
+            .events
+            .iter()
+            .find_map(|e| match *e {
+                TickEvent::Routed {
+                    request: q,
+                    replica,
+                    ..
+                } if q == request => Some(replica),
+                _ => None,
+            })
+    }
+
+    /// The key moment of tick `t`, with the index of the rule it belongs to.
+    /// With one rule, its flagged tick. Side by side, only what sets the
+    /// rules apart: a request one rule sent past a lighter replica (or away
+    /// from its cache) that the other rule sent elsewhere, or a preemption
+    /// the other rule did not suffer at that tick. A decision both rules
+    /// made alike is not a moment of the comparison.
+    pub fn moment(&self, t: usize) -> Option<(usize, RoutingMoment)> {
+        let flagged = |k: usize| self.rules.get(k)?.frames.get(t)?.moment;
+        if self.rules.len() < 2 {
+            return flagged(0).map(|m| (0, m));
+        }
+        (0..self.rules.len()).find_map(|k| {
+            let m = flagged(k)?;
+            let differs = (0..self.rules.len()).filter(|&o| o != k).all(|o| match m {
+                RoutingMoment::SentPastLighter {
+                    request, replica, ..
+                }
+                | RoutingMoment::Escape { request, replica } => {
+                    self.routed_to(o, t, request).is_some_and(|r| r != replica)
+                }
+                RoutingMoment::Preemption { .. } => {
+                    !matches!(flagged(o), Some(RoutingMoment::Preemption { .. }))
+                }
+            });
+            differs.then_some((k, m))
+        })
+    }
+
+    /// Ticks with a key moment ([`Timeline::moment`]), ascending.
+    pub fn moments(&self) -> Vec<usize> {
+        (0..self.len())
+            .filter(|&t| self.moment(t).is_some())
+            .collect()
+    }
+
     /// Frames every rule has (the player's length).
     pub fn len(&self) -> usize {
         self.rules.iter().map(|r| r.frames.len()).max().unwrap_or(0)

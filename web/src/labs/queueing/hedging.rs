@@ -40,10 +40,10 @@ fn names(o: &hedging::Outcome) -> Vec<String> {
 }
 
 /// The table's columns: title, meaning, value.
-type Col = (&'static str, &'static str, fn(&hedging::Strategy) -> f64);
+pub(crate) type Col = (&'static str, &'static str, fn(&hedging::Strategy) -> f64);
 
 /// P50, P95, P99, extra requests, extra GPU work.
-const COLUMNS: [Col; 5] = [
+pub(crate) const COLUMNS: [Col; 5] = [
     ("P50 (ms)", "median latency", |s| s.p50),
     ("P95 (ms)", "95th percentile latency", |s| s.p95),
     ("P99 (ms)", "99th percentile latency", |s| s.p99),
@@ -58,6 +58,10 @@ const COLUMNS: [Col; 5] = [
         |s| s.extra_work,
     ),
 ];
+
+/// Whether larger is better, per column: never here (latency, extra
+/// requests and extra work all cost).
+pub(crate) const HIGHER: [bool; 5] = [false; 5];
 
 /// Column `c`'s value as shown: latencies in whole ms, shares as
 /// percentages with one decimal.
@@ -93,12 +97,13 @@ fn head(v: &View<'_, HedgingLab>) -> Html {
                 )),
             ];
             row.extend((0..5).map(|c| {
-                // Lowest is best in every column; ties judged on what is shown.
-                let best = o
-                    .strategies
-                    .iter()
-                    .map(|t| (COLUMNS[c].2)(t))
-                    .fold(f64::MAX, f64::min);
+                // Ties judged on what is shown.
+                let values = o.strategies.iter().map(|t| (COLUMNS[c].2)(t));
+                let best = if HIGHER[c] {
+                    values.fold(f64::MIN, f64::max)
+                } else {
+                    values.fold(f64::MAX, f64::min)
+                };
                 Cell::new(cells[i][c].clone())
                     .best(show(c, best) == cells[i][c] && (COLUMNS[c].2)(s).is_finite())
             }));

@@ -5,7 +5,7 @@
 mod decisions;
 mod player;
 
-mod tables;
+pub(crate) mod tables;
 
 use sim_core::choice::Choice;
 use sim_core::hardware::Timing;

@@ -67,10 +67,10 @@ macro_rules! columns {
     };
 }
 
-const COLUMNS: &[Column<RuleOutcome>] = columns!("ticks", "tick", 1.0);
+pub(crate) const COLUMNS: &[Column<RuleOutcome>] = columns!("ticks", "tick", 1.0);
 
 /// The same columns in milliseconds mode.
-const MS_COLUMNS: &[Column<RuleOutcome>] = columns!("ms", "second", 1000.0);
+pub(crate) const MS_COLUMNS: &[Column<RuleOutcome>] = columns!("ms", "second", 1000.0);
 
 /// Every rule on the same trace, best per column marked; with `pickable`, each
 /// rule's name is a button (`data-key` = rule name) that selects it (not when
@@ -85,6 +85,7 @@ pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool, ms: bool) 
         key: pickable.then_some(|r: &RuleOutcome| r.rule.name()),
         selected: &|r| r.rule == selected,
         columns: if ms { MS_COLUMNS } else { COLUMNS },
+        so_far: false,
     }
     .html()
 }
