@@ -2,7 +2,7 @@
 //! (`sim_core::labs::encode`), and the page reads it back with `decode`. A
 //! field skipped when serialising would shift every field after it, so this
 //! checks, for every registered lab, that what the page decodes serialises
-//! to exactly the JSON the CLI prints.
+//! to exactly the JSON the worker wrote, and that this JSON is the CLI's.
 
 use sim_core::labs::{self, RunRequest, LABS};
 
@@ -25,6 +25,12 @@ fn every_lab_reads_back_exactly_what_the_worker_wrote() {
         let written = (entry.run)(&RunRequest::of(pairs)).expect("runs");
         let back = (text.reencode)(&written.bytes).expect("decodes");
         assert_eq!(back, written.json, "{id} {pairs:?}");
+        // The page's JSON (the bundle's own writer) is the CLI's (serde_json),
+        // value for value.
+        let cli = (text.run)(&RunRequest::of(pairs), labs::Format::Json).expect("runs");
+        let cli: serde_json::Value = serde_json::from_str(&cli).expect("json");
+        let page: serde_json::Value = serde_json::from_str(&written.json).expect("json");
+        assert_eq!(page, cli, "{id} {pairs:?}");
         println!(
             "{id}: {} bytes encoded, {} of JSON",
             written.bytes.len(),

@@ -12,10 +12,11 @@ use crate::home::Home;
 use crate::html::{el, Html, Markup};
 use crate::labs;
 use crate::page::shell::Shell;
+use crate::tours::{self, page::TourPage};
 use crate::url;
 
 /// The site header: the brand and one link per registered lab.
-fn header_html(current: Option<&str>) -> Html {
+fn header_html(current: Option<&str>, home: bool) -> Html {
     let link = |href: String, text: &str, here: bool| {
         el("a")
             .href(href)
@@ -24,7 +25,7 @@ fn header_html(current: Option<&str>) -> Html {
     };
     let nav = el("nav")
         .attr("aria-label", "Labs")
-        .child(link("?".into(), "Home", current.is_none()))
+        .child(link("?".into(), "Home", home))
         .children(LABS.iter().map(|l| {
             link(
                 format!("?lab={}", l.info.id),
@@ -55,6 +56,21 @@ pub fn App() -> impl IntoView {
         .iter()
         .find(|(k, _)| k == "lab")
         .map(|(_, v)| v.clone());
+    let tour_id = pairs
+        .iter()
+        .find(|(k, _)| k == "tour")
+        .map(|(_, v)| v.clone());
+    let tour = tour_id.as_deref().and_then(tours::find);
+    if let (Some(id), None) = (&tour_id, tour) {
+        let ids: Vec<&str> = tours::TOURS.iter().map(|t| t.id).collect();
+        notices.push(format!(
+            "There is no tour called “{}” (the tours are {}); showing the home page.",
+            crate::format::clip(id),
+            ids.join(", ")
+        ));
+    }
+    // A tour's steps name their own labs.
+    let lab = if tour.is_some() { None } else { lab };
     let current = lab.as_deref().and_then(registry::find);
     embed::apply_document(&opts, current.map(|l| &l.info));
     provide_context(opts.clone());
@@ -75,16 +91,24 @@ pub fn App() -> impl IntoView {
         }
         notices.extend(opts.unknown_controls(&known));
     }
-    let page = match current.and_then(|l| labs::page(l.info.id)) {
-        Some(page) => view! { <Shell page=page pairs=pairs.clone() /> }.into_any(),
-        None => view! { <Home /> }.into_any(),
+    let page = match (tour, current.and_then(|l| labs::page(l.info.id))) {
+        (Some(t), _) => {
+            let start = tours::page::read_stop(t, &pairs, &mut notices);
+            view! { <TourPage tour=t start=start /> }.into_any()
+        }
+        (None, Some(page)) => view! { <Shell page=page pairs=pairs.clone() /> }.into_any(),
+        (None, None) => view! { <Home /> }.into_any(),
     };
     if let (true, Some(l)) = (opts.embed, current) {
         embed::start_resize_messages(l.info.id);
     }
+    if let (true, Some(t)) = (opts.embed, tour) {
+        embed::start_resize_messages(t.id);
+    }
     let current_id = current.map(|l| l.info.id);
+    let in_tour = tour.is_some();
     let header = (!opts.embed).then(|| {
-        view! { <header class="site-header"><Markup html=header_html(current_id) /></header> }
+        view! { <header class="site-header"><Markup html=header_html(current_id, current_id.is_none() && !in_tour) /></header> }
     });
     let share = current.map(|l| {
         if opts.embed {
@@ -94,8 +118,9 @@ pub fn App() -> impl IntoView {
         }
     });
     view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
         {header}
-        <main id="main">
+        <main id="main" tabindex="-1">
             <Notice messages=notices />
             <div id="lab-root">{page}</div>
             {share}

@@ -38,6 +38,9 @@ pub struct EmbedOptions {
     pub theme: Option<String>,
     /// Panels to show (all when `None`, or the lab's default in an embed).
     pub view: Option<Vec<String>>,
+    /// The lab is a step of a tour, which owns the URL (`tour=…&stop=…`):
+    /// the lab does not write its state there.
+    pub in_tour: bool,
 }
 
 impl EmbedOptions {
@@ -97,6 +100,7 @@ impl EmbedOptions {
             autoplay,
             theme,
             view,
+            in_tour: false,
         }
     }
 
@@ -172,6 +176,14 @@ pub fn prefers_reduced_motion() -> bool {
 /// `<html>`, and `data-view` (the panels shown, for lab `lab`), which the
 /// style sheet turns into hidden panels.
 pub fn apply_document(opts: &EmbedOptions, lab: Option<&LabInfo>) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        // A tour applies the options of each step in turn: clear the last.
+        let _ = root.remove_attribute("data-view");
+        let _ = root.class_list().remove_2("locked", "trace-open");
+    }
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())

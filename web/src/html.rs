@@ -387,6 +387,7 @@ pub fn best_mask(values: &[f64], higher_is_better: bool, show: fn(f64) -> String
 
 /// Each column's title and whether larger values are better (what the
 /// table test walks).
+#[cfg(test)]
 pub fn directions<R>(columns: &[Column<R>]) -> Vec<(&'static str, bool)> {
     columns
         .iter()

@@ -17,6 +17,7 @@ mod labs;
 mod page;
 mod scenes;
 mod theme;
+mod tours;
 mod traces;
 mod url;
 mod worker;

@@ -195,7 +195,10 @@ mod tests {
     fn every_replica_colour_has_3_to_1_contrast_in_both_themes() {
         let bgs = backgrounds();
         // Light and dark (twice: the system's dark and the forced one).
-        assert!(bgs.len() >= 9, "backgrounds read from the stylesheet: {bgs:?}");
+        assert!(
+            bgs.len() >= 9,
+            "backgrounds read from the stylesheet: {bgs:?}"
+        );
         assert!(bgs.iter().any(|(_, v)| v == "#ffffff"));
         assert!(bgs.iter().any(|(_, v)| v == "#1f2226"));
         let mut worst = f64::MAX;

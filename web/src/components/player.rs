@@ -135,7 +135,7 @@ pub fn Player(
     });
     on_cleanup(move || handle.remove());
 
-    let label = move || {
+    let label = move || -> String {
         let n = len.get();
         let unit = unit.get();
         if zero_based {
@@ -161,6 +161,7 @@ pub fn Player(
             </div>
             <div class="scrub-wrap">
                 <input type="range" class="player-scrub" id="player-scrub" aria-label=move || format!("Scrub {}", unit.get())
+                    aria-valuetext=label
                     min="0" max=move || last().to_string() step="1"
                     // Read the length too: when a run arrives after the link's
                     // step was set, the value must be written again under the
@@ -185,12 +186,12 @@ pub fn Player(
                 <button id="moment-previous" title="Previous key moment ([)" aria-label="Previous key moment"
                     disabled=move || { step.get(); moments.with(|m| m.is_empty()) || previous_moment().is_none() }
                     on:click=move |_| if let Some(i) = previous_moment() { playing.set(false); go(i) }>
-                    "◆ Previous key moment"
+                    "◆ Previous" <span class="wide">" key moment"</span>
                 </button>
                 <button id="moment-next" title="Next key moment (])" aria-label="Next key moment"
                     disabled=move || { step.get(); moments.with(|m| m.is_empty()) || next_moment().is_none() }
                     on:click=move |_| if let Some(i) = next_moment() { playing.set(false); go(i) }>
-                    "Next key moment ◆"
+                    "Next" <span class="wide">" key moment"</span> " ◆"
                 </button>
                 <span class="small muted moment-count">{move || match moments.with(Vec::len) {
                     0 => "no key moments in this run".to_string(),
@@ -209,7 +210,7 @@ pub fn Player(
                     <option value=s.to_string() selected=s == speed.get_untracked()>{format!("{s}/s")}</option>
                 }).collect_view()}</select>
             </label>
-            <p class="narration" id="narration" aria-live="polite" aria-atomic="true">{narration}</p>
         </div>
+        <p class="narration" id="narration" aria-live="polite" aria-atomic="true">{narration}</p>
     }
 }

@@ -222,6 +222,56 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
     },
 ];
 
+/// Each request's own latency under the mode in focus: time to first token
+/// and time per output token, in iterations (what a user of that request
+/// feels, beside the pool-wide figures); rows not yet finished at the
+/// player's iteration say so.
+fn latency_html(m: &ModeRun, step: usize) -> Html {
+    let now = step as u32 + 1;
+    let rows = m
+        .requests
+        .iter()
+        .map(|r| {
+            let gap = |g: Option<f64>| g.map_or("—".to_string(), |g| crate::format::fixed(g, 2));
+            let done = r.finished <= now;
+            crate::html::Row {
+                cells: vec![
+                    crate::html::Cell::new(r.label.clone()),
+                    crate::html::Cell::new(r.ttft.to_string()),
+                    crate::html::Cell::new(gap(r.mean_gap)),
+                    crate::html::Cell::new(r.finished.to_string()),
+                    crate::html::Cell::new(if done { "finished" } else { "still running" }),
+                ],
+                selected: !done,
+                key: None,
+            }
+        })
+        .collect();
+    crate::html::Table {
+        id: "batching-latency",
+        caption: format!(
+            "Per request under {} (whole run; highlighted rows are still running at iteration {now})",
+            m.mode.title()
+        ),
+        head: [
+            ("Request", ""),
+            ("TTFT", "iterations from arrival to the first token"),
+            ("Per output token", "iterations per token after prefill (1.00: one every iteration)"),
+            ("Last token", "the iteration of its last token"),
+            ("At this iteration", ""),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect(),
+        rows,
+        ..crate::html::Table::default()
+    }
+    .html()
+}
+
+/// What the stage's shapes and colours mean.
+const LEGEND: &str = r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefilling <span class="key-dot decode"></span> decoding <span class="key-dot stalled"></span> stalled (ring: its slot emitted nothing) <span class="key-dot done"></span> finished · <span class="key-square decode"></span> one output token</p>"#;
+
 /// The editable trace as HTML inputs (one delegated change handler reads them).
 fn trace_editor_html(o: &Outcome) -> Html {
     let rows = o.trace.iter().enumerate().map(|(i, r)| {
@@ -342,7 +392,7 @@ pub static PAGE: Page<Lab> = Page {
         },
         narrate: |v| run(v).map(|r| crate::scenes::batching::narrate(r, v.step())).unwrap_or_default(),
         scene: |v, width, palette| crate::scenes::batching::scene(v.outcome, run(v)?, v.step(), width, palette),
-        legend: "",
+        legend: LEGEND,
         detail: |v| {
             run(v)
                 .map(|r| {
@@ -356,11 +406,14 @@ pub static PAGE: Page<Lab> = Page {
                 .unwrap_or_default()
         },
     }),
-    tables: &[|v| {
-        v.focus
-            .map(|m| compare_html(v.outcome, m, v.pickable, v.step()))
-            .unwrap_or_default()
-    }],
+    tables: &[
+        |v| {
+            v.focus
+                .map(|m| compare_html(v.outcome, m, v.pickable, v.step()))
+                .unwrap_or_default()
+        },
+        |v| run(v).map(|r| latency_html(r, v.step())).unwrap_or_default(),
+    ],
     charts: &[
         Chart::<Lab>::new(
             "tokens-chart",

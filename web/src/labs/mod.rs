@@ -73,11 +73,17 @@ mod columns {
             out.extend(cols.into_iter().map(|(t, h)| (lab, t, h)));
         };
         add("routing", directions(super::routing::tables::COLUMNS));
-        add("routing (ms)", directions(super::routing::tables::MS_COLUMNS));
+        add(
+            "routing (ms)",
+            directions(super::routing::tables::MS_COLUMNS),
+        );
         add("batching", directions(&super::batching::COLS));
         add("herding", directions(&super::herding::COLS));
         use super::queueing::hedging::{COLUMNS, HIGHER};
-        add("hedging", COLUMNS.iter().zip(HIGHER).map(|(c, h)| (c.0, h)).collect());
+        add(
+            "hedging",
+            COLUMNS.iter().zip(HIGHER).map(|(c, h)| (c.0, h)).collect(),
+        );
         out
     }
 
@@ -122,8 +128,15 @@ mod columns {
             assert_eq!(higher, expected, "{lab}: “{title}”");
             // The better value first, then last; larger, then smaller.
             let (good, bad) = if expected { (2.0, 1.0) } else { (1.0, 2.0) };
-            assert_eq!(best_mask(&[good, bad], higher, show), [true, false], "{lab}: {title}");
-            assert_eq!(best_mask(&[bad, good, bad], higher, show), [false, true, false]);
+            assert_eq!(
+                best_mask(&[good, bad], higher, show),
+                [true, false],
+                "{lab}: {title}"
+            );
+            assert_eq!(
+                best_mask(&[bad, good, bad], higher, show),
+                [false, true, false]
+            );
             if expected {
                 larger += 1;
             } else {

@@ -205,10 +205,10 @@ fn player(state: State) -> Option<impl IntoView> {
     view! {
         <div data-panel="player" class="player-stage" id=format!("{id}-player")>
             {heading}
-            <Player step=step wanted=state.wanted_step len=len unit=unit playing=state.playing
-                speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
             {vs}
             <Stage scene=scene speed=state.speed id=format!("{id}-stage") label=narration />
+            <Player step=step wanted=state.wanted_step len=len unit=unit playing=state.playing
+                speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
             <Markup html=Html::trusted(meta.legend) />
             <Markup html=move || state.with_snap(|s| page.detail(s)).unwrap_or_default() />
         </div>
@@ -310,8 +310,9 @@ pub fn Shell(
             <Notice messages=notices />
             <ErrorLine error=Signal::derive(move || state.main.error()) />
             <RunStatus status=status unit=page.progress_unit() />
+            // The results come first in the document (the player early in
+            // tab order); the stylesheet puts the controls on the left.
             <div class="lab-grid">
-                {inputs(state)}
                 <section class="results" aria-label="Results">
                     {player(state)}
                     {cards}
@@ -319,6 +320,7 @@ pub fn Shell(
                     {tables}
                     <div data-panel="table">{extras}</div>
                 </section>
+                {inputs(state)}
             </div>
             {comparison}
         </article>

@@ -276,6 +276,9 @@ impl State {
     /// Keep the URL in step with the state (an effect that writes the
     /// address bar, not a signal).
     fn keep_url(self) {
+        if self.embed.with_value(|e| e.in_tour) {
+            return;
+        }
         let entry = self.page.entry();
         Effect::new(move |_| {
             let mut q = vec![("lab", entry.info.id.to_string())];

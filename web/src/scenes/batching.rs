@@ -27,7 +27,8 @@ pub fn narrate(run: &ModeRun, i: usize) -> String {
     let mut out = format!(
         "Iteration {} ({}):",
         d.iteration,
-        run.mode.title().to_lowercase()
+        // ASCII: the titles are ours (Unicode case tables are bulky).
+        run.mode.title().to_ascii_lowercase()
     );
     let mut said = Vec::new();
     for e in &d.events {

@@ -149,7 +149,24 @@ pub fn moments(tl: &Timeline) -> Vec<usize> {
 }
 
 /// The scene of tick `t`.
-pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> Option<Scene> {
+/// Output length from which an answer counts as long: twice the median.
+fn long_output(tl: &Timeline) -> u32 {
+    let mut outs: Vec<u32> = tl.requests.iter().map(|r| r.output_tokens).collect();
+    outs.sort_unstable();
+    outs.get(outs.len() / 2)
+        .map_or(u32::MAX, |m| m.saturating_mul(2).max(2))
+}
+
+/// The scene of tick `t`; `budget` is the prompt tokens one prefill step
+/// computes (a dot's size is its work in steps).
+pub fn scene(
+    tl: &Timeline,
+    slots: u32,
+    budget: u32,
+    t: usize,
+    width: f64,
+    pal: &Palette,
+) -> Option<Scene> {
     let n = tl.replicas.max(1) as usize;
     let most = tl
         .rules
@@ -164,18 +181,23 @@ pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> 
         height: panel_h * tl.rules.len() as f64 + 4.0,
         ..Scene::default()
     };
-    let mean = tl
-        .requests
-        .iter()
-        .map(|r| f64::from(r.prompt_tokens))
-        .sum::<f64>()
-        / tl.requests.len().max(1) as f64;
+    // A dot's area is the request's work in engine steps: its prefill
+    // chunks plus one decode step per output token (§2: output, not the
+    // prompt, dominates); a ring marks a long answer.
+    let work = |r: &sim_core::labs::routing::player::PlayRequest| {
+        f64::from(r.prompt_tokens) / f64::from(budget.max(1)) + f64::from(r.output_tokens)
+    };
+    let mean = tl.requests.iter().map(work).sum::<f64>() / tl.requests.len().max(1) as f64;
+    let long = long_output(tl);
     let size = |request: u32| -> f64 {
-        let p = tl
-            .requests
+        let w = tl.requests.get(request as usize).map_or(mean, work);
+        (5.5 * (w / mean.max(1.0)).sqrt()).clamp(2.5, row / 2.0 - 2.5)
+    };
+    let ring = |request: u32| -> Option<String> {
+        tl.requests
             .get(request as usize)
-            .map_or(mean, |r| f64::from(r.prompt_tokens));
-        (5.5 * (p / mean.max(1.0)).sqrt()).clamp(3.0, row / 2.0 - 2.5)
+            .is_some_and(|r| r.output_tokens >= long)
+            .then(|| pal.fg.clone())
     };
     for (k, play) in tl.rules.iter().enumerate() {
         let Some(f) = play.frames.get(t) else {
@@ -183,7 +205,7 @@ pub fn scene(tl: &Timeline, slots: u32, t: usize, width: f64, pal: &Palette) -> 
         };
         let y0 = k as f64 * panel_h;
         panel(
-            &mut scene, tl, play, f, t, k, y0, width, rows, row, slots, pal, &size,
+            &mut scene, tl, play, f, t, k, y0, width, rows, row, slots, pal, &size, &ring,
         );
     }
     Some(scene)
@@ -204,6 +226,7 @@ fn panel(
     slots: u32,
     pal: &Palette,
     size: &dyn Fn(u32) -> f64,
+    ring: &dyn Fn(u32) -> Option<String>,
 ) {
     scene.labels.push(Label {
         x: 8.0,
@@ -300,7 +323,7 @@ fn panel(
                 y,
                 r: size(req),
                 fill: pal.waiting.clone(),
-                ring: None,
+                ring: ring(req),
                 square: false,
                 from: Some(router),
                 text: None,
@@ -328,7 +351,7 @@ fn panel(
                 } else {
                     pal.decode.clone()
                 },
-                ring: None,
+                ring: ring(req),
                 square: false,
                 from: Some(router),
                 text: None,

@@ -39,7 +39,7 @@ pub use sim::{
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Opening, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 
 /// The batching player in the lab registry.

@@ -38,7 +38,7 @@ pub use sim::{run, run_rule, run_rules};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Opening, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 
 /// The herding lab in the lab registry.

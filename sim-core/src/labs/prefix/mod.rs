@@ -41,7 +41,9 @@ pub use trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, PREF
 
 use alloc::string::String;
 
-use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, PlayerInfo, Opening, RunError, Tally};
+use super::lab::{
+    Input, Lab, LabInfo, Layer, Nothing, Opening, Panel, PlayerInfo, RunError, Tally,
+};
 use super::work::Work;
 
 /// The prefix-affinity player in the lab registry.

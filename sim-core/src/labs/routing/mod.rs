@@ -32,7 +32,7 @@ pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, PlayerInfo, Opening, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Opening, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 use crate::params::Configurable;
 use crate::routing::RuleKind;
@@ -80,7 +80,7 @@ impl Lab for RoutingLab {
         player: Some(PlayerInfo {
             unit: "tick",
             first: 0,
-            speed: 4.0,
+            speed: 8.0,
             vs: Some("round-robin"),
             opens: Opening::FirstMoment,
         }),

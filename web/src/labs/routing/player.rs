@@ -161,8 +161,15 @@ pub const PLAYER: Player<RoutingLab> = Player {
             .unwrap_or_default()
     },
     scene: |v, width, palette| {
-        crate::scenes::routing::scene(timeline(v)?, v.config.slots, v.step(), width, palette)
+        crate::scenes::routing::scene(
+            timeline(v)?,
+            v.config.slots,
+            v.config.prefill_budget,
+            v.step(),
+            width,
+            palette,
+        )
     },
-    legend: r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefill <span class="key-dot decode"></span> decode <span class="key-dot done"></span> finished · dot size: prompt length</p>"#,
+    legend: r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefill <span class="key-dot decode"></span> decode <span class="key-dot done"></span> finished · dot size: the request's work (prefill and output) · <span class="key-dot ring"></span> ring: a long answer</p>"#,
     detail,
 };

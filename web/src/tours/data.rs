@@ -1,0 +1,184 @@
+//! The tours, in the order of the argument. Each step's words are ours, one
+//! or two sentences; its link is the lab state it shows (`tests/golden/tours.txt`
+//! is the reviewed copy).
+
+use super::{Stop, Tour};
+
+/// Every tour, in reading order; the home page opens on the first one's
+/// first step.
+pub static TOURS: &[Tour] = &[
+    Tour {
+        id: "why",
+        title: "Why LLM traffic is different",
+        summary: "Requests that cost a hundred times each other, and what that does to queues.",
+        stops: &[
+            Stop::at(
+                "One balancer, four replicas",
+                "lab=routing&rule=round-robin&vs=none&step=40",
+                "Requests reach the balancer (LB), and round robin hands them to four replicas in turn. \
+                 A dot's size is the work it brings; a ring marks a request that will write a long answer.",
+            )
+            .playing(),
+            Stop::at(
+                "Equal turns, unequal work",
+                "lab=routing&rule=round-robin&vs=none",
+                "Round robin counts requests, not work. Here it gives a request to a replica \
+                 that already has a queue while another replica is almost empty.",
+            ),
+            Stop::at(
+                "Variation is what hurts",
+                "lab=knee",
+                "Queueing theory says the wait near full load grows with how much service times vary. \
+                 Drag the variation up to where LLM traffic sits and watch the usable load shrink.",
+            )
+            .reveal("cv2"),
+            Stop::playground(
+                "Your turn",
+                "lab=knee",
+                "Put in your own traffic's variation and the wait you can accept, and read off the load to plan for.",
+            ),
+        ],
+    },
+    Tour {
+        id: "routing",
+        title: "Routing rules",
+        summary: "Round robin against least outstanding, then the rules that read the cache.",
+        stops: &[
+            Stop::at(
+                "Two rules, one stream",
+                "lab=routing&rule=least-outstanding&vs=round-robin",
+                "The same requests go through two rules: least outstanding picks the replica with the fewest \
+                 in flight, round robin takes turns. The outlined replica is where they part ways.",
+            ),
+            Stop::at(
+                "Load widens the gap",
+                "lab=routing&rule=least-outstanding&vs=round-robin",
+                "Raise the arrival rate. Near capacity, round robin's queues grow far faster than least outstanding's.",
+            )
+            .reveal("rate")
+            .also(&["cards"]),
+            Stop::at(
+                "Reuse what is cached",
+                "lab=routing&rule=prefix-aware&vs=least-outstanding",
+                "Many prompts share a prefix, and a cache-aware rule sends them where it is already cached. \
+                 Fewer distinct prefixes mean more reuse and less prefill computed twice.",
+            )
+            .reveal("prefix-pool")
+            .also(&["cards"]),
+            Stop::playground(
+                "Your turn",
+                "lab=routing",
+                "All ten rules, every setting, real traces: try your own pool.",
+            ),
+        ],
+    },
+    Tour {
+        id: "herding",
+        title: "Stale signals",
+        summary: "Routers that trust old load numbers all pick the same replica.",
+        stops: &[
+            Stop::at(
+                "Old numbers",
+                "lab=herding&rule=stale-least-outstanding&step=0",
+                "Four routers each pick the least loaded replica, but they learn the load only every ten ticks. \
+                 Between two scrapes they all trust the same old numbers.",
+            )
+            .playing(),
+            Stop::at(
+                "The pile",
+                "lab=herding&rule=stale-least-outstanding&step=19",
+                "For ten ticks every router sent everything to the one replica that looked idle at the last scrape. \
+                 It now holds 22 requests while the others drain.",
+            ),
+            Stop::at(
+                "Look at different times",
+                "lab=herding&rule=stale-least-outstanding&step=19",
+                "Stagger the scrapes so each router reads the load at its own moment. \
+                 Their views differ, and the pile does not form.",
+            )
+            .reveal("stagger"),
+            Stop::at(
+                "Or add a coin flip",
+                "lab=herding&rule=two-choices&step=19",
+                "Another fix: each router samples two replicas at random and takes the lighter one. \
+                 Routers with the same numbers now choose differently.",
+            )
+            .reveal("rule"),
+            Stop::playground(
+                "Your turn",
+                "lab=herding",
+                "More routers, staler numbers, four rules: find where herding starts.",
+            ),
+        ],
+    },
+    Tour {
+        id: "prefix",
+        title: "Prefix affinity",
+        summary: "Send a request where its prompt is cached, until that replica is too busy.",
+        stops: &[
+            Stop::at(
+                "Cached prompts",
+                "lab=prefix&step=1",
+                "A request whose prompt starts like an earlier one can skip that part of prefill, if it lands \
+                 where the earlier one was cached. Two routers take the same requests: one by load, one by prefix.",
+            )
+            .playing(),
+            Stop::at(
+                "A hot miss",
+                "lab=prefix&step=3",
+                "The load-only router sent this request away from the replica that holds its prefix. \
+                 Its prefill is computed again from scratch.",
+            ),
+            Stop::at(
+                "Affinity has a limit",
+                "lab=prefix&step=8",
+                "When the replica holding the prefix is too far ahead of the others, the prefix-aware router \
+                 lets go and balances load. The threshold says how far is too far.",
+            )
+            .reveal("threshold"),
+            Stop::playground(
+                "Your turn",
+                "lab=prefix",
+                "Change the replicas, the cache size and the trace, or write your own requests.",
+            ),
+        ],
+    },
+    Tour {
+        id: "batching",
+        title: "Batching",
+        summary: "Inside one engine: static batches, continuous batching, chunked prefill.",
+        stops: &[
+            Stop::at(
+                "One engine, three slots",
+                "lab=batching&mode=static&step=1",
+                "Static batching admits a batch of requests and waits for its longest one to finish \
+                 before anyone else gets in.",
+            )
+            .playing(),
+            Stop::at(
+                "An idle slot",
+                "lab=batching&mode=static&step=2",
+                "A slot sits empty while requests wait: its request is done, but the batch is not.",
+            ),
+            Stop::at(
+                "Refill at once",
+                "lab=batching&mode=continuous&step=4",
+                "Continuous batching refills a slot the moment it frees. The price: an iteration spent \
+                 on a new request's prefill emits no token for anyone.",
+            ),
+            Stop::at(
+                "Cut the prefill",
+                "lab=batching&mode=chunked&step=1",
+                "Chunked prefill cuts a prompt into pieces that share iterations with decoding, so tokens \
+                 keep flowing. The budget sets how much work fits in one iteration.",
+            )
+            .reveal("chunk-budget")
+            .also(&["table"]),
+            Stop::playground(
+                "Your turn",
+                "lab=batching",
+                "Edit the requests, the slots and the budget, and compare the three modes.",
+            ),
+        ],
+    },
+];

@@ -1,0 +1,237 @@
+//! Guided tours: the reference article's argument as short steps through the
+//! labs (why LLM traffic is different → routing rules → stale signals →
+//! prefix affinity → batching). A tour is data: each [`Stop`] is a lab state
+//! (a link), a sentence or two, at most one control revealed, and the motion
+//! stage first. The last stop of every tour is the playground: the full lab,
+//! every control open. `?tour=<id>&stop=<n>` opens a stop (`n` from 1), and
+//! every stop opens in the full lab from its own link.
+
+mod data;
+pub mod page;
+
+pub use data::TOURS;
+
+/// One step of a tour.
+#[derive(Clone, Copy, Debug)]
+pub struct Stop {
+    /// A few words naming the step.
+    pub title: &'static str,
+    /// The lab state, as a query without its `?` (`lab=…&…`).
+    pub link: &'static str,
+    /// One or two sentences: what to look at.
+    pub words: &'static str,
+    /// The one control the reader may move here, if any.
+    pub reveal: Option<&'static str>,
+    /// Panels shown beside the stage (`cards`, `chart`, `table`).
+    pub also: &'static [&'static str],
+    /// Whether the player starts playing (not when motion is unwanted).
+    pub play: bool,
+    /// The playground: the whole lab, every control, nothing locked.
+    pub playground: bool,
+}
+
+impl Stop {
+    /// A step showing the stage alone.
+    pub const fn at(title: &'static str, link: &'static str, words: &'static str) -> Stop {
+        Stop {
+            title,
+            link,
+            words,
+            reveal: None,
+            also: &[],
+            play: false,
+            playground: false,
+        }
+    }
+
+    /// With one control revealed.
+    pub const fn reveal(mut self, key: &'static str) -> Stop {
+        self.reveal = Some(key);
+        self
+    }
+
+    /// With more panels beside the stage.
+    pub const fn also(mut self, panels: &'static [&'static str]) -> Stop {
+        self.also = panels;
+        self
+    }
+
+    /// Playing from the start.
+    pub const fn playing(mut self) -> Stop {
+        self.play = true;
+        self
+    }
+
+    /// The tour's last step: the full lab.
+    pub const fn playground(title: &'static str, link: &'static str, words: &'static str) -> Stop {
+        Stop {
+            title,
+            link,
+            words,
+            reveal: None,
+            also: &[],
+            play: false,
+            playground: true,
+        }
+    }
+
+    /// The lab this step shows (its `lab=` value).
+    pub fn lab(&self) -> &'static str {
+        self.pairs()
+            .into_iter()
+            .find(|(k, _)| *k == "lab")
+            .map_or("", |(_, v)| v)
+    }
+
+    /// The link's pairs.
+    pub fn pairs(&self) -> Vec<(&'static str, &'static str)> {
+        self.link
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .collect()
+    }
+
+    /// The panels shown (`None`: all of them, the playground).
+    pub fn panels(&self, player: bool) -> Option<Vec<String>> {
+        if self.playground {
+            return None;
+        }
+        let mut out = vec![String::from(if player { "player" } else { "chart" })];
+        out.extend(self.also.iter().map(|p| p.to_string()));
+        if self.reveal.is_some() {
+            out.push("controls".into());
+        }
+        Some(out)
+    }
+}
+
+/// A guided path through one part of the argument.
+#[derive(Debug)]
+pub struct Tour {
+    /// The `tour=` value.
+    pub id: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// One line for the index.
+    pub summary: &'static str,
+    /// The steps, in order; the last is the playground.
+    pub stops: &'static [Stop],
+}
+
+/// The tour called `id`.
+pub fn find(id: &str) -> Option<&'static Tour> {
+    TOURS.iter().find(|t| t.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::labs;
+
+    /// Each tour's steps as text, for the golden file.
+    fn describe() -> String {
+        let mut out = String::new();
+        for t in TOURS {
+            out.push_str(&format!("tour {} — {}\n  {}\n", t.id, t.title, t.summary));
+            for (i, s) in t.stops.iter().enumerate() {
+                out.push_str(&format!(
+                    "  {}. {}{}\n     ?{}\n     reveal: {} · also: {} · play: {}\n     {}\n",
+                    i + 1,
+                    s.title,
+                    if s.playground { " (playground)" } else { "" },
+                    s.link,
+                    s.reveal.unwrap_or("none"),
+                    if s.also.is_empty() {
+                        "none".to_string()
+                    } else {
+                        s.also.join(", ")
+                    },
+                    s.play,
+                    s.words
+                ));
+            }
+        }
+        out
+    }
+
+    /// Every step is a lab state the registry accepts whole: a registered
+    /// lab, every key one of its parameters (or its focus, `vs`, `step`),
+    /// every value valid; the revealed control is one of its keys; the
+    /// words are one or two sentences; the last step is the playground and
+    /// only the last.
+    #[test]
+    fn every_stop_is_a_valid_lab_state() {
+        assert!(TOURS.len() >= 5);
+        let order: Vec<&str> = TOURS.iter().map(|t| t.id).collect();
+        assert_eq!(order, ["why", "routing", "herding", "prefix", "batching"]);
+        for t in TOURS {
+            assert!(find(t.id).is_some());
+            let (last, rest) = t.stops.split_last().expect("a tour has steps");
+            assert!(last.playground, "{}: ends in the playground", t.id);
+            assert!(rest.iter().all(|s| !s.playground), "{}", t.id);
+            assert!(
+                rest.len() >= 2,
+                "{}: a tour has steps before its playground",
+                t.id
+            );
+            for s in t.stops {
+                let lab = labs::find(s.lab()).unwrap_or_else(|| panic!("{}: {}", t.id, s.link));
+                let params: Vec<&str> = (lab.params)().iter().map(|p| p.key).collect();
+                let focus = lab.focus.map(|f| f.key);
+                let mut lab_pairs = Vec::new();
+                for (k, v) in s.pairs() {
+                    match k {
+                        "lab" => {}
+                        "vs" | "step" => assert!(lab.info.player.is_some(), "{}: {k}", s.link),
+                        _ if Some(k) == focus => {
+                            let options = lab.focus.map(|f| (f.options)()).unwrap_or_default();
+                            assert!(options.iter().any(|o| o.name == v), "{}: {k}={v}", s.link);
+                        }
+                        _ => {
+                            assert!(
+                                params.contains(&k),
+                                "{}: {k} is not a key of {}",
+                                s.link,
+                                s.lab()
+                            );
+                            lab_pairs.push((k, v));
+                        }
+                    }
+                }
+                (lab.canonical)(&lab_pairs).unwrap_or_else(|e| panic!("{}: {e:?}", s.link));
+                if let Some(key) = s.reveal {
+                    assert!(
+                        params.contains(&key) || Some(key) == focus,
+                        "{}: reveal {key}",
+                        s.link
+                    );
+                }
+                let sentences = s.words.matches(". ").count() + 1;
+                assert!(
+                    (1..=2).contains(&sentences) && s.words.len() <= 320,
+                    "{}: {} sentences, {} characters",
+                    s.link,
+                    sentences,
+                    s.words.len()
+                );
+                assert!(s
+                    .also
+                    .iter()
+                    .all(|p| ["cards", "chart", "table"].contains(p)));
+            }
+        }
+    }
+
+    /// The tours' steps, checked in like the labs' reports.
+    #[test]
+    fn tours_match_their_golden() {
+        let got = describe();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/tours.txt");
+        let want = std::fs::read_to_string(path).unwrap_or_default();
+        if got != want {
+            let changed = path.replace(".txt", "-changed.txt");
+            std::fs::write(&changed, &got).expect("write the changed file");
+            panic!("the tours changed: review {changed} and copy it over {path}");
+        }
+    }
+}
