@@ -49,6 +49,7 @@ pub mod labs;
 pub mod params;
 pub mod rng;
 pub mod routing;
+pub mod sort;
 pub mod stats;
 pub mod time;
 pub mod workload;

@@ -169,7 +169,9 @@ test('the embed builder writes view= and controls=, previews the embed and shows
   await page.close();
 });
 
-test('on a phone the player bar and its view stay on screen, and wide tables show they scroll', async () => {
+// Since issue 25 only the bar sticks, to the bottom of the screen (the stage
+// comes first and is not covered while stepping: tours.test.mjs).
+test('on a phone the player bar stays on screen, and wide tables show they scroll', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.setViewportSize({ width: 360, height: 740 });
   for (const lab of ['herding', 'prefix', 'batching']) {
@@ -177,8 +179,8 @@ test('on a phone the player bar and its view stay on screen, and wide tables sho
     await settled(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.waitForTimeout(100);
-    const bar = await page.locator('.player').evaluate((e) => e.getBoundingClientRect().top);
-    assert.ok(bar >= 0 && bar < 60, `${lab}: player bar at ${bar} px after scrolling to the end`);
+    const bar = await page.locator('.player').evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
+    assert.ok(bar.top >= 0 && bar.bottom <= 740 + 1, `${lab}: player bar at ${bar.top}–${bar.bottom} px after scrolling to the end`);
   }
   await page.goto(`${env.srv.base}?lab=routing&embed=1&view=table`);
   await settled(page);

@@ -143,14 +143,26 @@ impl EmbedOptions {
     }
 
     /// The panels shown for lab `info`: `view=` if given, else in an embed
-    /// the lab's default, else every panel.
+    /// the lab's default (with the controls panel when `controls=` opens
+    /// some), else every panel.
     pub fn panels(&self, info: &LabInfo) -> Vec<&'static str> {
         match &self.view {
             Some(v) => panel_names()
                 .into_iter()
                 .filter(|p| v.iter().any(|x| x == p))
                 .collect(),
-            None if self.embed => info.embed_view.iter().map(|p| p.name()).collect(),
+            None if self.embed => {
+                // Controls an author opens with `controls=` are shown even
+                // where the lab's default view has no controls panel.
+                let open = self.controls.as_ref().is_some_and(|c| !c.is_empty());
+                panel_names()
+                    .into_iter()
+                    .filter(|p| {
+                        info.embed_view.iter().any(|v| v.name() == *p)
+                            || (open && *p == "controls")
+                    })
+                    .collect()
+            }
             None => panel_names(),
         }
     }

@@ -90,7 +90,7 @@ impl Ring {
                 (0..VIRTUAL_NODES).map(move |v| (mix((u64::from(w) << 32) | u64::from(v)), w))
             })
             .collect();
-        points.sort_unstable();
+        crate::sort::stable(&mut points);
         Ring { points, workers }
     }
 

@@ -356,7 +356,7 @@ impl ImportOptions {
         report: &mut ImportReport,
     ) -> Workload {
         // Stable sort: file order among equal timestamps, as the traces list them.
-        rows.sort_by(|a, b| a.ms.total_cmp(&b.ms));
+        crate::sort::stable_by(&mut rows, |a, b| a.ms.total_cmp(&b.ms));
         far_out(&mut rows, report);
         let origin = rows.first().map_or(0.0, |r| r.ms);
         let start = origin + self.window_start_s.max(0.0) * 1000.0;
@@ -457,7 +457,7 @@ fn far_out(rows: &mut Vec<Row>, report: &mut ImportReport) {
             }
         })
         .collect();
-    far.sort_by_key(|p| p.line);
+    crate::sort::stable_by_key(&mut far, |p| p.line);
     report.far = far.len() as u32;
     far.truncate(LISTED_PROBLEMS);
     report.far_rows = far;

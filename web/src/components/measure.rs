@@ -16,8 +16,10 @@ pub fn observe_size(el: &web_sys::Element, size: RwSignal<(f64, f64)>) {
         if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
             let r = e.content_rect();
             let next = (r.width(), r.height());
-            if size.get_untracked() != next {
-                size.set(next);
+            // A canvas whose page is gone (a tour's earlier step) has a
+            // disposed signal: nothing to update.
+            if size.try_get_untracked().is_some_and(|s| s != next) {
+                size.try_set(next);
             }
         }
     });

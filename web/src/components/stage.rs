@@ -277,7 +277,8 @@ pub fn Stage(
         let again = Rc::clone(&frame);
         *frame.borrow_mut() = Some(Closure::new(move |t: f64| {
             let began = crate::clock::now_ms();
-            let Some(c) = canvas.get_untracked() else {
+            // `None` too once the stage's page is gone (a tour moved on).
+            let Some(c) = canvas.try_get_untracked().flatten() else {
                 motion.borrow_mut().pending = false;
                 return;
             };

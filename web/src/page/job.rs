@@ -99,8 +99,16 @@ fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPa
     let sent = job.clone();
     worker::submit(
         &job,
-        move |done, total| run.progress.set((done, total)),
+        move |done, total| {
+            run.progress.try_set((done, total));
+        },
         move |reply| {
+            // The page that asked may be gone (a tour moved to its next
+            // step): its signals are disposed, and nothing is left to show.
+            if run.outcome.is_disposed() {
+                queue.borrow_mut().busy = false;
+                return;
+            }
             let cancelled = reply == Reply::Cancelled;
             match reply {
                 Reply::Done { json, bytes, ms } => {

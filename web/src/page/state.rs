@@ -183,10 +183,19 @@ impl State {
         let side_by_side = page.player().is_some_and(|p| p.side_by_side);
         // With no `vs=` the lab's own pairing (unless it is the focus);
         // `vs=none` shows one item.
+        // When the pairing is the focus itself, the lab's default focus
+        // takes its place (round robin in focus plays beside least
+        // outstanding).
         let paired = player.and_then(|p| p.vs).and_then(|name| {
             let f = entry.focus?;
-            let i = (f.options)().iter().position(|o| o.name == name)?;
-            (Some(i) != focus.get_untracked()).then_some(i)
+            let at = |n: &str| (f.options)().iter().position(|o| o.name == n);
+            let i = at(name)?;
+            let other = if Some(i) == focus.get_untracked() {
+                at((f.default)())?
+            } else {
+                i
+            };
+            (Some(other) != focus.get_untracked()).then_some(other)
         });
         let vs = RwSignal::new(match value(pairs, "vs") {
             _ if !side_by_side => None,

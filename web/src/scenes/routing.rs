@@ -152,7 +152,7 @@ pub fn moments(tl: &Timeline) -> Vec<usize> {
 /// Output length from which an answer counts as long: twice the median.
 fn long_output(tl: &Timeline) -> u32 {
     let mut outs: Vec<u32> = tl.requests.iter().map(|r| r.output_tokens).collect();
-    outs.sort_unstable();
+    sim_core::sort::stable(&mut outs);
     outs.get(outs.len() / 2)
         .map_or(u32::MAX, |m| m.saturating_mul(2).max(2))
 }

@@ -80,11 +80,11 @@ fn head_html(tour: &Tour, at: usize) -> Html {
         el("p")
             .class("tour-head small")
             .child(el("span").class("tour-title").text(tour.title))
-            .child(
-                el("span")
-                    .id("tour-count")
-                    .text(format!(" · Step {} of {}", at + 1, tour.stops.len())),
-            ),
+            .child(el("span").id("tour-count").text(format!(
+                " · Step {} of {}",
+                at + 1,
+                tour.stops.len()
+            ))),
     );
     out.push(
         el("h1")

@@ -124,7 +124,7 @@ pub fn config_from_tuples(t: &[(u32, u32, u32)]) -> Vec<BatchRequest> {
 pub fn random_trace(seed: u64) -> Vec<BatchRequest> {
     let mut rng = Rng::new(seed, stream::ARRIVALS);
     let mut arrivals: Vec<u32> = (0..6).map(|_| rng.below(7)).collect();
-    arrivals.sort_unstable();
+    crate::sort::stable(&mut arrivals);
     let t: Vec<(u32, u32, u32)> = arrivals
         .into_iter()
         .map(|a| (a, 1 + rng.below(3), 1 + rng.below(8)))
@@ -267,7 +267,7 @@ impl Config {
             TraceChoice::Random => random_trace(self.seed),
             TraceChoice::Custom(r) => r.clone(),
         };
-        r.sort_by_key(|x| x.arrival);
+        crate::sort::stable_by_key(&mut r, |x| x.arrival);
         r
     }
 }

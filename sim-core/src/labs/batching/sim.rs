@@ -350,13 +350,13 @@ pub fn simulate(
                     .enumerate()
                     .filter_map(|(i, s)| s.filter(|s| s.prefill_left > 0).map(|s| (s.admitted, i)))
                     .collect();
-                pre.sort_unstable();
+                crate::sort::stable(&mut pre);
                 let mut dec: Vec<(u32, usize)> = slot
                     .iter()
                     .enumerate()
                     .filter_map(|(i, s)| s.filter(|s| s.prefill_left == 0).map(|s| (s.admitted, i)))
                     .collect();
-                dec.sort_unstable();
+                crate::sort::stable(&mut dec);
                 let decoders: Vec<usize> = dec.iter().map(|d| d.1).collect();
                 let (first, second): (Vec<usize>, Vec<usize>) = if prefill_first {
                     (pre.iter().map(|p| p.1).collect(), decoders)

@@ -84,7 +84,7 @@ impl Lab for RoutingLab {
             vs: Some("round-robin"),
             opens: Opening::FirstMoment,
         }),
-        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
+        embed_view: &[Panel::Player, Panel::Cards],
     };
     const FOCUS: Option<Focus<RuleKind>> = Some(Focus {
         key: "rule",
