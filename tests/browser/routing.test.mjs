@@ -24,8 +24,8 @@ test('home and routing lab load with no console error', async () => {
   // issue 25 a layer with no lab yet is left out: no empty boxes); a card per lab.
   const groups = (await page.locator('.layer h2').allTextContents()).map((t) => t.split(' · ')[0]);
   assert.deepEqual(groups, ['Foundations', 'L1', 'L2', 'L3', 'L4']);
-  assert.equal(await page.locator('.lab-card').count(), REGISTRY.length, 'one card per lab');
-  await page.locator('.lab-card', { hasText: 'Routing Lab' }).click();
+  assert.equal(await page.locator('.layer .lab-card').count(), REGISTRY.length, 'one card per lab');
+  await page.locator('.layer .lab-card', { hasText: 'Routing Lab' }).click();
   await rows(page).first().waitFor();
   assert.match(page.url(), /lab=routing/);
   assert.deepEqual(problems, []);

@@ -51,7 +51,9 @@ pub fn Player(
     let go = move |i: usize| wanted.set(i.min(last()));
     let forward = move || {
         let at = step.get_untracked();
-        if at >= last() {
+        if len.get_untracked() == 0 {
+            // The run is not in yet: keep playing, from where it will be.
+        } else if at >= last() {
             playing.set(false);
         } else {
             // The step's cost: the move and every update it sets off, which
