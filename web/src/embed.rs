@@ -158,8 +158,7 @@ impl EmbedOptions {
                 panel_names()
                     .into_iter()
                     .filter(|p| {
-                        info.embed_view.iter().any(|v| v.name() == *p)
-                            || (open && *p == "controls")
+                        info.embed_view.iter().any(|v| v.name() == *p) || (open && *p == "controls")
                     })
                     .collect()
             }

@@ -8,7 +8,7 @@ use crate::theme::replica_color;
 
 /// Palette index of each strategy's dot and swatch (yellow skipped: too faint
 /// on a light background).
-pub const COLORS: [usize; 5] = [0, 1, 2, 6, 4];
+pub const COLORS: [usize; 5] = [0, 1, 2, 3, 4];
 
 /// P99 latency against extra work, a labelled dot per strategy.
 pub fn spec(o: &Outcome, names: &[String]) -> ChartSpec {

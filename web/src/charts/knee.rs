@@ -18,7 +18,7 @@ pub const NAMES: [&str; 5] = [
 
 /// Palette index of each curve (Okabe–Ito; the yellow is skipped: it is too
 /// faint on a light background for a line the reader must follow).
-pub const COLORS: [usize; 5] = [0, 1, 2, 6, 4];
+pub const COLORS: [usize; 5] = [0, 1, 2, 3, 4];
 
 /// A curve cut where it leaves the plot (the line ends on the top edge rather
 /// than being drawn past it).

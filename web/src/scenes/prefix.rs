@@ -138,7 +138,9 @@ pub fn scene(o: &Outcome, i: usize, width: f64, pal: &Palette) -> Option<Scene> 
         });
         let source = (x0 + panel_w - 24.0, y0 + 18.0);
         let slot_w = ((panel_w * 0.45) / slots as f64).min(56.0);
-        let name_w = 74.0;
+        // Room for the replica's name and, right of it, the arriving request
+        // (the dot must not sit on the name).
+        let name_w = 90.0;
         for r in 0..replicas {
             let y = y0 + 44.0 + r as f64 * row_h;
             let target = r as u32 == s.target;
@@ -208,7 +210,7 @@ pub fn scene(o: &Outcome, i: usize, width: f64, pal: &Palette) -> Option<Scene> 
         let ty = y0 + 44.0 + f64::from(s.target) * row_h + (row_h - 12.0) / 2.0 + 2.0;
         scene.marks.push(Mark {
             id: (1u64 << 60) | ((k as u64) << 40) | i as u64,
-            x: x0 + name_w - 10.0,
+            x: x0 + name_w - 11.0,
             y: ty,
             r: 7.0,
             fill: prefix_colour(req.prefix).to_string(),

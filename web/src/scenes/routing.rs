@@ -378,7 +378,8 @@ fn panel(
             let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
             scene.lines.push(Line {
                 from: (router.0 + 16.0, router.1),
-                to: (queue_x - 6.0, y),
+                // To the replica's name, not across it.
+                to: (name_x - 4.0, y),
                 color: pal.accent.clone(),
                 width: 1.5,
             });
