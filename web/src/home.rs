@@ -39,32 +39,24 @@ fn home_html() -> Html {
     index.push(el("p").class("small").text(
         "Grouped by the layer of the stack where the decision they study is made; the foundations hold at every layer.",
     ));
+    // A layer with no lab yet is left out (no empty boxes).
     let layers = Layer::ALL
         .into_iter()
+        .filter(|&layer| !labs_empty(layer))
         .map(|layer| {
-            let labs: Vec<_> = LABS.iter().filter(|l| l.info.layer == layer).collect();
-            let body: Html = {
-                el("div")
-                    .class("lab-cards")
-                    .children(labs.into_iter().map(|lab| {
-                        el("a")
-                            .class("lab-card")
-                            .href(format!("?lab={}", lab.info.id))
-                            .child(el("span").class("lab-card-title").text(lab.info.title))
-                            .child(el("span").class("lab-card-summary").text(lab.info.summary))
-                    }))
-                    .into()
-            };
-            (!labs_empty(layer)).then_some(())?;
-            Some(
-                el("li")
-                    .class("layer")
-                    .child(el("h2").text(layer.title()))
-                    .child(el("p").class("small").text(layer.decides()))
-                    .child(body),
-            )
-        })
-        .flatten();
+            let labs = LABS.iter().filter(|l| l.info.layer == layer);
+            el("li")
+                .class("layer")
+                .child(el("h2").text(layer.title()))
+                .child(el("p").class("small").text(layer.decides()))
+                .child(el("div").class("lab-cards").children(labs.map(|lab| {
+                    el("a")
+                        .class("lab-card")
+                        .href(format!("?lab={}", lab.info.id))
+                        .child(el("span").class("lab-card-title").text(lab.info.title))
+                        .child(el("span").class("lab-card-summary").text(lab.info.summary))
+                })))
+        });
     let mut out = Html::from(tours);
     out.push(index);
     out.push(el("ol").class("layers").children(layers));

@@ -357,12 +357,19 @@ pub fn draw<DB: DrawingBackend>(
     let horizontal = spec
         .marker_y
         .map(|y| vec![(spec.x_range.0, y), (spec.x_range.1, y)]);
+    // The player's position in the accent; a threshold (a tolerable wait,
+    // an SLO target) in the text colour, so it is never taken for a curve
+    // drawn in a palette blue.
     chart
         .draw_series(
             vertical
                 .into_iter()
-                .chain(horizontal)
-                .map(|line| PathElement::new(line, theme.accent.stroke_width(2))),
+                .map(|line| PathElement::new(line, theme.accent.stroke_width(2)))
+                .chain(
+                    horizontal
+                        .into_iter()
+                        .map(|line| PathElement::new(line, theme.foreground.stroke_width(1))),
+                ),
         )
         .map_err(err)?;
     for s in &spec.series {
