@@ -14,6 +14,7 @@ pub mod finite;
 pub mod lab;
 pub mod work;
 
+pub mod admission;
 pub mod batching;
 pub mod goodput;
 pub mod herding;
