@@ -327,10 +327,20 @@ pub fn draw<DB: DrawingBackend>(
             .draw(&Text::new(label.to_string(), (x + 24, y - 6), text(11)))
             .map_err(err)?;
     }
+    // Room for the widest y label beside the axis title (about 6.6 px per
+    // character at 11 px), so "30,000" does not run into the title.
+    let widest = (0..=6)
+        .map(|i| {
+            let y = spec.y_range.0 + (spec.y_range.1 - spec.y_range.0) * f64::from(i) / 6.0;
+            (spec.y_label)(y).chars().count()
+        })
+        .max()
+        .unwrap_or(0);
+    let y_area = (22.0 + 6.6 * widest as f64).max(42.0) as u32;
     let mut chart = ChartBuilder::on(&root)
         .margin(8)
         .x_label_area_size(34)
-        .y_label_area_size(42)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(
             spec.x_range.0..spec.x_range.1,
             spec.y_range.0..spec.y_range.1,

@@ -217,7 +217,14 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
         title: "Iterations per token",
         meaning: "mean, after prefill; 1.0 is a token every iteration",
         value: |m| m.totals.mean_gap,
-        show: |x| crate::format::fixed(x, 2),
+        // No token yet: nothing to average.
+        show: |x| {
+            if x > 0.0 {
+                crate::format::fixed(x, 2)
+            } else {
+                "—".to_string()
+            }
+        },
         higher_is_better: false,
     },
 ];
@@ -226,7 +233,7 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
 /// and time per output token, in iterations (what a user of that request
 /// feels, beside the pool-wide figures); rows not yet finished at the
 /// player's iteration say so.
-fn latency_html(m: &ModeRun, step: usize) -> Html {
+fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: usize) -> Html {
     let now = step as u32 + 1;
     let rows = m
         .requests
@@ -234,13 +241,22 @@ fn latency_html(m: &ModeRun, step: usize) -> Html {
         .map(|r| {
             let gap = |g: Option<f64>| g.map_or("—".to_string(), |g| crate::format::fixed(g, 2));
             let done = r.finished <= now;
+            // A request is in the engine from the iteration after its arrival.
+            let arrived = trace
+                .iter()
+                .find(|t| t.label == r.label)
+                .is_none_or(|t| t.arrival < now);
             crate::html::Row {
                 cells: vec![
                     crate::html::Cell::new(r.label.clone()),
                     crate::html::Cell::new(r.ttft.to_string()),
                     crate::html::Cell::new(gap(r.mean_gap)),
                     crate::html::Cell::new(r.finished.to_string()),
-                    crate::html::Cell::new(if done { "finished" } else { "still running" }),
+                    crate::html::Cell::new(match (done, arrived) {
+                        (true, _) => "finished",
+                        (false, true) => "in the engine",
+                        (false, false) => "not arrived yet",
+                    }),
                 ],
                 selected: !done,
                 key: None,
@@ -250,7 +266,7 @@ fn latency_html(m: &ModeRun, step: usize) -> Html {
     crate::html::Table {
         id: "batching-latency",
         caption: format!(
-            "Per request under {} (whole run; highlighted rows are still running at iteration {now})",
+            "Per request under {} (whole run; highlighted rows are not finished at iteration {now})",
             m.mode.title()
         ),
         head: [
@@ -412,7 +428,11 @@ pub static PAGE: Page<Lab> = Page {
                 .map(|m| compare_html(v.outcome, m, v.pickable, v.step()))
                 .unwrap_or_default()
         },
-        |v| run(v).map(|r| latency_html(r, v.step())).unwrap_or_default(),
+        |v| {
+            run(v)
+                .map(|r| latency_html(r, &v.outcome.trace, v.step()))
+                .unwrap_or_default()
+        },
     ],
     charts: &[
         Chart::<Lab>::new(

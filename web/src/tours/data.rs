@@ -22,8 +22,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Equal turns, unequal work",
                 "lab=routing&rule=round-robin&vs=none",
-                "Round robin counts requests, not work. Here it gives a request to a replica \
-                 that already has a queue while another replica is almost empty.",
+                "Round robin counts requests, not work. Here it hands a request to a replica already running \
+                 far more than another, so every request there shares each engine step with more neighbours.",
             ),
             Stop::at(
                 "Variation is what hurts",
@@ -52,16 +52,17 @@ pub static TOURS: &[Tour] = &[
             ),
             Stop::at(
                 "Load widens the gap",
-                "lab=routing&rule=least-outstanding&vs=round-robin",
-                "Raise the arrival rate. Near capacity, round robin's queues grow far faster than least outstanding's.",
+                "lab=routing&rule=least-outstanding&vs=round-robin&step=518",
+                "Near capacity, round robin has left a queue on one replica while others have room; least outstanding, \
+                 on the same requests, has none. Push the rate past capacity and every rule becomes one long queue.",
             )
             .reveal("rate")
             .also(&["cards"]),
             Stop::at(
                 "Reuse what is cached",
                 "lab=routing&rule=prefix-aware&vs=least-outstanding",
-                "Many prompts share a prefix, and a cache-aware rule sends them where it is already cached. \
-                 Fewer distinct prefixes mean more reuse and less prefill computed twice.",
+                "A cache-aware rule sends requests where their shared prefix is already cached, so less prefill \
+                 is computed twice. Watch the price too: requests pile onto the replica holding a popular prefix.",
             )
             .reveal("prefix-pool")
             .also(&["cards"]),
@@ -79,7 +80,7 @@ pub static TOURS: &[Tour] = &[
         stops: &[
             Stop::at(
                 "Old numbers",
-                "lab=herding&rule=stale-least-outstanding&step=0",
+                "lab=herding&rule=stale-least-outstanding&step=5",
                 "Four routers each pick the least loaded replica, but they learn the load only every ten ticks. \
                  Between two scrapes they all trust the same old numbers.",
             )
@@ -92,9 +93,9 @@ pub static TOURS: &[Tour] = &[
             ),
             Stop::at(
                 "Look at different times",
-                "lab=herding&rule=stale-least-outstanding&step=19",
-                "Stagger the scrapes so each router reads the load at its own moment. \
-                 Their views differ, and the pile does not form.",
+                "lab=herding&rule=stale-least-outstanding&stagger=1&step=19",
+                "Here the scrapes are staggered: each router reads the load at its own moment, so their views \
+                 differ and no pile forms. Untick it to bring the pile back.",
             )
             .reveal("stagger"),
             Stop::at(
@@ -158,7 +159,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "An idle slot",
                 "lab=batching&mode=static&step=2",
-                "A slot sits empty while requests wait: its request is done, but the batch is not.",
+                "A slot sits empty while three requests wait: static batching admits no one until the whole \
+                 batch has finished.",
             ),
             Stop::at(
                 "Refill at once",
@@ -168,7 +170,7 @@ pub static TOURS: &[Tour] = &[
             ),
             Stop::at(
                 "Cut the prefill",
-                "lab=batching&mode=chunked&step=1",
+                "lab=batching&mode=chunked&step=6",
                 "Chunked prefill cuts a prompt into pieces that share iterations with decoding, so tokens \
                  keep flowing. The budget sets how much work fits in one iteration.",
             )
