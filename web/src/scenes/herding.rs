@@ -123,7 +123,8 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
             if lane > 120.0 {
                 format!("Router {} · {}t old", i + 1, r.age)
             } else {
-                format!("R{} {}t", i + 1, r.age)
+                // "Rt" for routers: "R" is a replica's short name.
+                format!("Rt{} {}t", i + 1, r.age)
             },
             &pal.fg,
         ));
