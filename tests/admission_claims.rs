@@ -8,7 +8,7 @@ use sim_core::labs::admission::{self, Config, Policy, PolicyRun};
 const SEEDS: u64 = 100;
 
 fn runs(config: &Config) -> Vec<PolicyRun> {
-    admission::run(config).expect("valid").policies
+    admission::run_policies(config).expect("valid")
 }
 
 fn policy(runs: &[PolicyRun], p: Policy) -> &PolicyRun {

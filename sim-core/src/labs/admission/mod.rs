@@ -21,7 +21,7 @@ mod config;
 mod sim;
 
 pub use config::{Config, Policy};
-pub use sim::{run, PolicyRun, Snapshot};
+pub use sim::{run, run_policies, PolicyRun, Snapshot, SWEEP};
 
 use alloc::vec::Vec;
 use serde::Serialize;

@@ -280,14 +280,20 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
 /// Loads of the goodput sweep, as shares of capacity.
 pub const SWEEP: [f64; 10] = [0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1, 1.3, 1.6, 2.0];
 
-/// Run every policy on the same requests, and sweep the offered load.
-pub fn run(config: &Config) -> Result<Outcome, ParamError> {
+/// Run every policy on the same requests (no sweep: what the claims over
+/// many seeds need).
+pub fn run_policies(config: &Config) -> Result<Vec<PolicyRun>, ParamError> {
     config.validate()?;
     let reqs = arrivals(config);
-    let policies = Policy::ALL
+    Ok(Policy::ALL
         .iter()
         .map(|&p| run_policy(config, p, &reqs))
-        .collect();
+        .collect())
+}
+
+/// Run every policy on the same requests, and sweep the offered load.
+pub fn run(config: &Config) -> Result<Outcome, ParamError> {
+    let policies = run_policies(config)?;
     let sweep = SWEEP
         .iter()
         .map(|&load| {
