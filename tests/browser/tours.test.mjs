@@ -232,3 +232,41 @@ test('tour links that cannot be used say so and run nothing they carry', async (
   assert.equal(fired, false);
   assert.deepEqual(problems, []);
 });
+
+test('every replica colour the page draws stands 3:1 against the page, panel and chart backgrounds, light and dark', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  // The replica colours as the herding lab paints its bars (16 replicas:
+  // every colour of the palette), against the theme's backgrounds as the
+  // browser computed them.
+  const report = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${env.srv.base}?lab=herding&replicas=16&step=40`);
+    const { colours, backgrounds } = await page.evaluate(() => {
+      const rgb = (s) => s.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+      const probe = document.createElement('div');
+      document.body.append(probe);
+      const resolve = (v) => { probe.style.color = v; return rgb(getComputedStyle(probe).color); };
+      const root = getComputedStyle(document.documentElement);
+      const backgrounds = ['--bg', '--panel', '--chart-bg'].map((v) => [v, resolve(root.getPropertyValue(v).trim())]);
+      const colours = [...new Set([...document.querySelectorAll('.bar-old')].map((e) => e.style.background))].map((c) => [c, resolve(c)]);
+      probe.remove();
+      return { colours, backgrounds };
+    });
+    const lum = ([r, g, b]) => [r, g, b].map((c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+      .reduce((s, c, i) => s + c * [0.2126, 0.7152, 0.0722][i], 0);
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)]; return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+    assert.equal(colours.length, 16, `${scheme}: every replica of 16 in its own colour`);
+    let worst = Infinity;
+    for (const [name, c] of colours) {
+      for (const [v, bg] of backgrounds) {
+        const r = ratio(c, bg);
+        worst = Math.min(worst, r);
+        assert.ok(r >= 3, `${scheme}: ${name} on ${v} is ${r.toFixed(2)}:1`);
+      }
+    }
+    report.push(`${scheme} ${colours.length} colours, lowest ${worst.toFixed(2)}:1`);
+  }
+  console.log(`replica colour contrast in the page: ${report.join('; ')}`);
+  assert.deepEqual(problems, []);
+});
