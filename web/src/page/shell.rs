@@ -209,8 +209,8 @@ fn player(state: State) -> Option<impl IntoView> {
             <Stage scene=scene speed=state.speed id=format!("{id}-stage") label=narration />
             <Player step=step wanted=state.wanted_step len=len unit=unit playing=state.playing
                 speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
-            <Markup html=Html::trusted(meta.legend) />
-            <Markup html=move || state.with_snap(|s| page.detail(s)).unwrap_or_default() />
+            <Markup html=Html::trusted(meta.legend) class="player-legend" />
+            <Markup html=move || state.with_snap(|s| page.detail(s)).unwrap_or_default() class="player-detail" />
         </div>
     }
     .into()
