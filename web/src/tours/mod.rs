@@ -64,15 +64,9 @@ impl Stop {
 
     /// The tour's last step: the full lab.
     pub const fn playground(title: &'static str, link: &'static str, words: &'static str) -> Stop {
-        Stop {
-            title,
-            link,
-            words,
-            reveal: None,
-            also: &[],
-            play: false,
-            playground: true,
-        }
+        let mut stop = Stop::at(title, link, words);
+        stop.playground = true;
+        stop
     }
 
     /// The lab this step shows (its `lab=` value).
