@@ -43,6 +43,7 @@ labs! {
     herding::HerdingLab,
     prefix::PrefixLab,
     batching::BatchingLab,
+    admission::AdmissionLab,
     queueing::knee::KneeLab,
     queueing::little::LittleLab,
     queueing::retries::RetriesLab,

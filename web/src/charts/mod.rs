@@ -4,6 +4,8 @@
 //! well as on a canvas. One renderer also means plotters' generic code is in the
 //! wasm bundle once, not once per chart.
 
+pub mod admission_goodput;
+pub mod admission_queue;
 pub mod budget_tradeoff;
 pub mod cascade;
 pub mod goodput;

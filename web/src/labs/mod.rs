@@ -3,6 +3,7 @@
 //! sim-core's registry (`sim_core::labs::LABS`); [`PAGES`] lists each lab's
 //! description in the same order, and a test fails when the two differ.
 
+pub mod admission;
 pub mod batching;
 pub mod goodput;
 pub mod herding;
@@ -19,6 +20,7 @@ pub static PAGES: &[&dyn AnyPage] = &[
     &herding::PAGE,
     &prefix::PAGE,
     &batching::PAGE,
+    &admission::PAGE,
     &queueing::knee::PAGE,
     &queueing::little::PAGE,
     &queueing::retries::PAGE,
@@ -78,6 +80,7 @@ mod columns {
             directions(super::routing::tables::MS_COLUMNS),
         );
         add("batching", directions(&super::batching::COLS));
+        add("admission", directions(&super::admission::COLS));
         add("herding", directions(&super::herding::COLS));
         use super::queueing::hedging::{COLUMNS, HIGHER};
         add(
@@ -111,6 +114,12 @@ mod columns {
         ("P99 (ms)", false),
         ("Extra requests", false),
         ("Extra GPU work", false),
+        ("Goodput", true),
+        ("Refused", false),
+        ("Dropped", false),
+        ("Failed", false),
+        ("Wait P95", false),
+        ("Wasted work", false),
     ];
 
     #[test]

@@ -5,6 +5,7 @@
 //! moments come from sim-core's records, worded here. Pure functions of the
 //! lab's data: no signals, no DOM.
 
+pub mod admission;
 pub mod batching;
 pub mod herding;
 pub mod prefix;

@@ -67,6 +67,9 @@ pub struct Config {
     pub seed: u64,
 }
 
+/// The defaults tell the lab's story in one run: a steady 80% load, a surge
+/// to twice that for 300 ticks (the queue it leaves behind outlives it), then
+/// an incident on replica 1 for the breaker to catch.
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -75,15 +78,15 @@ impl Default for Config {
             service: 20.0,
             service_cv: 1.0,
             first_token: 0.1,
-            load: 1.3,
-            surge: 0.0,
-            surge_at: 500,
+            load: 0.8,
+            surge: 1.0,
+            surge_at: 200,
             surge_for: 300,
             slo: 3.0,
             cap: 16,
             bound: 2.0,
-            failure: 0.0,
-            incident_at: 500,
+            failure: 0.5,
+            incident_at: 1100,
             incident_for: 500,
             trip_after: 5,
             window: 50,
@@ -163,8 +166,8 @@ impl Configurable for Config {
         P::whole("trip-for", "Trip duration", "ticks", (1, 100_000, 1), |c| c.trip_for.into(), |c, x| c.trip_for = narrow(x))
             .doc("Ticks a tripped replica stays out of rotation.")
             .advanced(),
-        P::whole("ticks", "Ticks", "", (100, 100_000, 100), |c| c.ticks.into(), |c, x| c.ticks = narrow(x))
-            .doc("Ticks simulated.")
+        P::whole("ticks", "Ticks", "", (100, 20_000, 100), |c| c.ticks.into(), |c, x| c.ticks = narrow(x))
+            .doc("Ticks simulated (every tick of every policy is kept for the player).")
             .advanced(),
         P::seed(|c| c.seed, |c, x| c.seed = x),
     ];

@@ -10,7 +10,7 @@
 use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::config::{Config, Policy};
 use super::Outcome;
@@ -32,7 +32,7 @@ struct Arrival {
 }
 
 /// The pool and the queue after one tick (what a player shows).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Requests waiting at the gateway.
     pub queue: u32,
@@ -46,10 +46,43 @@ pub struct Snapshot {
     pub dropped: u32,
     /// Finished within the SLO at this tick.
     pub good: u32,
+    /// What makes this tick worth stopping at, if anything.
+    pub moment: Option<Moment>,
+}
+
+/// A tick a player stops at: the first time a policy acts, or the point
+/// past which no control cannot keep its promise.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Moment {
+    /// The first request whose wait alone put it past the SLO reached a
+    /// server (no control, the breaker): every request queued behind it is
+    /// late too, and still served.
+    SloLost {
+        /// How long it waited, ticks.
+        waited: u32,
+    },
+    /// The queue cap's first 429: the queue held `queue` requests.
+    FirstRefusal {
+        /// Requests waiting when it was refused.
+        queue: u32,
+    },
+    /// The first request dropped at dispatch (deadline or queue-time bound).
+    FirstDrop {
+        /// How long it had waited, ticks.
+        waited: u32,
+    },
+    /// A breaker took `replica` (0-based) out after `failures` failures
+    /// within its window.
+    Trip {
+        /// The replica, 0-based.
+        replica: u32,
+        /// Failures counted in the window.
+        failures: u32,
+    },
 }
 
 /// One policy's run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PolicyRun {
     /// The policy.
     pub policy: Policy,
@@ -140,7 +173,10 @@ struct Busy {
 }
 
 /// Run `policy` over `reqs`.
-fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
+///
+/// With `record`, the run keeps its tick-by-tick [`Snapshot`]s (the player
+/// needs them; the load sweep does not).
+fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival], record: bool) -> PolicyRun {
     let n = config.replicas as usize;
     let slo = config.slo * config.service;
     let bound = config.bound * config.service;
@@ -153,8 +189,9 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
     let (mut rejected, mut dropped, mut served, mut failed, mut good) =
         (0u32, 0u32, 0u32, 0u32, 0u32);
     let (mut spent, mut wasted, mut tripped_ticks) = (0u64, 0u64, 0u32);
-    let mut timeline = Vec::with_capacity(config.ticks as usize);
+    let mut timeline = Vec::with_capacity(if record { config.ticks as usize } else { 0 });
     let mut next = 0usize;
+    let (mut lost_seen, mut refused_seen, mut dropped_seen) = (false, false, false);
     for t in 0..config.ticks {
         let mut snap = Snapshot {
             queue: 0,
@@ -163,6 +200,7 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
             rejected: 0,
             dropped: 0,
             good: 0,
+            moment: None,
         };
         // Servers finish.
         busy.retain(|b| {
@@ -188,9 +226,14 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
                 while failures[r].front().is_some_and(|&f| f + config.window <= t) {
                     failures[r].pop_front();
                 }
-                if failures[r].len() as u32 >= config.trip_after && out_until[r] <= t {
+                let counted = failures[r].len() as u32;
+                if counted >= config.trip_after && out_until[r] <= t {
                     out_until[r] = t + config.trip_for;
                     failures[r].clear();
+                    snap.moment = Some(Moment::Trip {
+                        replica: r as u32,
+                        failures: counted,
+                    });
                 }
             }
         }
@@ -203,6 +246,12 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
             if policy == Policy::QueueCap && queue.len() as u32 >= config.cap {
                 rejected += 1;
                 snap.rejected += 1;
+                if !refused_seen {
+                    refused_seen = true;
+                    snap.moment = Some(Moment::FirstRefusal {
+                        queue: queue.len() as u32,
+                    });
+                }
             } else {
                 queue.push_back(next);
             }
@@ -231,7 +280,19 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
             if lost {
                 dropped += 1;
                 snap.dropped += 1;
+                if !dropped_seen {
+                    dropped_seen = true;
+                    snap.moment = Some(Moment::FirstDrop {
+                        waited: t - req.tick,
+                    });
+                }
                 continue;
+            }
+            if !lost_seen && !dropped_seen && ttft > slo {
+                lost_seen = true;
+                snap.moment.get_or_insert(Moment::SloLost {
+                    waited: t - req.tick,
+                });
             }
             waits.push(waited);
             // Replica 1 (index 0) is the one that fails during the incident.
@@ -253,7 +314,9 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
         snap.queue = queue.len() as u32;
         snap.busy = load.clone();
         snap.out = out;
-        timeline.push(snap);
+        if record {
+            timeline.push(snap);
+        }
     }
     waits.sort_by(f64::total_cmp);
     let offered = reqs.len() as u32;
@@ -277,34 +340,41 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival]) -> PolicyRun {
     }
 }
 
-/// Loads of the goodput sweep, as shares of capacity.
+/// Loads of the goodput sweep, as shares of capacity (each a steady load:
+/// no surge, no failing replica).
 pub const SWEEP: [f64; 10] = [0.2, 0.4, 0.6, 0.8, 0.9, 1.0, 1.1, 1.3, 1.6, 2.0];
 
 /// Run every policy on the same requests (no sweep: what the claims over
 /// many seeds need).
 pub fn run_policies(config: &Config) -> Result<Vec<PolicyRun>, ParamError> {
-    config.validate()?;
-    let reqs = arrivals(config);
-    Ok(Policy::ALL
-        .iter()
-        .map(|&p| run_policy(config, p, &reqs))
-        .collect())
+    Ok(run(config, Policy::ALL, false)?.policies)
 }
 
-/// Run every policy on the same requests, and sweep the offered load.
-pub fn run(config: &Config) -> Result<Outcome, ParamError> {
-    let policies = run_policies(config)?;
-    let sweep = SWEEP
+/// Run `policies` on the same requests, recording each tick by tick, and
+/// (with `sweep`) the goodput of each at every load of [`SWEEP`].
+pub fn run(config: &Config, policies: &[Policy], sweep: bool) -> Result<Outcome, ParamError> {
+    config.validate()?;
+    let reqs = arrivals(config);
+    let runs = policies
+        .iter()
+        .map(|&p| run_policy(config, p, &reqs, true))
+        .collect();
+    let sweep = if sweep { SWEEP.as_slice() } else { &[] };
+    let sweep = sweep
         .iter()
         .map(|&load| {
+            // The knee at a steady load: the surge and the incident are
+            // this run's story, not the curve's.
             let c = Config {
                 load,
+                surge: 0.0,
+                failure: 0.0,
                 ..config.clone()
             };
             let reqs = arrivals(&c);
-            let goodput = Policy::ALL
+            let goodput = policies
                 .iter()
-                .map(|&p| run_policy(&c, p, &reqs).goodput)
+                .map(|&p| run_policy(&c, p, &reqs, false).goodput)
                 .collect();
             (load, goodput)
         })
@@ -312,7 +382,7 @@ pub fn run(config: &Config) -> Result<Outcome, ParamError> {
     Ok(Outcome {
         config: config.clone(),
         capacity: config.capacity(),
-        policies,
+        policies: runs,
         sweep,
     })
 }
