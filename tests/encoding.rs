@@ -1,10 +1,13 @@
-//! The worker hands every outcome to the page positionally encoded
-//! (`sim_core::labs::encode`), and the page reads it back with `decode`. A
-//! field skipped when serialising would shift every field after it, so this
-//! checks, for every registered lab, that what the page decodes serialises
-//! to exactly the JSON the worker wrote, and that this JSON is the CLI's.
+//! The worker hands every outcome to the page encoded once
+//! (`sim_core::labs::encode`, the `sim_core::wire` format): the page reads
+//! it back typed with `decode`, and an export turns the same bytes into JSON
+//! with `wire::to_json`. A field skipped when serialising would shift every
+//! field after it, so this checks, for every registered lab, that what the
+//! page decodes serialises to exactly the export's JSON, and that this JSON
+//! is the CLI's, byte for byte.
 
 use sim_core::labs::{self, RunRequest, LABS};
+use sim_core::wire::to_json;
 
 /// Every lab at its defaults, and the settings that fill optional parts of
 /// an outcome (counterfactuals, speeds, a scale-up replica).
@@ -23,18 +26,19 @@ fn every_lab_reads_back_exactly_what_the_worker_wrote() {
         let entry = labs::find(id).expect("registered");
         let text = labs::text(id).expect("every lab has a text side");
         let written = (entry.run)(&RunRequest::of(pairs)).expect("runs");
+        let json = to_json(&written.bytes).expect("walks");
         let back = (text.reencode)(&written.bytes).expect("decodes");
-        assert_eq!(back, written.json, "{id} {pairs:?}");
-        // The page's JSON (the bundle's own writer) is the CLI's (serde_json),
-        // value for value.
+        assert_eq!(back, json, "{id} {pairs:?}");
+        // The page's export is the CLI's JSON (serde_json), value for value
+        // (and byte for byte `serde_json::to_string`, by the line above).
         let cli = (text.run)(&RunRequest::of(pairs), labs::Format::Json).expect("runs");
         let cli: serde_json::Value = serde_json::from_str(&cli).expect("json");
-        let page: serde_json::Value = serde_json::from_str(&written.json).expect("json");
+        let page: serde_json::Value = serde_json::from_str(&json).expect("json");
         assert_eq!(page, cli, "{id} {pairs:?}");
         println!(
             "{id}: {} bytes encoded, {} of JSON",
             written.bytes.len(),
-            written.json.len()
+            json.len()
         );
     }
 }
@@ -49,13 +53,14 @@ fn the_routing_timeline_reads_back() {
         ..RunRequest::of(&[])
     })
     .expect("runs");
+    let json = to_json(&written.bytes).expect("walks");
     let back = (text.reencode)(&written.bytes).expect("decodes");
-    assert_eq!(back, written.json, "the run reads back exactly");
+    assert_eq!(back, json, "the run reads back exactly");
     // The recording reaches the page in the bytes, and stays out of the
     // JSON export, which equals the CLI's run of the same settings.
     let cli = (text.run)(&RunRequest::of(&[]), labs::Format::Json).expect("runs");
     let cli: serde_json::Value = serde_json::from_str(&cli).expect("json");
-    let export: serde_json::Value = serde_json::from_str(&written.json).expect("json");
+    let export: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(export, cli);
     let outcome: labs::routing::Outcome = labs::decode(&written.bytes).expect("decodes");
     let t = outcome.timeline.as_ref().expect("recorded");

@@ -52,6 +52,7 @@ pub mod routing;
 pub mod sort;
 pub mod stats;
 pub mod time;
+pub mod wire;
 pub mod workload;
 
 /// serde, for the code [`choices!`] generates in other modules and crates.

@@ -63,13 +63,12 @@ impl PartialEq for Job {
 /// How a job ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    /// The outcome as JSON, and the milliseconds the worker computed.
+    /// The outcome, and the milliseconds the worker computed.
     Done {
-        /// `lblab <lab> --json` on one line (empty for a timeline).
-        json: Arc<str>,
-        /// The same outcome (or the timeline), [`sim_core::labs::encode`]d:
-        /// what the page reads back.
-        bytes: Vec<u8>,
+        /// The outcome, [`sim_core::labs::encode`]d: what the page reads
+        /// back, and what an export turns into `lblab <lab> --json`'s text
+        /// ([`sim_core::wire::to_json`]).
+        bytes: Arc<[u8]>,
         /// Compute time in the worker.
         ms: f64,
     },
@@ -305,11 +304,11 @@ fn on_message(e: web_sys::MessageEvent) {
     }
     let reply = match kind.as_str() {
         "done" => Reply::Done {
-            json: get(&data, "json").as_string().unwrap_or_default().into(),
             bytes: get(&data, "bytes")
                 .dyn_into::<js_sys::Uint8Array>()
                 .map(|a| a.to_vec())
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .into(),
             ms: get(&data, "ms").as_f64().unwrap_or(f64::NAN),
         },
         _ => Reply::Failed(Failure {
@@ -546,9 +545,8 @@ pub fn lblab_worker_message(data: JsValue) {
     // The simulation's own time (writing the JSON is not part of it).
     let ms = end.get() - start;
     match out {
-        Ok(labs::Written { json, bytes }) => {
+        Ok(labs::Written { bytes }) => {
             let msg = message(id, "done");
-            let _ = Reflect::set(&msg, &"json".into(), &JsValue::from_str(&json));
             let _ = Reflect::set(
                 &msg,
                 &"bytes".into(),

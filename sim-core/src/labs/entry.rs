@@ -71,12 +71,11 @@ impl<'a> RunRequest<'a> {
     }
 }
 
-/// A run written out twice: compact JSON (`lblab <lab> --json` on one line,
-/// for exports) and [`encode`]d bytes (what the page reads back).
+/// A run written out once, [`encode`]d: the page reads the bytes back, and
+/// an export turns them into `lblab <lab> --json`'s line
+/// ([`crate::wire::to_json`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Written {
-    /// The outcome as compact JSON.
-    pub json: String,
     /// The outcome, [`encode`]d.
     pub bytes: Vec<u8>,
 }
@@ -220,9 +219,7 @@ fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> 
 
 fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
     let outcome = run_outcome::<L>(req)?;
-    let json = serde_json::to_string(&outcome).map_err(|e| RunError::Json(e.to_string()))?;
     Ok(Written {
-        json,
         bytes: encode(&outcome)?,
     })
 }

@@ -366,16 +366,15 @@ impl core::fmt::Display for RunError {
     }
 }
 
-/// Encode an outcome (or any record) positionally with postcard: every
-/// field in declaration order, no names. Outcomes never skip a field when
-/// serialising, so this reads back exactly (`web` decodes it on the page).
+/// Encode an outcome (or any record) for the page: [`crate::wire`], one
+/// encoding that the page reads back typed and an export turns into JSON.
 pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
-    postcard::to_allocvec(value).map_err(|e| RunError::Json(e.to_string()))
+    crate::wire::encode(value).map_err(|e| RunError::Json(e.to_string()))
 }
 
 /// Read back what [`encode`] wrote.
 pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
-    postcard::from_bytes(bytes).map_err(|e| e.to_string())
+    crate::wire::decode(bytes).map_err(|e| e.to_string())
 }
 
 /// A CSV field: quoted (with inner quotes doubled) when it holds a comma, a

@@ -111,13 +111,16 @@ fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPa
             }
             let cancelled = reply == Reply::Cancelled;
             match reply {
-                Reply::Done { json, bytes, ms } => {
+                Reply::Done { bytes, ms } => {
                     let decoded = page
                         .decode(&bytes)
                         .map_err(|e| format!("cannot read the worker's outcome: {e}"));
                     if let (Ok(o), true) = (&decoded, publish) {
                         let o = o.clone();
-                        crate::exports::publish(move || json.to_string(), move || page.csv(&o), ms);
+                        let bytes = bytes.clone();
+                        // The JSON is written only when an export asks for it.
+                        let json = move || sim_core::wire::to_json(&bytes).unwrap_or_default();
+                        crate::exports::publish(json, move || page.csv(&o), ms);
                     }
                     run.trace_refused.set(None);
                     run.outcome.set(decoded.map(Some));

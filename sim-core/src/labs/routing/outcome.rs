@@ -151,17 +151,8 @@ pub struct Outcome {
     /// positional encoding only: in JSON it is written `null`, so a page's
     /// export equals what `lblab routing --json` prints for the same settings
     /// (the recording is a view of the run, not one of its figures).
-    #[serde(serialize_with = "page_only")]
+    #[serde(serialize_with = "crate::wire::page_only")]
     pub timeline: Option<Timeline>,
-}
-
-/// Write `timeline` only for a machine reader (the page's positional
-/// encoding); a human-readable format (JSON) gets `null`.
-fn page_only<S: serde::Serializer>(timeline: &Option<Timeline>, s: S) -> Result<S::Ok, S::Error> {
-    match timeline {
-        Some(t) if !s.is_human_readable() => s.serialize_some(t),
-        _ => s.serialize_none(),
-    }
 }
 
 impl Outcome {
