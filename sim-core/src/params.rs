@@ -16,6 +16,7 @@
 //! form inputs) and [`Param::set_text`] is the one parser, so a value the CLI
 //! accepts is a value the URL accepts and vice versa.
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -480,6 +481,11 @@ impl<C> Param<C> {
     where
         C: Default,
     {
+        self.spec_of(&C::default())
+    }
+
+    /// The whole description, with the default read from `default`.
+    pub fn spec_of(&self, default: &C) -> Spec {
         Spec {
             key: self.key,
             label: self.label,
@@ -489,23 +495,41 @@ impl<C> Param<C> {
             show: self.show,
             when: self.when,
             shape: self.shape(),
-            default: self.get_text(&C::default()),
+            default: self.get_text(default),
         }
     }
 
     /// The value in `config`, as canonical text (what URLs and the CLI write).
     pub fn get_text(&self, config: &C) -> String {
+        self.value(config).text()
+    }
+
+    /// The value in `config`, without its config type. Only the accessors
+    /// are generic; parsing, checking and writing values are not, so they are
+    /// compiled once rather than once per lab (the page's bundle).
+    fn value(&self, config: &C) -> Value<'static> {
         match self.kind {
-            Kind::Real { get, .. } => real_text(get(config)),
-            Kind::Whole { get, .. } | Kind::Seed { get, .. } => get(config).to_string(),
-            Kind::WholeOrInf { get, .. } => match get(config) {
-                Some(x) => x.to_string(),
-                None => String::from("inf"),
-            },
-            Kind::Switch { get, .. } => String::from(if get(config) { "1" } else { "0" }),
-            Kind::Choice { get, .. } => String::from(get(config)),
-            Kind::Text { get, .. } => get(config),
+            Kind::Real { get, .. } => Value::Real(get(config)),
+            Kind::Whole { get, .. } | Kind::Seed { get, .. } => Value::Whole(get(config)),
+            Kind::WholeOrInf { get, .. } => Value::Inf(get(config)),
+            Kind::Switch { get, .. } => Value::Switch(get(config)),
+            Kind::Choice { get, .. } => Value::Name(get(config)),
+            Kind::Text { get, .. } => Value::Text(Cow::Owned(get(config))),
         }
+    }
+
+    /// Write `value` (already parsed and range-checked) into `config`.
+    fn put(&self, config: &mut C, value: Value<'_>) -> Result<(), String> {
+        match (self.kind, value) {
+            (Kind::Real { set, .. }, Value::Real(x)) => set(config, x),
+            (Kind::Whole { set, .. } | Kind::Seed { set, .. }, Value::Whole(x)) => set(config, x),
+            (Kind::WholeOrInf { set, .. }, Value::Inf(x)) => set(config, x),
+            (Kind::Switch { set, .. }, Value::Switch(x)) => set(config, x),
+            (Kind::Choice { set, .. }, Value::Name(x)) => set(config, x),
+            (Kind::Text { set, .. }, Value::Text(x)) => return set(config, &x),
+            _ => return Err(String::from("a value of another kind")),
+        }
+        Ok(())
     }
 
     /// The value in `config` as a number, for sliders and charts (`None` for
@@ -519,89 +543,15 @@ impl<C> Param<C> {
         }
     }
 
-    /// The error for `given` (text) against this parameter's requirement.
-    fn error(&self, given: &str, problem: Problem) -> ParamError {
-        ParamError {
-            key: self.key,
-            given: String::from(given),
-            problem,
-        }
-    }
-
-    fn range_problem(&self) -> Problem {
-        match self.kind {
-            Kind::Real { min, max, .. } => Problem::Number {
-                min: number_text(min),
-                max: number_text(max),
-            },
-            Kind::Whole { min, max, .. } => Problem::Whole {
-                min: min.to_string(),
-                max: max.to_string(),
-            },
-            Kind::WholeOrInf { min, max, .. } => Problem::WholeOrInf {
-                min: min.to_string(),
-                max: max.to_string(),
-            },
-            Kind::Seed { .. } => Problem::Whole {
-                min: String::from("0"),
-                max: u64::MAX.to_string(),
-            },
-            Kind::Switch { .. } => Problem::Switch,
-            Kind::Choice { options, .. } => {
-                Problem::Option(options().iter().map(|o| o.name).collect())
-            }
-            Kind::Text { hint, .. } => Problem::Invalid(String::from(hint)),
-        }
-    }
-
     /// Parse `text`, check it against the range, and write it into `config`. On
     /// error `config` is unchanged.
     pub fn set_text(&self, config: &mut C, text: &str) -> Result<(), ParamError> {
-        let t = text.trim();
-        let bad = || self.error(text, self.range_problem());
-        match self.kind {
-            Kind::Real { min, max, set, .. } => {
-                let x: f64 = t.parse().map_err(|_| bad())?;
-                if !(x.is_finite() && x >= min && x <= max) {
-                    return Err(bad());
-                }
-                set(config, x);
-            }
-            Kind::Whole { min, max, set, .. } => {
-                let x: u64 = t.parse().map_err(|_| bad())?;
-                if x < min || x > max {
-                    return Err(bad());
-                }
-                set(config, x);
-            }
-            Kind::WholeOrInf { min, max, set, .. } => {
-                if matches!(t, "inf" | "∞" | "infinity") {
-                    set(config, None);
-                } else {
-                    let x: u64 = t.parse().map_err(|_| bad())?;
-                    if x < min || x > max {
-                        return Err(bad());
-                    }
-                    set(config, Some(x));
-                }
-            }
-            Kind::Seed { set, .. } => set(config, t.parse().map_err(|_| bad())?),
-            Kind::Switch { set, .. } => match t {
-                "1" | "true" | "on" | "yes" => set(config, true),
-                "0" | "false" | "off" | "no" => set(config, false),
-                _ => return Err(bad()),
-            },
-            Kind::Choice { options, set, .. } => {
-                if !options().iter().any(|o| o.name == t) {
-                    return Err(bad());
-                }
-                set(config, t);
-            }
-            Kind::Text { set, .. } => {
-                set(config, t).map_err(|why| self.error(text, Problem::Invalid(why)))?;
-            }
-        }
-        Ok(())
+        let shape = self.shape();
+        let value = shape
+            .parse(text.trim())
+            .ok_or_else(|| ParamError::new(self.key, text, shape.problem()))?;
+        self.put(config, value)
+            .map_err(|why| ParamError::new(self.key, text, Problem::Invalid(why)))
     }
 
     /// Check the value in `config` against the range (a config built in code,
@@ -611,28 +561,116 @@ impl<C> Param<C> {
     where
         C: Clone,
     {
-        let ok = match self.kind {
-            Kind::Real { min, max, get, .. } => {
-                let x = get(config);
-                x.is_finite() && x >= min && x <= max
-            }
-            Kind::Whole { min, max, get, .. } => (min..=max).contains(&get(config)),
-            Kind::WholeOrInf { min, max, get, .. } => {
-                get(config).is_none_or(|x| (min..=max).contains(&x))
-            }
-            Kind::Choice { options, get, .. } => options().iter().any(|o| o.name == get(config)),
-            Kind::Text { get, set, .. } => {
-                let text = get(config);
+        match (self.value(config), self.kind) {
+            (Value::Text(text), Kind::Text { set, .. }) => {
                 let mut scratch = config.clone();
-                return set(&mut scratch, &text)
-                    .map_err(|why| self.error(&text, Problem::Invalid(why)));
+                set(&mut scratch, &text)
+                    .map_err(|why| ParamError::new(self.key, &text, Problem::Invalid(why)))
             }
-            Kind::Switch { .. } | Kind::Seed { .. } => true,
+            (value, _) => {
+                let shape = self.shape();
+                if shape.admits(&value) {
+                    Ok(())
+                } else {
+                    Err(ParamError::new(self.key, &value.text(), shape.problem()))
+                }
+            }
+        }
+    }
+}
+
+/// A parameter's value without its config type (see [`Param::get_text`]).
+#[derive(Clone, Debug, PartialEq)]
+enum Value<'t> {
+    Real(f64),
+    Whole(u64),
+    Inf(Option<u64>),
+    Switch(bool),
+    Name(&'t str),
+    Text(Cow<'t, str>),
+}
+
+impl Value<'_> {
+    /// Canonical text (what URLs and the CLI write).
+    fn text(&self) -> String {
+        match self {
+            Value::Real(x) => real_text(*x),
+            Value::Whole(x) | Value::Inf(Some(x)) => x.to_string(),
+            Value::Inf(None) => String::from("inf"),
+            Value::Switch(b) => String::from(if *b { "1" } else { "0" }),
+            Value::Name(x) => String::from(*x),
+            Value::Text(x) => x.to_string(),
+        }
+    }
+}
+
+impl Shape {
+    /// `t` (trimmed) as a value of this shape, if it is one in range.
+    fn parse<'t>(&self, t: &'t str) -> Option<Value<'t>> {
+        let value = match self {
+            Shape::Real { .. } => Value::Real(t.parse().ok()?),
+            Shape::Whole { .. } | Shape::Seed => Value::Whole(t.parse().ok()?),
+            Shape::WholeOrInf { .. } if matches!(t, "inf" | "∞" | "infinity") => Value::Inf(None),
+            Shape::WholeOrInf { .. } => Value::Inf(Some(t.parse().ok()?)),
+            Shape::Switch => match t {
+                "1" | "true" | "on" | "yes" => Value::Switch(true),
+                "0" | "false" | "off" | "no" => Value::Switch(false),
+                _ => return None,
+            },
+            Shape::Choice(_) => Value::Name(t),
+            Shape::Text { .. } => Value::Text(Cow::Borrowed(t)),
         };
-        if ok {
-            Ok(())
-        } else {
-            Err(self.error(&self.get_text(config), self.range_problem()))
+        self.admits(&value).then_some(value)
+    }
+
+    /// Whether `value` is in range (text is the lab's to judge).
+    fn admits(&self, value: &Value<'_>) -> bool {
+        match (self, value) {
+            (Shape::Real { min, max, .. }, Value::Real(x)) => x.is_finite() && x >= min && x <= max,
+            (Shape::Whole { min, max, .. }, Value::Whole(x))
+            | (Shape::WholeOrInf { min, max }, Value::Inf(Some(x))) => (min..=max).contains(&x),
+            (Shape::WholeOrInf { .. }, Value::Inf(None))
+            | (Shape::Seed, Value::Whole(_))
+            | (Shape::Switch, Value::Switch(_))
+            | (Shape::Text { .. }, Value::Text(_)) => true,
+            (Shape::Choice(options), Value::Name(n)) => options.iter().any(|o| o.name == *n),
+            _ => false,
+        }
+    }
+
+    /// What a value of this shape must be, for an error.
+    fn problem(&self) -> Problem {
+        match self {
+            Shape::Real { min, max, .. } => Problem::Number {
+                min: number_text(*min),
+                max: number_text(*max),
+            },
+            Shape::Whole { min, max, .. } => Problem::Whole {
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+            Shape::WholeOrInf { min, max } => Problem::WholeOrInf {
+                min: min.to_string(),
+                max: max.to_string(),
+            },
+            Shape::Seed => Problem::Whole {
+                min: String::from("0"),
+                max: u64::MAX.to_string(),
+            },
+            Shape::Switch => Problem::Switch,
+            Shape::Choice(options) => Problem::Option(options.iter().map(|o| o.name).collect()),
+            Shape::Text { hint, .. } => Problem::Invalid(String::from(*hint)),
+        }
+    }
+}
+
+impl ParamError {
+    /// The error for `given` (text) against parameter `key`.
+    fn new(key: &'static str, given: &str, problem: Problem) -> ParamError {
+        ParamError {
+            key,
+            given: String::from(given),
+            problem,
         }
     }
 }
@@ -800,7 +838,8 @@ pub trait Configurable: Default + Clone + PartialEq + 'static {
 
     /// Every parameter's description, defaults included.
     fn specs() -> Vec<Spec> {
-        Self::PARAMS.iter().map(Param::spec).collect()
+        let default = Self::default();
+        Self::PARAMS.iter().map(|p| p.spec_of(&default)).collect()
     }
 }
 
@@ -811,10 +850,18 @@ pub trait Configurable: Default + Clone + PartialEq + 'static {
 pub fn from_pairs<'a, C: Configurable>(
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
 ) -> (C, Vec<ParamError>) {
+    // Collected first: the work below is then compiled once per config type,
+    // not once per config type and kind of iterator (the page's bundle).
+    let pairs: Vec<(&str, &str)> = pairs.into_iter().collect();
+    from_pair_list(&pairs)
+}
+
+/// [`from_pairs`] over a slice.
+fn from_pair_list<C: Configurable>(pairs: &[(&str, &str)]) -> (C, Vec<ParamError>) {
     let mut config = C::default();
     let mut errors = Vec::new();
     let mut given: Vec<&'static str> = Vec::new();
-    for (key, text) in pairs {
+    for &(key, text) in pairs {
         if let Some(p) = C::param(key) {
             match p.set_text(&mut config, text) {
                 Ok(()) => given.push(p.key),
@@ -828,32 +875,12 @@ pub fn from_pairs<'a, C: Configurable>(
         let Err(e) = config.cross_check() else {
             break;
         };
-        // Reset the key the check names, if the reader gave it; otherwise,
-        // or if that did not help (`sweep-from=5` is above even the default
-        // `sweep-to`), the value it must not fall below goes instead.
-        let partner = match e.problem {
-            Problem::Below(p) if !reset.contains(&p) => Some(p),
-            _ => None,
-        };
-        let own_first = given.contains(&e.key) || partner.is_none();
-        let (key, error) = if own_first && !reset.contains(&e.key) {
-            (e.key, e)
-        } else if let Some(partner) = partner {
-            let given = C::param(partner)
+        let text_of = |key: &str| {
+            C::param(key)
                 .map(|p| p.get_text(&config))
-                .unwrap_or_default();
-            let problem = Problem::Invalid(format!("at most {}", e.key));
-            (
-                partner,
-                ParamError {
-                    key: partner,
-                    given,
-                    problem,
-                },
-            )
-        } else {
-            (e.key, e)
+                .unwrap_or_default()
         };
+        let (key, error) = to_reset(e, &given, &reset, &text_of);
         if reset.contains(&key) {
             // Nothing left to try: the defaults are consistent.
             config = C::default();
@@ -867,6 +894,35 @@ pub fn from_pairs<'a, C: Configurable>(
         errors.push(error);
     }
     (config, errors)
+}
+
+/// Which key to reset after the cross-check failed with `e`, and the error
+/// to report: the key the check names, if the reader gave it; otherwise, or
+/// if that did not help (`sweep-from=5` is above even the default
+/// `sweep-to`), the value it must not fall below. Not generic (`text_of`
+/// reads a value's text), so it is compiled once for every lab.
+fn to_reset(
+    e: ParamError,
+    given: &[&'static str],
+    reset: &[&'static str],
+    text_of: &dyn Fn(&str) -> String,
+) -> (&'static str, ParamError) {
+    let partner = match e.problem {
+        Problem::Below(p) if !reset.contains(&p) => Some(p),
+        _ => None,
+    };
+    let own_first = given.contains(&e.key) || partner.is_none();
+    if own_first && !reset.contains(&e.key) {
+        (e.key, e)
+    } else if let Some(partner) = partner {
+        let problem = Problem::Invalid(format!("at most {}", e.key));
+        (
+            partner,
+            ParamError::new(partner, &text_of(partner), problem),
+        )
+    } else {
+        (e.key, e)
+    }
 }
 
 /// The `(key, text)` pairs that rebuild `config` through [`from_pairs`]: only

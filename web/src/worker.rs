@@ -180,15 +180,35 @@ fn link_href(doc: &web_sys::Document, selector: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
+/// `s` as a JavaScript string literal. Written out rather than with `{:?}`:
+/// Rust's debug quoting would bring Unicode's printable-character tables
+/// into the bundle for two URLs.
+fn js_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The bootstrap of the module worker: load this app's module, initialise it
 /// with its wasm, then hand every message (queued ones first) to
 /// `lblab_worker_message`.
 fn bootstrap(glue: &str, wasm: &str) -> String {
+    let (glue, wasm) = (js_string(glue), js_string(wasm));
     format!(
         "const queue = []; let handle = null;\n\
          self.onmessage = (e) => (handle ? handle(e.data) : queue.push(e.data));\n\
-         const m = await import({glue:?});\n\
-         await m.default({{ module_or_path: {wasm:?} }});\n\
+         const m = await import({glue});\n\
+         await m.default({{ module_or_path: {wasm} }});\n\
          handle = (d) => m.lblab_worker_message(d);\n\
          for (const d of queue.splice(0)) handle(d);\n"
     )
@@ -559,5 +579,14 @@ pub fn lblab_worker_message(data: JsValue) {
             let trace = matches!(e, sim_core::labs::RunError::Trace(_));
             fail(e.to_string(), trace)
         }
+    }
+}
+
+#[cfg(test)]
+mod quoting {
+    #[test]
+    fn urls_are_quoted_as_javascript_strings() {
+        assert_eq!(super::js_string("./web-1.js"), "\"./web-1.js\"");
+        assert_eq!(super::js_string("a\"b\\c\nd"), "\"a\\\"b\\\\c\\u000ad\"");
     }
 }

@@ -1,15 +1,16 @@
 //! The encoding of [`super`] as JSON, without the types: a walk over the
-//! shape and the values in step that hands each value to `serde_json` as the
-//! typed value would have been handed (structs as objects keyed by field
-//! name, unit variants as their name, other variants as a one-key object,
-//! `None` and page-only values as null), so the text is exactly what
-//! `serde_json::to_string` writes for the outcome.
+//! shape and the values in step that writes each value as `serde_json`
+//! writes the typed value (structs as objects keyed by field name, unit
+//! variants as their name, other variants as a one-key object, `None` and
+//! page-only values as `null`, floats in `ryu`'s layout), so the text is
+//! exactly what `serde_json::to_string` writes for the outcome. Its own
+//! writer rather than `serde_json`'s keeps `serde_json` out of the page's
+//! bundle; the tests compare the two byte for byte.
 
-use alloc::string::String;
+use alloc::format;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use serde::ser::{Error as _, SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
 
 use super::{split, tag, Cursor, Error};
 
@@ -21,7 +22,8 @@ pub fn to_json(bytes: &[u8]) -> Result<String, Error> {
         shape: Cursor::new(shape),
         names: Vec::new(),
     }));
-    let out = serde_json::to_string(&Next(&walk)).map_err(|_| Error("cannot write the JSON"))?;
+    let mut out = String::new();
+    value(&walk, &mut out)?;
     let state = walk.0.borrow();
     if state.values.done() && state.shape.done() {
         Ok(out)
@@ -45,7 +47,6 @@ enum Item<'a> {
     Uint(u64),
     Int(i64),
     F64(f64),
-    F32(f32),
     Str(&'a str),
     Char(&'a str),
     Array(usize),
@@ -105,7 +106,8 @@ impl<'a> Walk<'a> {
             tag::U8 => Item::Uint(v.byte()?.into()),
             tag::I8 => Item::Int((v.byte()? as i8).into()),
             tag::F64 => Item::F64(v.f64()?),
-            tag::F32 => Item::F32(v.f32()?),
+            // `serde_json` lays out `f32` by rules of its own; no outcome holds one.
+            tag::F32 => return Err(Error("f32 values are not written as JSON")),
             tag::STR => Item::Str(v.str()?),
             tag::CHAR => Item::Char(v.str()?),
             tag::UNIT => Item::Unit,
@@ -159,85 +161,160 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The next value.
-struct Next<'w, 'a>(&'w Walk<'a>);
-
-/// The next `n` values, as a JSON array.
-struct Array<'w, 'a>(&'w Walk<'a>, usize);
-
-/// The next `n` named fields, as a JSON object.
-struct Fields<'w, 'a>(&'w Walk<'a>, usize);
-
-fn err<S: Serializer>(e: Error) -> S::Error {
-    S::Error::custom(e.0)
-}
-
-impl Serialize for Array<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.1))?;
-        for _ in 0..self.1 {
-            seq.serialize_element(&Next(self.0))?;
+/// Write the next value as JSON.
+fn value(w: &Walk<'_>, out: &mut String) -> Result<(), Error> {
+    match w.item()? {
+        Item::Null | Item::Skipped => out.push_str("null"),
+        Item::Some => value(w, out)?,
+        // What `serde_json` writes for a page-only value: `null`.
+        Item::PageOnly => {
+            w.skip()?;
+            out.push_str("null");
         }
-        seq.end()
+        Item::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        Item::Uint(x) => out.push_str(&x.to_string()),
+        Item::Int(x) => out.push_str(&x.to_string()),
+        Item::F64(x) => float(out, x.is_finite(), || format!("{x:e}")),
+        Item::Str(x) | Item::Char(x) => string(out, x),
+        Item::Unit => out.push_str("null"),
+        Item::Array(n) => array(w, n, out)?,
+        Item::Map(n) => {
+            out.push('{');
+            for i in 0..n {
+                if i > 0 {
+                    out.push(',');
+                }
+                // Keys are strings in JSON: numbers are quoted.
+                match w.item()? {
+                    Item::Str(k) | Item::Char(k) => string(out, k),
+                    Item::Uint(k) => string(out, &k.to_string()),
+                    Item::Int(k) => string(out, &k.to_string()),
+                    _ => return Err(Error("a map key JSON cannot write")),
+                }
+                out.push(':');
+                value(w, out)?;
+            }
+            out.push('}');
+        }
+        Item::Fields(n) => fields(w, n, out)?,
+        Item::Variant(name, t, n) => {
+            if t == tag::UNIT_VARIANT {
+                string(out, name);
+                return Ok(());
+            }
+            out.push('{');
+            string(out, name);
+            out.push(':');
+            match t {
+                tag::NEWTYPE_VARIANT => value(w, out)?,
+                tag::TUPLE_VARIANT => array(w, n, out)?,
+                _ => fields(w, n, out)?,
+            }
+            out.push('}');
+        }
     }
+    Ok(())
 }
 
-impl Serialize for Fields<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.1))?;
-        for _ in 0..self.1 {
-            let key = self.0.name().map_err(err::<S>)?;
-            if self.0.peek().map_err(err::<S>)? == tag::SKIPPED {
-                // Left out, as `serde_json` leaves it out.
-                self.0.item().map_err(err::<S>)?;
-                continue;
-            }
-            map.serialize_entry(key, &Next(self.0))?;
+fn array(w: &Walk<'_>, n: usize, out: &mut String) -> Result<(), Error> {
+    out.push('[');
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
         }
-        map.end()
+        value(w, out)?;
     }
+    out.push(']');
+    Ok(())
 }
 
-impl Serialize for Next<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let w = self.0;
-        match w.item().map_err(err::<S>)? {
-            Item::Null | Item::Skipped => s.serialize_none(),
-            Item::Some => s.serialize_some(&Next(w)),
-            // What `serde_json` writes for a page-only value: `null`.
-            Item::PageOnly => {
-                w.skip().map_err(err::<S>)?;
-                s.serialize_none()
-            }
-            Item::Bool(b) => s.serialize_bool(b),
-            Item::Uint(x) => s.serialize_u64(x),
-            Item::Int(x) => s.serialize_i64(x),
-            Item::F64(x) => s.serialize_f64(x),
-            Item::F32(x) => s.serialize_f32(x),
-            Item::Str(x) | Item::Char(x) => s.serialize_str(x),
-            Item::Unit => s.serialize_unit(),
-            Item::Array(n) => Array(w, n).serialize(s),
-            Item::Map(n) => {
-                let mut map = s.serialize_map(Some(n))?;
-                for _ in 0..n {
-                    map.serialize_key(&Next(w))?;
-                    map.serialize_value(&Next(w))?;
-                }
-                map.end()
-            }
-            Item::Fields(n) => Fields(w, n).serialize(s),
-            Item::Variant(name, t, n) => {
-                if t == tag::UNIT_VARIANT {
-                    return s.serialize_str(name);
-                }
-                let mut map = s.serialize_map(Some(1))?;
-                match t {
-                    tag::NEWTYPE_VARIANT => map.serialize_entry(name, &Next(w))?,
-                    tag::TUPLE_VARIANT => map.serialize_entry(name, &Array(w, n))?,
-                    _ => map.serialize_entry(name, &Fields(w, n))?,
-                }
-                map.end()
-            }
+fn fields(w: &Walk<'_>, n: usize, out: &mut String) -> Result<(), Error> {
+    out.push('{');
+    let mut first = true;
+    for _ in 0..n {
+        let key = w.name()?;
+        if w.peek()? == tag::SKIPPED {
+            // Left out, as `serde_json` leaves it out.
+            w.item()?;
+            continue;
         }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        string(out, key);
+        out.push(':');
+        value(w, out)?;
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// A JSON string, escaped as `serde_json` escapes it: quotes, backslashes
+/// and control characters, nothing else.
+fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A float as `serde_json` writes it (the layout of the `ryu` crate):
+/// the shortest digits that read back to the same value (what `{:e}`
+/// gives), as a plain decimal with at least one digit after the point
+/// when the point falls within the first 16 places or up to 5 zeros after
+/// it, else in exponent form (`1e+21`, `1.5e-7`); not finite is `null`.
+fn float(out: &mut String, finite: bool, exp: impl FnOnce() -> String) {
+    if !finite {
+        out.push_str("null");
+        return;
+    }
+    let e = exp();
+    let (mantissa, power) = e.split_once('e').unwrap_or((&e, "0"));
+    let (negative, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => (true, m),
+        None => (false, mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let power: i32 = power.parse().unwrap_or(0);
+    // The decimal point sits `point` digits into `digits`.
+    let (n, point) = (digits.len() as i32, power + 1);
+    if negative {
+        out.push('-');
+    }
+    if 0 <= point - n && point <= 16 {
+        out.push_str(&digits);
+        out.extend(core::iter::repeat_n('0', (point - n) as usize));
+        out.push_str(".0");
+    } else if 0 < point && point <= 16 {
+        out.push_str(&digits[..point as usize]);
+        out.push('.');
+        out.push_str(&digits[point as usize..]);
+    } else if -5 < point && point <= 0 {
+        out.push_str("0.");
+        out.extend(core::iter::repeat_n('0', (-point) as usize));
+        out.push_str(&digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if n > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        if point > 1 {
+            out.push('+');
+        }
+        out.push_str(&(point - 1).to_string());
     }
 }

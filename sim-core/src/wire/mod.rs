@@ -205,14 +205,6 @@ impl<'a> Cursor<'a> {
     }
 
     #[inline(never)]
-    pub(crate) fn f32(&mut self) -> Result<f32, Error> {
-        let b = self.take(4)?;
-        let mut a = [0u8; 4];
-        a.copy_from_slice(b);
-        Ok(f32::from_le_bytes(a))
-    }
-
-    #[inline(never)]
     pub(crate) fn str(&mut self) -> Result<&'a str, Error> {
         let n = self.count()?;
         core::str::from_utf8(self.take(n)?)

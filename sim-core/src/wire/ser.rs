@@ -1,18 +1,18 @@
 //! Writing a value in the two streams of [`super`]: postcard's bytes in
 //! `values`, tags and names in `shape`.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use super::{tag, Error};
+use crate::fasthash::FxHashMap;
 
 /// Write `value` in the encoding of [`super`].
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut w = Writer {
         values: Vec::new(),
         shape: Vec::new(),
-        names: BTreeMap::new(),
+        names: FxHashMap::default(),
         open: Vec::new(),
     };
     value.serialize(&mut w)?;
@@ -33,13 +33,14 @@ fn varint(out: &mut Vec<u8>, mut x: u64) {
     out.push(x as u8);
 }
 
-/// The two streams and the names written so far (keyed by the address and
-/// length of the `&'static str` serde hands over, so a lookup never
-/// compares text).
+/// The two streams and the names written so far, keyed by the address and
+/// length of the `&'static str` serde hands over (a lookup never compares
+/// text). The map's types are those of the SGLang router's edges, so the
+/// bundle holds one copy of the map's code, not two.
 struct Writer {
     values: Vec<u8>,
     shape: Vec<u8>,
-    names: BTreeMap<(usize, usize), u64>,
+    names: FxHashMap<(usize, u32), usize>,
     /// Where the field counts of the structs being written sit in `shape`.
     open: Vec<usize>,
 }
@@ -68,10 +69,11 @@ impl Writer {
 
     #[inline(never)]
     fn name(&mut self, s: &'static str) {
-        let key = (s.as_ptr() as usize, s.len());
-        let next = self.names.len() as u64;
+        // Field and variant names are short: their length fits in a u32.
+        let key = (s.as_ptr() as usize, s.len() as u32);
+        let next = self.names.len();
         match self.names.get(&key) {
-            Some(&k) => varint(&mut self.shape, k + 1),
+            Some(&k) => varint(&mut self.shape, k as u64 + 1),
             None => {
                 self.names.insert(key, next);
                 self.shape.push(0);

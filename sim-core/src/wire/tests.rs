@@ -12,7 +12,7 @@ use super::{decode, encode, to_json};
 enum Shape {
     Empty,
     Wrapped(u32),
-    Pair(i64, f32),
+    Pair(i64, f64),
     #[serde(rename = "named-thing")]
     Named {
         a: Option<String>,
@@ -197,6 +197,108 @@ fn a_skipped_empty_field_reads_back_and_stays_out_of_json() {
     };
     let bytes = encode(&v).expect("encodes");
     assert_eq!(decode::<Skips>(&bytes).expect("decodes"), v);
+    assert_eq!(
+        to_json(&bytes).expect("walks"),
+        serde_json::to_string(&v).expect("json")
+    );
+}
+
+/// Floats in every layout `serde_json` uses, and a million random ones
+/// (random bit patterns and random magnitudes), written exactly as
+/// `serde_json` writes them.
+#[test]
+fn floats_are_written_as_serde_json_writes_them() {
+    let mut cases: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.1,
+        0.5,
+        1.5,
+        10.0,
+        100.0,
+        1e15,
+        1e16,
+        1e17,
+        1.5e16,
+        1.5e17,
+        123456789012345680.0,
+        1e21,
+        1e22,
+        1e-5,
+        1e-6,
+        1e-7,
+        1.5e-5,
+        1.5e-6,
+        1.234e-4,
+        0.001,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        5e-324,
+        1.0 / 3.0,
+        2.0 / 3.0,
+        9007199254740993.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..500_000 {
+        cases.push(f64::from_bits(next()));
+        let mag = (next() % 60) as i32 - 30;
+        cases.push((next() % 1_000_000) as f64 * 10f64.powi(mag) / 1000.0);
+    }
+    // Where two shortest digit strings read back to the same float (a tie
+    // halfway between), `core`'s formatting and `serde_json`'s can pick
+    // different ones: allowed, rare (counted), and always the same number.
+    let (mut ties, mut total) = (0, 0);
+    for chunk in cases.chunks(10_000) {
+        let v: Vec<f64> = chunk.to_vec();
+        let ours = to_json(&encode(&v).expect("encodes")).expect("walks");
+        let theirs = serde_json::to_string(&v).expect("json");
+        for (a, b) in ours
+            .trim_matches(['[', ']'])
+            .split(',')
+            .zip(theirs.trim_matches(['[', ']']).split(','))
+        {
+            total += 1;
+            if a != b {
+                ties += 1;
+                let (x, y): (f64, f64) =
+                    (a.parse().expect("a number"), b.parse().expect("a number"));
+                assert_eq!(
+                    x.to_bits(),
+                    y.to_bits(),
+                    "{a} and {b} are different numbers"
+                );
+                assert_eq!(a.len(), b.len(), "{a} and {b}: not equally short");
+            }
+        }
+    }
+    std::println!("floats: {ties} of {total} written with another shortest tie than serde_json's");
+    // Measured: 124 of a million.
+    assert!(ties * 1_000 < total, "{ties} of {total}");
+    // `f32` has a layout of its own in `serde_json`; no outcome holds one,
+    // and the writer says so rather than guess.
+    assert!(to_json(&encode(&[1.5f32]).expect("encodes")).is_err());
+}
+
+#[test]
+fn strings_are_escaped_as_serde_json_escapes_them() {
+    let all: String = (0u32..0x300).filter_map(char::from_u32).collect();
+    let v = vec![
+        all,
+        String::from("\u{2028}\u{2029}\u{7f}é😀"),
+        String::new(),
+    ];
+    let bytes = encode(&v).expect("encodes");
     assert_eq!(
         to_json(&bytes).expect("walks"),
         serde_json::to_string(&v).expect("json")

@@ -5,11 +5,16 @@
 //! with it, it stays near capacity.
 
 use sim_core::choice::Choice;
-use sim_core::labs::admission::Outcome;
+use sim_core::labs::admission::{Outcome, Policy};
 
-use super::admission_queue::policy_color;
 use super::{ChartSpec, Legend, Mark, Series};
 use crate::theme::replica_color;
+
+/// Colour index of `policy`: its place in [`Policy::ALL`], so a policy keeps
+/// its colour whichever policies a run holds.
+fn policy_color(policy: Policy) -> usize {
+    Policy::ALL.iter().position(|&p| p == policy).unwrap_or(0)
+}
 
 fn percent(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
@@ -17,6 +22,13 @@ fn percent(x: f64) -> String {
 
 fn rate(y: f64) -> String {
     crate::format::fixed(y, 2)
+}
+
+/// Indices of the policies in drawing order: the breaker first.
+fn order(o: &Outcome) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..o.policies.len()).collect();
+    idx.sort_by_key(|&k| o.policies[k].policy != Policy::Breaker);
+    idx
 }
 
 /// The goodput chart.
@@ -35,19 +47,22 @@ pub fn spec(o: &Outcome) -> Option<ChartSpec> {
         x_label: percent,
         y_label: rate,
         x_labels: 6,
-        series: o
-            .policies
-            .iter()
-            .enumerate()
-            .map(|(k, r)| Series {
-                label: Some(r.policy.title().to_string()),
-                color: replica_color(policy_color(r.policy)),
-                mark: Mark::LineDots,
-                points: o
-                    .sweep
-                    .iter()
-                    .filter_map(|(load, g)| g.get(k).map(|&y| (*load, y)))
-                    .collect(),
+        // The breaker first: without a failing replica its line is no
+        // control's, and drawn last it would hide the collapse under it.
+        series: order(o)
+            .into_iter()
+            .map(|k| {
+                let r = &o.policies[k];
+                Series {
+                    label: Some(r.policy.title().to_string()),
+                    color: replica_color(policy_color(r.policy)),
+                    mark: Mark::LineDots,
+                    points: o
+                        .sweep
+                        .iter()
+                        .filter_map(|(load, g)| g.get(k).map(|&y| (*load, y)))
+                        .collect(),
+                }
             })
             .collect(),
         marker_x: Some(o.config.load),

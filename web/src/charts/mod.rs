@@ -5,7 +5,6 @@
 //! wasm bundle once, not once per chart.
 
 pub mod admission_goodput;
-pub mod admission_queue;
 pub mod budget_tradeoff;
 pub mod cascade;
 pub mod goodput;

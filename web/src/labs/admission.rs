@@ -5,10 +5,10 @@
 use sim_core::choice::Choice;
 use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
 
-use crate::charts::{admission_goodput, admission_queue};
+use crate::charts::admission_goodput;
 use crate::format::fixed;
 use crate::html::{card, el, Column, Compare, Html};
-use crate::page::{Chart, Comparison, Page, Player, Seek, View};
+use crate::page::{Chart, Comparison, Page, Player, View};
 
 /// The run of the policy in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a PolicyRun> {
@@ -169,20 +169,12 @@ pub static PAGE: Page<Lab> = Page {
     cards: Some(cards),
     charts: &[
         Chart::<Lab>::new(
-            "queue-chart",
-            |_| "Requests waiting at the gateway, per policy, on the same arrivals".into(),
-            |v, _| Some(admission_queue::spec(v.outcome, v.focus, v.step())),
-            |v| admission_queue::summary(v.outcome),
-        )
-        .seek(Seek::Step)
-        .help("Each line is one policy's queue over the run, all on the same arrivals. Without admission control the queue a surge leaves behind takes far longer to drain than the surge lasted. Click to move the player to a tick."),
-        Chart::<Lab>::new(
             "goodput-chart",
             |_| "Goodput against a steady offered load, per policy".into(),
             |v, _| admission_goodput::spec(v.outcome),
             |v| admission_goodput::summary(v.outcome),
         )
-        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The vertical line is this run's load."),
+        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The circuit breaker's line lies on top of no control's: with no replica failing it never trips, and it does nothing about load. The vertical line is this run's load."),
     ],
     comparison: Some(Comparison {
         heading: "The five policies on the same requests",

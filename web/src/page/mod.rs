@@ -424,7 +424,10 @@ where
     L: Lab,
     L::Config: Send + Sync,
 {
-    /// The typed view of an erased snapshot.
+    /// The typed view of an erased snapshot. Not inlined: some twenty
+    /// methods per lab start with it, and one call each is smaller than
+    /// twenty copies of the two downcasts (the page's bundle).
+    #[inline(never)]
     fn view<'a>(&self, s: &'a Snap<'a>) -> Option<View<'a, L>> {
         let item = |i: Option<usize>| i.and_then(|i| L::Item::ALL.get(i).copied());
         Some(View {
