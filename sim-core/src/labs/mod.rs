@@ -16,6 +16,7 @@ pub mod work;
 
 pub mod admission;
 pub mod batching;
+pub mod fairness;
 pub mod goodput;
 pub mod herding;
 pub mod prefix;

@@ -174,7 +174,7 @@ pub static PAGE: Page<Lab> = Page {
             |v, _| admission_goodput::spec(v.outcome),
             |v| admission_goodput::summary(v.outcome),
         )
-        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The circuit breaker's line lies on top of no control's: with no replica failing it never trips, and it does nothing about load. The vertical line is this run's load."),
+        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The circuit breaker is not drawn: with no replica failing it never trips, so its line would be no control's (a breaker does nothing about load). The vertical line is this run's load."),
     ],
     comparison: Some(Comparison {
         heading: "The five policies on the same requests",
