@@ -85,13 +85,11 @@ struct Cache {
     /// (key, tokens, last use, users); key 0.. are tenants' prefixes, other
     /// keys private prompts.
     entries: Vec<(u64, u64, u32, u32)>,
+    /// Tokens held, the sum of the entries' (kept, not summed per eviction).
+    used: u64,
 }
 
 impl Cache {
-    fn used(&self) -> u64 {
-        self.entries.iter().map(|e| e.1).sum()
-    }
-
     /// Look `key` up and mark it in use; insert it if absent. Returns
     /// whether it was there.
     fn touch(&mut self, key: u64, tokens: u64, now: u32) -> bool {
@@ -101,6 +99,7 @@ impl Cache {
             return true;
         }
         self.entries.push((key, tokens, now, 1));
+        self.used += tokens;
         self.evict();
         false
     }
@@ -113,7 +112,7 @@ impl Cache {
     }
 
     fn evict(&mut self) {
-        while self.used() > self.capacity {
+        while self.used > self.capacity {
             let victim = self
                 .entries
                 .iter()
@@ -123,7 +122,7 @@ impl Cache {
                 .map(|(i, _)| i);
             match victim {
                 Some(i) => {
-                    self.entries.swap_remove(i);
+                    self.used -= self.entries.swap_remove(i).1;
                 }
                 None => break,
             }
@@ -164,11 +163,15 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
     let mut cache = Cache {
         capacity: config.cache.into(),
         entries: Vec::new(),
+        used: 0,
     };
     let mut next_key = 1000u64;
     // Per tenant: window log of (tick, requests, tokens); VTC counters.
     let mut log: Vec<VecDeque<(u32, f64)>> = vec![VecDeque::new(); n];
     let mut admitted_log: Vec<VecDeque<u32>> = vec![VecDeque::new(); n];
+    // Tokens within the window per tenant: `log`'s sums, kept as it slides
+    // (whole numbers, so the f64 sums are exact).
+    let mut window_tokens = vec![0.0f64; n];
     let mut vtc = vec![0.0f64; n];
     let mut service = vec![0.0f64; n];
     let mut gpu = vec![0.0f64; n];
@@ -203,7 +206,9 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                 .front()
                 .is_some_and(|&(at, _)| at + config.window <= now)
             {
-                log[t].pop_front();
+                if let Some((_, x)) = log[t].pop_front() {
+                    window_tokens[t] -= x;
+                }
             }
             while admitted_log[t]
                 .front()
@@ -237,7 +242,14 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
             if slot.is_some() {
                 continue;
             }
-            let Some(t) = pick(scheduler, shapes, &queues, &log, &admitted_log, &vtc) else {
+            let Some(t) = pick(
+                scheduler,
+                shapes,
+                &queues,
+                &window_tokens,
+                &admitted_log,
+                &vtc,
+            ) else {
                 break;
             };
             let Some(req) = queues[t].pop_front() else {
@@ -256,6 +268,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
             // TPM counts the whole prompt when it is admitted; VTC charges
             // input tokens too (cached ones included, as the paper does).
             log[t].push_back((now, input));
+            window_tokens[t] += input;
             vtc[t] += config.w_in * input;
             service[t] += config.w_in * input;
             *slot = Some(Running {
@@ -278,6 +291,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                 service[t] += config.w_out;
                 gpu[t] += config.decode_cost;
                 log[t].push_back((now, 1.0));
+                window_tokens[t] += 1.0;
                 if s.made == 1 {
                     ttft[t].push(f64::from(now + 1 - s.req.arrived));
                 }
@@ -382,7 +396,7 @@ fn pick(
     scheduler: Scheduler,
     shapes: &[Shape],
     queues: &[VecDeque<Request>],
-    log: &[VecDeque<(u32, f64)>],
+    window_tokens: &[f64],
     admitted: &[VecDeque<u32>],
     vtc: &[f64],
 ) -> Option<usize> {
@@ -390,7 +404,7 @@ fn pick(
         match scheduler {
             Scheduler::Fcfs => 0.0,
             Scheduler::Rpm => admitted[t].len() as f64,
-            Scheduler::Tpm => log[t].iter().map(|e| e.1).sum(),
+            Scheduler::Tpm => window_tokens[t],
             Scheduler::Vtc => vtc[t],
             Scheduler::Priority => {
                 if shapes[t].interactive {
