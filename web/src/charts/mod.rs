@@ -300,7 +300,10 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<PlotArea, String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&theme.background).map_err(err)?;
-    let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
+    // The family as a variant, not the string "sans-serif": plotters lowercases
+    // a family given as text, which pulls Unicode's case tables (~11 KB) into
+    // the bundle.
+    let text = |size: u32| (FontFamily::SansSerif, size).into_font().color(&theme.foreground);
     // The legend gets its own strip above the plot, so it can never cover data.
     let entries: Vec<(&str, RGBColor, Mark)> = if spec.legend == Legend::None {
         Vec::new()
