@@ -42,6 +42,7 @@ pub const BUILD_OPT_LEVEL: &str = env!("SIM_CORE_OPT_LEVEL");
 pub const BUILD_PROFILE: &str = env!("SIM_CORE_PROFILE");
 
 pub mod choice;
+pub mod decimal;
 pub mod engine;
 pub mod fasthash;
 pub mod hardware;

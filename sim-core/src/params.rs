@@ -608,7 +608,7 @@ impl Shape {
     /// `t` (trimmed) as a value of this shape, if it is one in range.
     fn parse<'t>(&self, t: &'t str) -> Option<Value<'t>> {
         let value = match self {
-            Shape::Real { .. } => Value::Real(t.parse().ok()?),
+            Shape::Real { .. } => Value::Real(crate::decimal::parse_f64(t)?),
             Shape::Whole { .. } | Shape::Seed => Value::Whole(t.parse().ok()?),
             Shape::WholeOrInf { .. } if matches!(t, "inf" | "∞" | "infinity") => Value::Inf(None),
             Shape::WholeOrInf { .. } => Value::Inf(Some(t.parse().ok()?)),

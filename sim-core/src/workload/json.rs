@@ -103,7 +103,7 @@ impl Scanner<'_> {
         }
         core::str::from_utf8(&self.s[start..self.i])
             .ok()
-            .and_then(|t| t.parse::<f64>().ok())
+            .and_then(crate::decimal::parse_f64)
             .filter(|x| x.is_finite())
             .ok_or_else(|| format!("not a number at column {}", start + 1))
     }

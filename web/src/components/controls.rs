@@ -213,7 +213,7 @@ fn range_position(value: &str, kind: &ControlKind) -> f64 {
             if *inf && value == "inf" {
                 max + step
             } else {
-                value.trim().parse::<f64>().unwrap_or(*min)
+                sim_core::decimal::parse_f64(value.trim()).unwrap_or(*min)
             }
         }
         _ => 0.0,
@@ -234,7 +234,7 @@ fn range_value(position: &str, kind: &ControlKind) -> String {
     else {
         return position.to_string();
     };
-    let Ok(x) = position.trim().parse::<f64>() else {
+    let Some(x) = sim_core::decimal::parse_f64(position.trim()) else {
         return position.to_string();
     };
     if *inf && x > *max {
@@ -341,7 +341,7 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     if deferred {
-                        dragged.set(v.parse().ok());
+                        dragged.set(sim_core::decimal::parse_f64(&v));
                     } else {
                         on_input.apply(key, &range_value(&v, &kind_in));
                     }

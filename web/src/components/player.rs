@@ -205,7 +205,7 @@ pub fn Player(
             <label class="player-speed">
                 "Speed "
                 <select on:change=move |ev| {
-                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                    if let Some(v) = sim_core::decimal::parse_f64(&event_target_value(&ev)) {
                         speed.set(v);
                     }
                 }>{SPEEDS.iter().map(|&s| view! {

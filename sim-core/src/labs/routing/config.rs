@@ -661,7 +661,7 @@ pub fn parse_speeds(text: &str) -> Result<Vec<f64>, String> {
     let why = || String::from("empty, or 1–16 speeds from 0.25 to 4 separated by commas");
     let speeds: Vec<f64> = t
         .split(',')
-        .map(|x| x.trim().parse::<f64>().ok())
+        .map(|x| crate::decimal::parse_f64(x.trim()))
         .map(|x| x.filter(|v| v.is_finite() && (0.25..=4.0).contains(v)))
         .collect::<Option<_>>()
         .ok_or_else(why)?;
