@@ -8,7 +8,7 @@ use sim_core::labs::fairness::{self, Config, Scheduler, SchedulerRun};
 const SEEDS: u64 = 100;
 
 fn run(config: &Config, s: Scheduler) -> SchedulerRun {
-    fairness::run_schedulers(config, &[s])
+    fairness::run_schedulers(config, &[s], &[])
         .expect("valid")
         .remove(0)
 }
@@ -135,7 +135,7 @@ fn strict_priority_serves_chat_first_by_preempting_batch_work() {
 #[test]
 fn the_defaults_in_numbers() {
     let c = Config::default();
-    for r in fairness::run_schedulers(&c, Scheduler::ALL).expect("valid") {
+    for r in fairness::run_schedulers(&c, Scheduler::ALL, &[]).expect("valid") {
         println!(
             "{:?}: pool cache share {:.1}%",
             r.scheduler,

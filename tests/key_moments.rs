@@ -316,3 +316,67 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     });
     assert!(unknown.is_err());
 }
+
+/// The fairness player's record: recording changes nothing in the run, the
+/// running totals end on the summary, and each key moment is where the model
+/// says (a preemption evicts the sequence it names, an overtake passes an
+/// older request, a prefix miss follows an eviction of the shared prompt).
+#[test]
+fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
+    use sim_core::labs::fairness::{self, Moment, Scheduler};
+    let mut preemptions = 0;
+    for seed in 1..=20 {
+        let c = fairness::Config {
+            seed,
+            ..fairness::Config::default()
+        };
+        let plain = fairness::run_schedulers(&c, Scheduler::ALL, &[]).expect("valid");
+        let recorded = fairness::run_schedulers(&c, Scheduler::ALL, Scheduler::ALL).expect("valid");
+        for (p, r) in plain.iter().zip(&recorded) {
+            assert!(p.timeline.is_empty());
+            assert_eq!(r.timeline.len(), c.ticks as usize);
+            assert_eq!(p.tenants, r.tenants, "{:?} seed {seed}", r.scheduler);
+            let last = r.timeline.last().expect("ticks");
+            for (t, x) in r.tenants.iter().enumerate() {
+                let per_tick = last.service[t] / f64::from(c.ticks);
+                assert!((per_tick - x.service).abs() < 1e-9, "{:?}", r.scheduler);
+            }
+            let gpu: f64 = last.gpu.iter().sum();
+            assert!((last.gpu[0] / gpu - r.tenants[0].gpu_share).abs() < 1e-9);
+            for (i, s) in r.timeline.iter().enumerate() {
+                match s.moment {
+                    Some(Moment::Preemption { victim, by, lost }) => {
+                        preemptions += 1;
+                        assert_eq!(r.scheduler, Scheduler::Priority);
+                        assert_eq!(s.evicted, Some(victim));
+                        assert!(lost > 0);
+                        assert!(fairness::TENANTS[by as usize].interactive);
+                        assert!(!fairness::TENANTS[victim as usize].interactive);
+                        assert!(s.admitted.contains(&by), "the interactive request took the slot");
+                    }
+                    Some(Moment::Overtake { picked, passed, older }) => {
+                        assert_ne!(r.scheduler, Scheduler::Fcfs, "FCFS never passes an older request");
+                        assert!(older > 0 && picked != passed);
+                        assert!(s.admitted.contains(&picked));
+                        // The passed tenant had a request waiting before this
+                        // iteration's admissions.
+                        let before = if i == 0 { 0 } else { r.timeline[i - 1].waiting[passed as usize] };
+                        assert!(before > 0 || s.waiting[passed as usize] > 0);
+                    }
+                    Some(Moment::PrefixMiss { since, tokens }) => {
+                        assert_eq!(tokens, fairness::TENANTS[3].prefix);
+                        assert!(since > 0 && since as usize <= i);
+                        // The shared prompt was out of the cache at some point
+                        // since its last hit.
+                        let gone = r.timeline[i - since as usize..i].iter().any(|s| !s.prefix_cached);
+                        assert!(gone, "iteration {i} of {:?}", r.scheduler);
+                    }
+                    None => {}
+                }
+            }
+            let first = r.timeline.iter().position(|s| s.evicted.is_some());
+            assert_eq!(first.map(|i| i as u32), r.first_preemption);
+        }
+    }
+    assert!(preemptions >= 15, "strict priority preempts with work lost in most seeds: {preemptions}/20");
+}

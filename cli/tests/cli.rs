@@ -578,3 +578,22 @@ fn the_embedding_guide_lists_every_url_key() {
         }
     }
 }
+
+/// One scheduler alone records its timeline, so `--detail` lists its key
+/// moments: strict priority's preemption is in the golden file.
+#[test]
+fn fairness_one_scheduler_lists_its_key_moments() {
+    let (code, out, err) = lblab(&["fairness", "--scheduler=priority", "--detail"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("chat preempted a long outputs sequence"), "{out}");
+    if let Some(changed) = golden("fairness-priority", &out) {
+        panic!("output differs from its golden; review {changed}");
+    }
+    let (code, out, _) = lblab(&["fairness", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 5);
+    assert!(runs.iter().all(|r| r["timeline"].as_array().is_some_and(Vec::is_empty)));
+    assert_eq!(runs[4]["tenants"].as_array().map(Vec::len), Some(4));
+}

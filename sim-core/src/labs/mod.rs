@@ -45,6 +45,7 @@ labs! {
     prefix::PrefixLab,
     batching::BatchingLab,
     admission::AdmissionLab,
+    fairness::FairnessLab,
     queueing::knee::KneeLab,
     queueing::little::LittleLab,
     queueing::retries::RetriesLab,

@@ -7,6 +7,7 @@
 pub mod admission_goodput;
 pub mod budget_tradeoff;
 pub mod cascade;
+pub mod fairness_service;
 pub mod goodput;
 pub mod hedging;
 pub mod knee;

@@ -5,6 +5,7 @@
 
 pub mod admission;
 pub mod batching;
+pub mod fairness;
 pub mod goodput;
 pub mod herding;
 pub mod prefix;
@@ -21,6 +22,7 @@ pub static PAGES: &[&dyn AnyPage] = &[
     &prefix::PAGE,
     &batching::PAGE,
     &admission::PAGE,
+    &fairness::PAGE,
     &queueing::knee::PAGE,
     &queueing::little::PAGE,
     &queueing::retries::PAGE,
@@ -81,6 +83,7 @@ mod columns {
         );
         add("batching", directions(&super::batching::COLS));
         add("admission", directions(&super::admission::COLS));
+        add("fairness", directions(&super::fairness::COLS));
         add("herding", directions(&super::herding::COLS));
         use super::queueing::hedging::{COLUMNS, HIGHER};
         add(
@@ -120,6 +123,11 @@ mod columns {
         ("Failed", false),
         ("Wait P95", false),
         ("Wasted work", false),
+        ("Service spread", false),
+        ("Chat TTFT P95", false),
+        ("Worst TTFT P95", false),
+        ("Cache share", true),
+        ("Preempted", false),
     ];
 
     #[test]

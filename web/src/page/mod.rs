@@ -656,7 +656,15 @@ where
     #[cfg(test)]
     fn default_charts(&self) -> Vec<(&'static str, Option<ChartSpec>)> {
         let config = L::Config::default();
-        let outcome = L::run(&config, &labs::Input::all()).expect("the defaults run");
+        // A player that plays a recording has the page's run record the item
+        // in focus, as the page does.
+        let focus: Vec<L::Item> = L::FOCUS.map(|f| f.default).into_iter().collect();
+        let records = self.player.as_ref().is_some_and(|p| p.records);
+        let input = labs::Input {
+            record: if records { &focus } else { &[] },
+            ..labs::Input::all()
+        };
+        let outcome = L::run(&config, &input).expect("the defaults run");
         let first = || 0;
         let view = View::<L>::new(&config, &outcome, L::FOCUS.map(|f| f.default), Step(&first));
         let theme = ChartTheme::default();

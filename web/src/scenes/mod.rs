@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod batching;
+pub mod fairness;
 pub mod herding;
 pub mod prefix;
 pub mod routing;

@@ -128,7 +128,7 @@ impl Default for Config {
             w_out: 2.0,
             decode_cost: 2.0,
             window: 200,
-            clients: 4,
+            clients: 8,
             every: 300,
             spread: 0.3,
             ticks: 3000,

@@ -14,44 +14,12 @@
 use alloc::collections::VecDeque;
 use alloc::vec;
 use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
 
 use super::config::{Config, Scheduler, Shape};
+use super::outcome::{Moment, SchedulerRun, Seat, Snapshot, TenantRun};
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;
-
-/// One tenant's figures over a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TenantRun {
-    /// Requests finished.
-    pub finished: u32,
-    /// Share of all finished requests.
-    pub request_share: f64,
-    /// VTC's weighted token service received, per iteration.
-    pub service: f64,
-    /// Share of the engine's GPU time spent on it.
-    pub gpu_share: f64,
-    /// 95th percentile of time to first token, iterations.
-    pub ttft_p95: f64,
-    /// Share of its prompt tokens served from the prefix cache.
-    pub cache_share: f64,
-    /// Its sequences evicted by strict priority.
-    pub preempted: u32,
-}
-
-/// One scheduler's run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SchedulerRun {
-    /// The scheduler.
-    pub scheduler: Scheduler,
-    /// Per tenant, in [`super::TENANTS`] order.
-    pub tenants: Vec<TenantRun>,
-    /// Share of all prompt tokens served from the prefix cache.
-    pub cache_share: f64,
-    /// Iteration of the first preemption, if any.
-    pub first_preemption: Option<u32>,
-}
 
 /// A request waiting or running.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +44,8 @@ struct Running {
     prefix_key: Option<u64>,
     /// Cache key of its own prompt.
     private_key: u64,
+    /// Its shared prompt came from the cache.
+    cached: bool,
 }
 
 /// The prefix cache: shared prefixes and private prompts, least recently
@@ -102,6 +72,11 @@ impl Cache {
         self.used += tokens;
         self.evict();
         false
+    }
+
+    /// Whether `key` is cached.
+    fn holds(&self, key: u64) -> bool {
+        self.entries.iter().any(|e| e.0 == key)
     }
 
     fn release(&mut self, key: u64) {
@@ -138,8 +113,9 @@ fn length(rng: &mut Rng, mean: u32, spread: f64) -> u32 {
     libm::round(rng.gamma_mean_cv(f64::from(mean), spread)).max(1.0) as u32
 }
 
-/// Run `scheduler` over the tenants of `config`.
-fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
+/// Run `scheduler` over the tenants of `config`; with `record`, keep a
+/// snapshot of every iteration.
+fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> SchedulerRun {
     let shapes: &[Shape] = config.shapes();
     let n = shapes.len();
     let mut rng = Rng::new(config.seed, stream::PROMPTS);
@@ -181,7 +157,15 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
     let mut ttft: Vec<Vec<f64>> = vec![Vec::new(); n];
     let mut preempted = vec![0u32; n];
     let mut first_preemption = None;
+    let mut arrived = queues.iter().map(|q| q.len() as u32).sum::<u32>();
+    let mut timeline = Vec::new();
+    // First-of-kind moments seen, and when the shared prefix last hit.
+    let (mut overtook, mut missed, mut lost_work) = (false, false, false);
+    let mut last_hit: Option<u32> = None;
     for now in 0..config.ticks {
+        let mut moment = None;
+        let mut evicted = None;
+        let mut admitted_now: Vec<u32> = Vec::new();
         // Bursts and open arrivals.
         for (t, s) in shapes.iter().enumerate() {
             let mut k = if s.burst > 0 && now % config.every.max(1) == 0 {
@@ -199,6 +183,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                 let r = new_req(t, now, &mut rng);
                 queues[t].push_back(r);
             }
+            arrived += k;
         }
         // Windows slide.
         for t in 0..n {
@@ -233,10 +218,31 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                     release(&mut cache, &run);
                     preempted[run.req.tenant] += 1;
                     first_preemption.get_or_insert(now);
+                    evicted = Some(run.req.tenant as u32);
+                    // The player stops at the first eviction that throws
+                    // computed work away (an earlier victim may not have
+                    // had a prompt chunk yet).
+                    let lost = prefill_of(&run, shapes) - run.prefill_left + run.made;
+                    if lost > 0 && !lost_work {
+                        lost_work = true;
+                        let by = (0..n).find(|&t| shapes[t].interactive && !queues[t].is_empty());
+                        moment = Some(Moment::Preemption {
+                            victim: run.req.tenant as u32,
+                            by: by.unwrap_or(0) as u32,
+                            lost,
+                        });
+                    }
                     queues[run.req.tenant].push_front(run.req);
                 }
             }
         }
+        let keys: Vec<f64> = if record {
+            (0..n)
+                .map(|t| key(scheduler, shapes, t, &window_tokens, &admitted_log, &vtc))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // Fill free slots.
         for slot in slots.iter_mut() {
             if slot.is_some() {
@@ -252,11 +258,38 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
             ) else {
                 break;
             };
+            // The oldest head request another tenant had waiting.
+            let oldest_other = (0..n)
+                .filter(|&u| u != t)
+                .filter_map(|u| queues[u].front().map(|r| (u, r.arrived)))
+                .min_by_key(|&(_, at)| at);
             let Some(req) = queues[t].pop_front() else {
                 break;
             };
+            if let Some((u, at)) = oldest_other {
+                if at < req.arrived && !overtook && moment.is_none() {
+                    overtook = true;
+                    moment = Some(Moment::Overtake {
+                        picked: t as u32,
+                        passed: u as u32,
+                        older: req.arrived - at,
+                    });
+                }
+            }
+            admitted_now.push(t as u32);
             let s = &shapes[t];
             let hit = s.prefix > 0 && cache.touch(t as u64, s.prefix.into(), now);
+            if s.prefix > 0 {
+                if hit {
+                    last_hit = Some(now);
+                } else if let (Some(at), false, None) = (last_hit, missed, &moment) {
+                    missed = true;
+                    moment = Some(Moment::PrefixMiss {
+                        since: now - at,
+                        tokens: s.prefix,
+                    });
+                }
+            }
             let private_key = next_key;
             next_key += 1;
             cache.touch(private_key, req.prompt.into(), now);
@@ -278,6 +311,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                 made: 0,
                 prefix_key: (s.prefix > 0).then_some(t as u64),
                 private_key,
+                cached: hit,
             });
         }
         // The iteration: decode first, then prompt chunks.
@@ -324,10 +358,38 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
                     lift(&mut vtc, &queues, t);
                     let r = new_req(t, now + 1, &mut rng);
                     queues[t].push_back(r);
+                    arrived += 1;
                 }
             }
         }
+        if record {
+            timeline.push(Snapshot {
+                waiting: queues.iter().map(|q| q.len() as u32).collect(),
+                slots: slots
+                    .iter()
+                    .map(|s| {
+                        s.map(|s| Seat {
+                            tenant: s.req.tenant as u32,
+                            prefilling: s.prefill_left > 0,
+                            cached: s.cached,
+                        })
+                    })
+                    .collect(),
+                admitted: admitted_now,
+                evicted,
+                keys,
+                service: service.clone(),
+                gpu: gpu.clone(),
+                prefix_cached: shapes
+                    .iter()
+                    .position(|s| s.prefix > 0)
+                    .is_some_and(|t| cache.holds(t as u64)),
+                moment,
+            });
+        }
     }
+    let unfinished = queues.iter().map(|q| q.len() as u32).sum::<u32>()
+        + slots.iter().flatten().count() as u32;
     let total_finished: u32 = finished.iter().sum();
     let total_gpu: f64 = gpu.iter().sum();
     let ticks = f64::from(config.ticks.max(1));
@@ -354,6 +416,9 @@ fn run_scheduler(config: &Config, scheduler: Scheduler) -> SchedulerRun {
             prompt_tokens.iter().sum::<u64>() as f64,
         ),
         first_preemption,
+        arrived,
+        unfinished,
+        timeline,
     }
 }
 
@@ -390,6 +455,30 @@ fn lift(vtc: &mut [f64], queues: &[VecDeque<Request>], t: usize) {
     }
 }
 
+/// Tenant `t`'s key under `scheduler` (lowest goes first).
+fn key(
+    scheduler: Scheduler,
+    shapes: &[Shape],
+    t: usize,
+    window_tokens: &[f64],
+    admitted: &[VecDeque<u32>],
+    vtc: &[f64],
+) -> f64 {
+    match scheduler {
+        Scheduler::Fcfs => 0.0,
+        Scheduler::Rpm => admitted[t].len() as f64,
+        Scheduler::Tpm => window_tokens[t],
+        Scheduler::Vtc => vtc[t],
+        Scheduler::Priority => {
+            if shapes[t].interactive {
+                0.0
+            } else {
+                1.0
+            }
+        }
+    }
+}
+
 /// The tenant whose head request goes next, by `scheduler`'s key (lowest
 /// wins; ties to the oldest head request, then the lowest tenant).
 fn pick(
@@ -400,35 +489,33 @@ fn pick(
     admitted: &[VecDeque<u32>],
     vtc: &[f64],
 ) -> Option<usize> {
-    let key = |t: usize| -> f64 {
-        match scheduler {
-            Scheduler::Fcfs => 0.0,
-            Scheduler::Rpm => admitted[t].len() as f64,
-            Scheduler::Tpm => window_tokens[t],
-            Scheduler::Vtc => vtc[t],
-            Scheduler::Priority => {
-                if shapes[t].interactive {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
-        }
-    };
     (0..queues.len())
-        .filter_map(|t| queues[t].front().map(|r| (t, key(t), r.arrived)))
+        .filter_map(|t| {
+            queues[t]
+                .front()
+                .map(|r| (t, key(scheduler, shapes, t, window_tokens, admitted, vtc), r.arrived))
+        })
         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)))
         .map(|(t, _, _)| t)
 }
 
-/// Run every scheduler in `schedulers` on the same tenants.
+/// Run every scheduler in `schedulers` on the same tenants, recording the
+/// timeline of those in `record`.
 pub fn run_schedulers(
     config: &Config,
     schedulers: &[Scheduler],
+    record: &[Scheduler],
 ) -> Result<Vec<SchedulerRun>, ParamError> {
     config.validate()?;
     Ok(schedulers
         .iter()
-        .map(|&s| run_scheduler(config, s))
+        .map(|&s| run_scheduler(config, s, record.contains(&s)))
         .collect())
+}
+
+/// Prompt tokens `run` had to compute when admitted (its shared prompt not
+/// counted when it came from the cache).
+fn prefill_of(run: &Running, shapes: &[Shape]) -> u32 {
+    let prefix = shapes[run.req.tenant].prefix;
+    run.req.prompt + if run.cached { 0 } else { prefix }
 }
