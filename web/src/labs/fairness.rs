@@ -34,6 +34,15 @@ fn spread(r: &SchedulerRun) -> f64 {
     }
 }
 
+/// The spread in words: a tenant with no service at all makes it infinite.
+fn spread_text(x: f64) -> String {
+    if x.is_finite() {
+        format!("{}×", fixed(x, 2))
+    } else {
+        "∞ (one starved)".into()
+    }
+}
+
 /// TTFT P95 of the interactive tenant (chat).
 fn chat_ttft(r: &SchedulerRun) -> f64 {
     TENANTS
@@ -61,9 +70,9 @@ fn cards(v: &View<'_, Lab>) -> Html {
         card(
             "card-spread",
             "Service spread",
-            &format!("{}×", fixed(spread(r), 2)),
+            &spread_text(spread(r)),
             "",
-            "Most weighted token service a tenant got per iteration over the least (1× is equal service).",
+            "Most weighted token service a tenant got per iteration over the least (1× is equal service; infinite when a tenant got none).",
         ),
         card(
             "card-chat-ttft",
@@ -144,7 +153,7 @@ pub(crate) const COLS: [Column<SchedulerRun>; 5] = [
         title: "Service spread",
         meaning: "most weighted service per iteration over the least, across tenants",
         value: spread,
-        show: |x| format!("{}×", fixed(x, 2)),
+        show: spread_text,
         higher_is_better: false,
     },
     Column {

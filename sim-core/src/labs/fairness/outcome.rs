@@ -18,6 +18,9 @@ pub struct TenantRun {
     /// Share of the engine's GPU time spent on it.
     pub gpu_share: f64,
     /// 95th percentile of time to first token, iterations.
+    /// Requests still without a first token when the run ends count with
+    /// their wait so far, so a starved tenant shows a long TTFT (a lower
+    /// bound), not none.
     pub ttft_p95: f64,
     /// Share of its prompt tokens served from the prefix cache.
     pub cache_share: f64,

@@ -29,6 +29,9 @@ struct Request {
     /// Prompt tokens after the shared prefix.
     prompt: u32,
     output: u32,
+    /// Its first token has been sent (a preempted request that starts over
+    /// does not have a second time to first token).
+    answered: bool,
 }
 
 /// A request in a slot.
@@ -124,6 +127,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
         arrived: now,
         prompt: length(rng, shapes[tenant].prompt, config.spread),
         output: length(rng, shapes[tenant].output, config.spread),
+        answered: false,
     };
     let mut queues: Vec<VecDeque<Request>> = vec![VecDeque::new(); n];
     let mut arrive = Rng::new(config.seed, stream::ARRIVALS);
@@ -326,7 +330,8 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
                 gpu[t] += config.decode_cost;
                 log[t].push_back((now, 1.0));
                 window_tokens[t] += 1.0;
-                if s.made == 1 {
+                if !s.req.answered {
+                    s.req.answered = true;
                     ttft[t].push(f64::from(now + 1 - s.req.arrived));
                 }
             }
@@ -390,6 +395,18 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
     }
     let unfinished = queues.iter().map(|q| q.len() as u32).sum::<u32>()
         + slots.iter().flatten().count() as u32;
+    // A request still without its first token counts with its wait so far,
+    // a lower bound: leaving it out would let a starved tenant show a
+    // small TTFT, or none.
+    let waits = queues
+        .iter()
+        .flatten()
+        .copied()
+        .chain(slots.iter().flatten().map(|s| s.req))
+        .filter(|r| !r.answered);
+    for r in waits {
+        ttft[r.tenant].push(f64::from(config.ticks - r.arrived));
+    }
     let total_finished: u32 = finished.iter().sum();
     let total_gpu: f64 = gpu.iter().sum();
     let ticks = f64::from(config.ticks.max(1));
