@@ -1,6 +1,6 @@
-// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme] [selectors to click, comma-separated]
+// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme] [selectors to click, comma-separated] [top of a 900 px tall slice; full page without]
 import { serve, launch } from './harness.mjs';
-const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light', clicks = ''] = process.argv.slice(2);
+const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light', clicks = '', top = ''] = process.argv.slice(2);
 const srv = await serve();
 const b = await launch();
 const page = await b.context.newPage();
@@ -14,7 +14,9 @@ for (const sel of clicks.split(',').filter(Boolean)) {
   await page.click(sel);
   await page.waitForTimeout(300);
 }
-await page.screenshot({ path: out, fullPage: true });
+await page.screenshot(
+  top === '' ? { path: out, fullPage: true } : { path: out, fullPage: true, clip: { x: 0, y: Number(top), width: Number(width), height: 900 } },
+);
 await b.close();
 await srv.close();
 console.log('wrote', out);

@@ -70,8 +70,12 @@ fn cards(v: &View<'_, Lab>) -> Html {
         card(
             "card-spread",
             "Service spread",
-            &spread_text(spread(r)),
-            "",
+            &if spread(r).is_finite() {
+                spread_text(spread(r))
+            } else {
+                "∞".into()
+            },
+            if spread(r).is_finite() { "" } else { "a tenant got none" },
             "Most weighted token service a tenant got per iteration over the least (1× is equal service; infinite when a tenant got none).",
         ),
         card(
