@@ -352,15 +352,30 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
                         assert!(lost > 0);
                         assert!(fairness::TENANTS[by as usize].interactive);
                         assert!(!fairness::TENANTS[victim as usize].interactive);
-                        assert!(s.admitted.contains(&by), "the interactive request took the slot");
+                        assert!(
+                            s.admitted.contains(&by),
+                            "the interactive request took the slot"
+                        );
                     }
-                    Some(Moment::Overtake { picked, passed, older }) => {
-                        assert_ne!(r.scheduler, Scheduler::Fcfs, "FCFS never passes an older request");
+                    Some(Moment::Overtake {
+                        picked,
+                        passed,
+                        older,
+                    }) => {
+                        assert_ne!(
+                            r.scheduler,
+                            Scheduler::Fcfs,
+                            "FCFS never passes an older request"
+                        );
                         assert!(older > 0 && picked != passed);
                         assert!(s.admitted.contains(&picked));
                         // The passed tenant had a request waiting before this
                         // iteration's admissions.
-                        let before = if i == 0 { 0 } else { r.timeline[i - 1].waiting[passed as usize] };
+                        let before = if i == 0 {
+                            0
+                        } else {
+                            r.timeline[i - 1].waiting[passed as usize]
+                        };
                         assert!(before > 0 || s.waiting[passed as usize] > 0);
                     }
                     Some(Moment::PrefixMiss { since, tokens }) => {
@@ -368,7 +383,9 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
                         assert!(since > 0 && since as usize <= i);
                         // The shared prompt was out of the cache at some point
                         // since its last hit.
-                        let gone = r.timeline[i - since as usize..i].iter().any(|s| !s.prefix_cached);
+                        let gone = r.timeline[i - since as usize..i]
+                            .iter()
+                            .any(|s| !s.prefix_cached);
                         assert!(gone, "iteration {i} of {:?}", r.scheduler);
                     }
                     None => {}
@@ -378,5 +395,8 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
             assert_eq!(first.map(|i| i as u32), r.first_preemption);
         }
     }
-    assert!(preemptions >= 15, "strict priority preempts with work lost in most seeds: {preemptions}/20");
+    assert!(
+        preemptions >= 15,
+        "strict priority preempts with work lost in most seeds: {preemptions}/20"
+    );
 }

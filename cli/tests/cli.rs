@@ -585,7 +585,10 @@ fn the_embedding_guide_lists_every_url_key() {
 fn fairness_one_scheduler_lists_its_key_moments() {
     let (code, out, err) = lblab(&["fairness", "--scheduler=priority", "--detail"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("chat preempted a long outputs sequence"), "{out}");
+    assert!(
+        out.contains("chat preempted a long outputs sequence"),
+        "{out}"
+    );
     if let Some(changed) = golden("fairness-priority", &out) {
         panic!("output differs from its golden; review {changed}");
     }
@@ -594,6 +597,8 @@ fn fairness_one_scheduler_lists_its_key_moments() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
     let runs = v["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 5);
-    assert!(runs.iter().all(|r| r["timeline"].as_array().is_some_and(Vec::is_empty)));
+    assert!(runs
+        .iter()
+        .all(|r| r["timeline"].as_array().is_some_and(Vec::is_empty)));
     assert_eq!(runs[4]["tenants"].as_array().map(Vec::len), Some(4));
 }

@@ -44,7 +44,11 @@ const POW10: [f64; 23] = [
 ];
 
 fn parse_unsigned(b: &[u8]) -> Option<f64> {
-    for (word, value) in [("infinity", f64::INFINITY), ("inf", f64::INFINITY), ("nan", f64::NAN)] {
+    for (word, value) in [
+        ("infinity", f64::INFINITY),
+        ("inf", f64::INFINITY),
+        ("nan", f64::NAN),
+    ] {
         if b.eq_ignore_ascii_case(word.as_bytes()) {
             return Some(value);
         }
@@ -113,7 +117,11 @@ fn parse_unsigned(b: &[u8]) -> Option<f64> {
     if magnitude < -330 {
         return Some(0.0);
     }
-    Some(correct(&significant, e as i32, guess(&significant, e as i32)))
+    Some(correct(
+        &significant,
+        e as i32,
+        guess(&significant, e as i32),
+    ))
 }
 
 /// The exact answer when one correctly rounded operation gives it.
@@ -141,7 +149,9 @@ fn fast_path(digits: &[u8], e: i64) -> Option<f64> {
 /// A nearby `f64` (within a few units in the last place) to start from.
 fn guess(digits: &[u8], e: i32) -> f64 {
     let kept = digits.len().min(19);
-    let w = digits[..kept].iter().fold(0u64, |w, &d| w * 10 + u64::from(d));
+    let w = digits[..kept]
+        .iter()
+        .fold(0u64, |w, &d| w * 10 + u64::from(d));
     let e = e + (digits.len() - kept) as i32;
     // Two factors so neither overflows nor underflows on its own near the ends
     // of the range (1e-330 is below the smallest subnormal, 1e310 above MAX).
@@ -169,7 +179,11 @@ fn correct(digits: &[u8], e: i32, mut x: f64) -> f64 {
                 continue;
             }
             core::cmp::Ordering::Equal => {
-                return if m % 2 == 0 { x } else { f64::from_bits(x.to_bits() + 1) };
+                return if m % 2 == 0 {
+                    x
+                } else {
+                    f64::from_bits(x.to_bits() + 1)
+                };
             }
             core::cmp::Ordering::Less => {}
         }
@@ -186,7 +200,11 @@ fn correct(digits: &[u8], e: i32, mut x: f64) -> f64 {
         match compare(&value, e, below_m, below_k) {
             core::cmp::Ordering::Less => x = f64::from_bits(x.to_bits() - 1),
             core::cmp::Ordering::Equal => {
-                return if m % 2 == 0 { x } else { f64::from_bits(x.to_bits() - 1) };
+                return if m % 2 == 0 {
+                    x
+                } else {
+                    f64::from_bits(x.to_bits() - 1)
+                };
             }
             core::cmp::Ordering::Greater => return x,
         }

@@ -57,7 +57,13 @@ pub fn summary(run: &SchedulerRun) -> String {
         .service
         .iter()
         .enumerate()
-        .map(|(t, x)| format!("{} {}", TENANTS[t].name, crate::format::thousands(*x as u64)))
+        .map(|(t, x)| {
+            format!(
+                "{} {}",
+                TENANTS[t].name,
+                crate::format::thousands(*x as u64)
+            )
+        })
         .collect();
     format!(
         "Line chart of each tenant's weighted tokens served against the iteration. After {} iterations: {}.",

@@ -304,7 +304,11 @@ pub fn draw<DB: DrawingBackend>(
     // The family as a variant, not the string "sans-serif": plotters lowercases
     // a family given as text, which pulls Unicode's case tables (~11 KB) into
     // the bundle.
-    let text = |size: u32| (FontFamily::SansSerif, size).into_font().color(&theme.foreground);
+    let text = |size: u32| {
+        (FontFamily::SansSerif, size)
+            .into_font()
+            .color(&theme.foreground)
+    };
     // The legend gets its own strip above the plot, so it can never cover data.
     let entries: Vec<(&str, RGBColor, Mark)> = if spec.legend == Legend::None {
         Vec::new()

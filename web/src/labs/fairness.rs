@@ -26,7 +26,9 @@ fn spread(r: &SchedulerRun) -> f64 {
     let (lo, hi) = r
         .tenants
         .iter()
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t.service), hi.max(t.service)));
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), t| {
+            (lo.min(t.service), hi.max(t.service))
+        });
     if lo > 0.0 {
         hi / lo
     } else {
@@ -118,16 +120,25 @@ fn tenants(r: &SchedulerRun) -> Html {
         ("Finished", "requests finished"),
         ("Requests", "share of all finished requests"),
         ("GPU time", "share of the engine's GPU time"),
-        ("Service", "weighted tokens served per iteration (VTC's measure)"),
+        (
+            "Service",
+            "weighted tokens served per iteration (VTC's measure)",
+        ),
         ("TTFT P95", "iterations to the first token, 95th percentile"),
-        ("From cache", "share of its prompt tokens served from the prefix cache"),
+        (
+            "From cache",
+            "share of its prompt tokens served from the prefix cache",
+        ),
         ("Preempted", "its sequences evicted by strict priority"),
     ];
     Table {
         id: "fairness-tenants",
         class: "",
         caption: format!("Tenants under {}", r.scheduler.title()),
-        head: head.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect(),
+        head: head
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect(),
         rows: r
             .tenants
             .iter()

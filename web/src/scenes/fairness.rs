@@ -33,7 +33,12 @@ fn reason(run: &SchedulerRun, s: &Snapshot) -> String {
         return String::new();
     };
     let what = match run.scheduler {
-        Scheduler::Fcfs => return format!(" A slot went to {}: its request was the oldest waiting.", name(t)),
+        Scheduler::Fcfs => {
+            return format!(
+                " A slot went to {}: its request was the oldest waiting.",
+                name(t)
+            )
+        }
         Scheduler::Rpm => "the fewest requests admitted in the window",
         Scheduler::Tpm => "the fewest tokens in the window",
         Scheduler::Vtc => "the least weighted service (the lowest counter)",
@@ -41,7 +46,13 @@ fn reason(run: &SchedulerRun, s: &Snapshot) -> String {
     };
     let others: Vec<String> = (0..s.keys.len() as u32)
         .filter(|&u| u != t)
-        .map(|u| format!("{} {}", name(u), key_text(run.scheduler, s.keys[u as usize])))
+        .map(|u| {
+            format!(
+                "{} {}",
+                name(u),
+                key_text(run.scheduler, s.keys[u as usize])
+            )
+        })
         .collect();
     let mut out = format!(
         " A slot went to {} ({}): {what}",
@@ -77,7 +88,10 @@ pub fn narrate(run: &SchedulerRun, i: usize) -> String {
     }
     out.push_str(&reason(run, s));
     if s.admitted.len() > 1 {
-        out.push_str(&format!(" {} requests took slots in all.", s.admitted.len()));
+        out.push_str(&format!(
+            " {} requests took slots in all.",
+            s.admitted.len()
+        ));
     }
     if let Some(m) = s.moment {
         out.push(' ');
@@ -126,7 +140,13 @@ fn label(x: f64, y: f64, text: String, color: &str, centre: bool) -> Label {
 }
 
 /// The scene of iteration `i` (0-based) at `width` pixels.
-pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Palette) -> Option<Scene> {
+pub fn scene(
+    run: &SchedulerRun,
+    config: &Config,
+    i: usize,
+    width: f64,
+    pal: &Palette,
+) -> Option<Scene> {
     let s = run.timeline.get(i)?;
     let mut scene = Scene::default();
     let narrow = width < 560.0;
@@ -135,11 +155,21 @@ pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Pa
     let cell = 10.0;
     let row_h = 40.0;
     let cols = (((qw - 24.0) / (cell + 3.0)) as usize).max(4);
-    scene.labels.push(label(8.0, 12.0, "Waiting, per tenant".into(), &pal.fg, false));
+    scene.labels.push(label(
+        8.0,
+        12.0,
+        "Waiting, per tenant".into(),
+        &pal.fg,
+        false,
+    ));
     for (t, &n) in s.waiting.iter().enumerate() {
         let y0 = 30.0 + t as f64 * row_h;
         let color = replica_hex(t);
-        let key = s.keys.get(t).map(|&k| key_text(run.scheduler, k)).unwrap_or_default();
+        let key = s
+            .keys
+            .get(t)
+            .map(|&k| key_text(run.scheduler, k))
+            .unwrap_or_default();
         let text = if key.is_empty() {
             format!("{} · {n}", name(t as u32))
         } else {
@@ -161,16 +191,32 @@ pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Pa
             });
         }
         if n as usize > shown {
-            scene.labels.push(label(qw - 30.0, y0, format!("+{}", n as usize - shown), &pal.muted, false));
+            scene.labels.push(label(
+                qw - 30.0,
+                y0,
+                format!("+{}", n as usize - shown),
+                &pal.muted,
+                false,
+            ));
         }
     }
     let queues_h = 30.0 + s.waiting.len() as f64 * row_h;
     // The engine's slots.
-    let (ex, ey) = if narrow { (8.0, queues_h + 10.0) } else { (qw + 16.0, 0.0) };
+    let (ex, ey) = if narrow {
+        (8.0, queues_h + 10.0)
+    } else {
+        (qw + 16.0, 0.0)
+    };
     let ew = width - ex - 8.0;
     let slot = 30.0;
     let per_row = ((ew / (slot + 6.0)) as usize).clamp(1, 8);
-    scene.labels.push(label(ex, ey + 12.0, format!("Engine · {} slots", s.slots.len()), &pal.fg, false));
+    scene.labels.push(label(
+        ex,
+        ey + 12.0,
+        format!("Engine · {} slots", s.slots.len()),
+        &pal.fg,
+        false,
+    ));
     for (k, seat) in s.slots.iter().enumerate() {
         let x = ex + (k % per_row) as f64 * (slot + 6.0);
         let y = ey + 26.0 + (k / per_row) as f64 * (slot + 6.0);
@@ -200,7 +246,13 @@ pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Pa
     let rows = s.slots.len().div_ceil(per_row) as f64;
     let mut y = ey + 26.0 + rows * (slot + 6.0) + 8.0;
     if let Some(v) = s.evicted {
-        scene.labels.push(label(ex, y, format!("evicted: {}", name(v)), &pal.warn, false));
+        scene.labels.push(label(
+            ex,
+            y,
+            format!("evicted: {}", name(v)),
+            &pal.warn,
+            false,
+        ));
         y += 18.0;
     }
     if config.shapes().iter().any(|t| t.prefix > 0) {
@@ -209,12 +261,16 @@ pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Pa
         } else {
             "shared prompt: not cached"
         };
-        scene.labels.push(label(ex, y, text.into(), &pal.muted, false));
+        scene
+            .labels
+            .push(label(ex, y, text.into(), &pal.muted, false));
         y += 18.0;
     }
     // GPU time so far, one bar split by tenant.
     let bar_y = y.max(queues_h) + 14.0;
-    scene.labels.push(label(8.0, bar_y, "GPU time so far".into(), &pal.fg, false));
+    scene
+        .labels
+        .push(label(8.0, bar_y, "GPU time so far".into(), &pal.fg, false));
     let total: f64 = s.gpu.iter().sum();
     let (mut x, bw) = (8.0, width - 16.0);
     for (t, &g) in s.gpu.iter().enumerate() {
@@ -232,7 +288,13 @@ pub fn scene(run: &SchedulerRun, config: &Config, i: usize, width: f64, pal: &Pa
             line: 0.0,
         });
         if w > 36.0 {
-            scene.labels.push(label(x + w / 2.0, bar_y + 34.0, format!("{:.0}%", 100.0 * g / total), &pal.muted, true));
+            scene.labels.push(label(
+                x + w / 2.0,
+                bar_y + 34.0,
+                format!("{:.0}%", 100.0 * g / total),
+                &pal.muted,
+                true,
+            ));
         }
         x += w;
     }

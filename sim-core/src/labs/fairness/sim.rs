@@ -393,8 +393,8 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
             });
         }
     }
-    let unfinished = queues.iter().map(|q| q.len() as u32).sum::<u32>()
-        + slots.iter().flatten().count() as u32;
+    let unfinished =
+        queues.iter().map(|q| q.len() as u32).sum::<u32>() + slots.iter().flatten().count() as u32;
     // A request still without its first token counts with its wait so far,
     // a lower bound: leaving it out would let a starved tenant show a
     // small TTFT, or none.
@@ -508,9 +508,13 @@ fn pick(
 ) -> Option<usize> {
     (0..queues.len())
         .filter_map(|t| {
-            queues[t]
-                .front()
-                .map(|r| (t, key(scheduler, shapes, t, window_tokens, admitted, vtc), r.arrived))
+            queues[t].front().map(|r| {
+                (
+                    t,
+                    key(scheduler, shapes, t, window_tokens, admitted, vtc),
+                    r.arrived,
+                )
+            })
         })
         .min_by(|a, b| a.1.total_cmp(&b.1).then(a.2.cmp(&b.2)).then(a.0.cmp(&b.0)))
         .map(|(t, _, _)| t)
