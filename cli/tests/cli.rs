@@ -586,7 +586,7 @@ fn fairness_one_scheduler_lists_its_key_moments() {
     let (code, out, err) = lblab(&["fairness", "--scheduler=priority", "--detail"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("chat preempted a long outputs sequence"),
+        out.contains("chat preempted a long prompts sequence"),
         "{out}"
     );
     if let Some(changed) = golden("fairness-priority", &out) {
