@@ -333,17 +333,17 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
         let plain = fairness::run_schedulers(&c, Scheduler::ALL, &[]).expect("valid");
         let recorded = fairness::run_schedulers(&c, Scheduler::ALL, Scheduler::ALL).expect("valid");
         for (p, r) in plain.iter().zip(&recorded) {
-            assert!(p.timeline.is_empty());
-            assert_eq!(r.timeline.len(), c.ticks as usize);
+            assert!(p.timeline.is_none());
+            assert_eq!(r.steps().len(), c.ticks as usize);
             assert_eq!(p.tenants, r.tenants, "{:?} seed {seed}", r.scheduler);
-            let last = r.timeline.last().expect("ticks");
+            let last = r.steps().last().expect("ticks");
             for (t, x) in r.tenants.iter().enumerate() {
                 let per_tick = last.service[t] / f64::from(c.ticks);
                 assert!((per_tick - x.service).abs() < 1e-9, "{:?}", r.scheduler);
             }
             let gpu: f64 = last.gpu.iter().sum();
             assert!((last.gpu[0] / gpu - r.tenants[0].gpu_share).abs() < 1e-9);
-            for (i, s) in r.timeline.iter().enumerate() {
+            for (i, s) in r.steps().iter().enumerate() {
                 match s.moment {
                     Some(Moment::Preemption { victim, by, lost }) => {
                         preemptions += 1;
@@ -374,7 +374,7 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
                         let before = if i == 0 {
                             0
                         } else {
-                            r.timeline[i - 1].waiting[passed as usize]
+                            r.steps()[i - 1].waiting[passed as usize]
                         };
                         assert!(before > 0 || s.waiting[passed as usize] > 0);
                     }
@@ -383,7 +383,7 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
                         assert!(since > 0 && since as usize <= i);
                         // The shared prompt was out of the cache at some point
                         // since its last hit.
-                        let gone = r.timeline[i - since as usize..i]
+                        let gone = r.steps()[i - since as usize..i]
                             .iter()
                             .any(|s| !s.prefix_cached);
                         assert!(gone, "iteration {i} of {:?}", r.scheduler);
@@ -391,7 +391,7 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
                     None => {}
                 }
             }
-            let first = r.timeline.iter().position(|s| s.evicted.is_some());
+            let first = r.steps().iter().position(|s| s.evicted.is_some());
             assert_eq!(first.map(|i| i as u32), r.first_preemption);
         }
     }

@@ -14,13 +14,13 @@ const POINTS: usize = 300;
 
 /// The chart of `run`'s timeline, `current` (0-based) marked.
 pub fn spec(run: &SchedulerRun, current: usize) -> Option<ChartSpec> {
-    let last = run.timeline.last()?;
-    let every = run.timeline.len().div_ceil(POINTS).max(1);
+    let last = run.steps().last()?;
+    let every = run.steps().len().div_ceil(POINTS).max(1);
     let top = last.service.iter().copied().fold(1.0, f64::max);
     Some(ChartSpec {
         x_desc: "iteration",
         y_desc: "weighted tokens served so far",
-        x_range: (0.0, run.timeline.len() as f64),
+        x_range: (0.0, run.steps().len() as f64),
         y_range: (0.0, top * 1.05),
         x_label: whole,
         y_label: |y| crate::format::thousands(y.max(0.0) as u64),
@@ -31,11 +31,11 @@ pub fn spec(run: &SchedulerRun, current: usize) -> Option<ChartSpec> {
                 color: replica_color(t),
                 mark: Mark::Line,
                 points: run
-                    .timeline
+                    .steps()
                     .iter()
                     .enumerate()
                     .step_by(every)
-                    .chain(core::iter::once((run.timeline.len() - 1, last)))
+                    .chain(core::iter::once((run.steps().len() - 1, last)))
                     .map(|(i, s)| ((i + 1) as f64, s.service[t]))
                     .collect(),
             })
@@ -50,7 +50,7 @@ pub fn spec(run: &SchedulerRun, current: usize) -> Option<ChartSpec> {
 
 /// The chart in words: each tenant's service at the end of the run.
 pub fn summary(run: &SchedulerRun) -> String {
-    let Some(last) = run.timeline.last() else {
+    let Some(last) = run.steps().last() else {
         return String::new();
     };
     let parts: Vec<String> = last
@@ -67,7 +67,7 @@ pub fn summary(run: &SchedulerRun) -> String {
         .collect();
     format!(
         "Line chart of each tenant's weighted tokens served against the iteration. After {} iterations: {}.",
-        run.timeline.len(),
+        run.steps().len(),
         parts.join(", ")
     )
 }

@@ -63,7 +63,7 @@ fn preempted(r: &SchedulerRun) -> f64 {
     r.tenants.iter().map(|t| f64::from(t.preempted)).sum()
 }
 
-/// The scheduler in focus in four numbers, and its tenants.
+/// The scheduler in focus in four numbers.
 fn cards(v: &View<'_, Lab>) -> Html {
     let Some(r) = run(v) else {
         return Html::new();
@@ -107,7 +107,6 @@ fn cards(v: &View<'_, Lab>) -> Html {
     [
         Html::from(el("h2").text(format!("{} over the whole run", r.scheduler.title()))),
         el("div").class("cards").child(cards).into(),
-        tenants(r),
     ]
     .into_iter()
     .collect()
@@ -221,7 +220,7 @@ fn compare(v: &View<'_, Lab>) -> Html {
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
     run(v)
         .map(|r| {
-            r.timeline
+            r.steps()
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| s.moment.is_some())
@@ -239,7 +238,7 @@ pub static PAGE: Page<Lab> = Page {
         heading: "",
         records: true,
         side_by_side: false,
-        len: |v| run(v).map_or(0, |r| r.timeline.len()),
+        len: |v| run(v).map_or(0, |r| r.steps().len()),
         moments,
         narrate: |v| {
             run(v)
@@ -253,6 +252,7 @@ pub static PAGE: Page<Lab> = Page {
         detail: |_| Html::new(),
     }),
     cards: Some(cards),
+    tables: &[|v| run(v).map(tenants).unwrap_or_default()],
     charts: &[Chart::<Lab>::new(
         "service-chart",
         |v| {
@@ -274,7 +274,7 @@ pub static PAGE: Page<Lab> = Page {
 };
 
 /// Under the player's stage.
-const LEGEND_HTML: &str = r#"<p class="small legend">Each row on the left is a tenant's waiting requests, with the scheduler's count for it (lowest goes next). On the right, each box is a slot: a square is a sequence still computing its prompt, a circle one decoding, a ring a shared prompt found in the cache. The bar at the bottom splits the GPU time so far by tenant.</p>"#;
+const LEGEND_HTML: &str = r#"<p class="small legend">Rows: each tenant's waiting requests and the scheduler's count for it (lowest goes next). Slots: a square computes its prompt, a circle decodes, a ring found its shared prompt cached. Bottom: GPU time so far, by tenant.</p>"#;
 
 /// Under the comparison (static).
 const NOTE_HTML: &str = r#"<p class="small muted">Service spread compares weighted token service per iteration across tenants (input at the input weight, output at the output weight): 1× is equal service. Pick a row to play that scheduler. ★ marks the best value in each column.</p>"#;

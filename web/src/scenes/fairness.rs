@@ -68,7 +68,7 @@ fn reason(run: &SchedulerRun, s: &Snapshot) -> String {
 
 /// What iteration `i` (0-based) of `run` means, in a few sentences.
 pub fn narrate(run: &SchedulerRun, i: usize) -> String {
-    let Some(s) = run.timeline.get(i) else {
+    let Some(s) = run.steps().get(i) else {
         return String::new();
     };
     let running = s.slots.iter().flatten().count();
@@ -147,13 +147,13 @@ pub fn scene(
     width: f64,
     pal: &Palette,
 ) -> Option<Scene> {
-    let s = run.timeline.get(i)?;
+    let s = run.steps().get(i)?;
     let mut scene = Scene::default();
     let narrow = width < 560.0;
     // Queues: the full width when narrow (the engine goes below), else 55%.
     let qw = if narrow { width } else { width * 0.55 };
     let cell = 10.0;
-    let row_h = 40.0;
+    let row_h = 32.0;
     let cols = (((qw - 24.0) / (cell + 3.0)) as usize).max(4);
     scene.labels.push(label(
         8.0,
@@ -181,12 +181,12 @@ pub fn scene(
             scene.marks.push(Mark {
                 id: ((t as u64) << 32) | j as u64,
                 x: 12.0 + j as f64 * (cell + 3.0),
-                y: y0 + 16.0,
+                y: y0 + 14.0,
                 r: cell / 2.0,
                 fill: color.to_string(),
                 ring: None,
                 square: true,
-                from: Some((qw, y0 + 16.0)),
+                from: Some((qw, y0 + 14.0)),
                 text: None,
             });
         }
@@ -210,10 +210,19 @@ pub fn scene(
     let ew = width - ex - 8.0;
     let slot = 30.0;
     let per_row = ((ew / (slot + 6.0)) as usize).clamp(1, 8);
+    // Whether the shared prompt is cached goes on the engine's line.
+    let prefix = match (
+        config.shapes().iter().any(|t| t.prefix > 0),
+        s.prefix_cached,
+    ) {
+        (false, _) => "",
+        (true, true) => " · shared prompt cached",
+        (true, false) => " · shared prompt not cached",
+    };
     scene.labels.push(label(
         ex,
         ey + 12.0,
-        format!("Engine · {} slots", s.slots.len()),
+        format!("Engine · {} slots{prefix}", s.slots.len()),
         &pal.fg,
         false,
     ));
@@ -238,7 +247,7 @@ pub fn scene(
                 fill: replica_hex(seat.tenant as usize).to_string(),
                 ring: seat.cached.then(|| pal.accent.clone()),
                 square: seat.prefilling,
-                from: Some((ex, 30.0 + f64::from(seat.tenant) * row_h + 16.0)),
+                from: Some((ex, 30.0 + f64::from(seat.tenant) * row_h + 14.0)),
                 text: None,
             });
         }
@@ -253,17 +262,6 @@ pub fn scene(
             &pal.warn,
             false,
         ));
-        y += 18.0;
-    }
-    if config.shapes().iter().any(|t| t.prefix > 0) {
-        let text = if s.prefix_cached {
-            "shared prompt: cached"
-        } else {
-            "shared prompt: not cached"
-        };
-        scene
-            .labels
-            .push(label(ex, y, text.into(), &pal.muted, false));
         y += 18.0;
     }
     // GPU time so far, one bar split by tenant.

@@ -43,9 +43,19 @@ pub struct SchedulerRun {
     pub arrived: u32,
     /// Requests still waiting or running when the run ended.
     pub unfinished: u32,
-    /// The run iteration by iteration, when it was recorded (empty
-    /// otherwise).
-    pub timeline: Vec<Snapshot>,
+    /// The run iteration by iteration, when it was recorded. Only the page
+    /// gets it (its JSON is `null`, so an export equals what `lblab
+    /// fairness --json` prints: the recording is a view of the run, not one
+    /// of its figures); read it through [`SchedulerRun::steps`].
+    #[serde(serialize_with = "crate::wire::page_only")]
+    pub timeline: Option<Vec<Snapshot>>,
+}
+
+impl SchedulerRun {
+    /// The recorded iterations (none when the run was not recorded).
+    pub fn steps(&self) -> &[Snapshot] {
+        self.timeline.as_deref().unwrap_or(&[])
+    }
 }
 
 /// The engine after one iteration (what the player shows).

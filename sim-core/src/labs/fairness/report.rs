@@ -52,10 +52,10 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         s.push_str(&scheduler_table(r));
     }
     if detail {
-        for r in o.runs.iter().filter(|r| !r.timeline.is_empty()) {
+        for r in o.runs.iter().filter(|r| r.timeline.is_some()) {
             s.push_str(&format!("\n{}: key moments\n", r.scheduler.title()));
             let mut any = false;
-            for (t, snap) in r.timeline.iter().enumerate() {
+            for (t, snap) in r.steps().iter().enumerate() {
                 if let Some(m) = &snap.moment {
                     s.push_str(&format!("  iteration {:>5}: {}\n", t + 1, moment_text(m)));
                     any = true;

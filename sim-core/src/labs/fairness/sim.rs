@@ -435,7 +435,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
         first_preemption,
         arrived,
         unfinished,
-        timeline,
+        timeline: record.then_some(timeline),
     }
 }
 
