@@ -88,6 +88,11 @@ pub struct Config {
     /// Record, for every decision, what each other rule would have picked at
     /// that moment (default off: it re-asks every rule at every decision).
     pub counterfactuals: bool,
+    /// Copies of the gateway in front of the pool (default 1). Requests
+    /// reach them in turn, and each copy keeps its own router state (its
+    /// prefix tree, its counters), as several instances of a real gateway
+    /// do; each still reads the replicas' live load.
+    pub gateways: u32,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
     /// Ticks, or milliseconds from a GPU and model preset (default ticks).
@@ -127,6 +132,7 @@ impl Default for Config {
             speeds: Vec::new(),
             scale_up_at: 0,
             counterfactuals: false,
+            gateways: 1,
             max_ticks: 20_000_000,
             timing: Timing::default(),
         }
@@ -457,6 +463,16 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().counterfactuals = x,
     )
     .doc("For every decision, ask each other rule where it would have sent the request.")
+    .advanced(),
+    Param::<C>::whole(
+        "gateways",
+        "Gateways",
+        "",
+        (1, 16, 1),
+        |c| c.routing().gateways.into(),
+        |c, x| c.routing_mut().gateways = narrow(x),
+    )
+    .doc("Copies of the gateway, each with its own router state; requests reach them in turn, so each sees a share of the traffic.")
     .advanced(),
     Param::<C>::whole(
         "max-ticks",

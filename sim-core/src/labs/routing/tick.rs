@@ -126,7 +126,11 @@ pub(super) fn run_observed(
     let new_replica =
         |i: usize, at: Tick| config.replica(workload.block_tokens, config.speed(i), at);
     let mut replicas: Vec<Replica> = (0..n).map(|i| new_replica(i, Tick::ZERO)).collect();
-    let mut router = rule.build(&config.rules);
+    // One router per gateway copy, each with its own state; request k
+    // reaches gateway k mod N (round robin, as a load balancer in front of
+    // the gateways spreads connections).
+    let gateways = config.gateways.max(1) as usize;
+    let mut routers: Vec<_> = (0..gateways).map(|_| rule.build(&config.rules)).collect();
     // Each rule draws from its own stream, so every rule replays the same trace
     // and a rule's choices do not depend on which other rules ran.
     let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
@@ -166,6 +170,7 @@ pub(super) fn run_observed(
                 kv_block_tokens: config.kv_block_tokens,
                 replicas: &replicas,
             };
+            let router = &mut routers[next % gateways];
             let Some(decision) = router.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
             else {
                 break;
