@@ -5,6 +5,14 @@
 //! the URL so every view is a shareable link.
 
 mod app;
+
+/// Talc instead of the standard library's dlmalloc: the same service in
+/// fewer bytes of the page's bundle, and faster in its benchmarks. Not with
+/// wasm threads (atomics), which the page does not use.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 mod charts;
 mod clock;
 mod components;
