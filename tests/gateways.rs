@@ -10,8 +10,14 @@ use sim_core::labs::routing::{self, Config, Outcome};
 use sim_core::routing::RuleKind;
 
 fn run(gateways: u32, seed: u64) -> Outcome {
+    spread(gateways, false, seed)
+}
+
+/// `gateways` copies, reached in turn or at random.
+fn spread(gateways: u32, random: bool, seed: u64) -> Outcome {
     routing::run(&Config {
         gateways,
+        gateway_random: random,
         seed,
         ..Config::default()
     })
@@ -19,9 +25,16 @@ fn run(gateways: u32, seed: u64) -> Outcome {
 }
 
 /// Pass: SGLang cache-aware's cache-hit share with four gateways below its
-/// share with one, in at least 90 of 100 seeds.
+/// share with one, in at least 90 of 100 seeds, whether requests reach the
+/// copies in turn or at random.
 #[test]
 fn sglang_cache_aware_finds_less_cache_with_more_gateways() {
+    for random in [false, true] {
+        fewer_hits_with_four(random);
+    }
+}
+
+fn fewer_hits_with_four(random: bool) {
     let mut held = 0;
     let (mut one, mut four) = (0.0, 0.0);
     for seed in 1..=100 {
@@ -30,7 +43,7 @@ fn sglang_cache_aware_finds_less_cache_with_more_gateways() {
                 .expect("runs")
                 .cache_hit_share
         };
-        let (a, b) = (share(&run(1, seed)), share(&run(4, seed)));
+        let (a, b) = (share(&run(1, seed)), share(&spread(4, random, seed)));
         one += a / 100.0;
         four += b / 100.0;
         if b < a {
@@ -38,7 +51,8 @@ fn sglang_cache_aware_finds_less_cache_with_more_gateways() {
         }
     }
     println!(
-        "SGLang cache-aware: cache-hit share lower with 4 gateways than with 1 in {held}/100 seeds (means {:.1}% against {:.1}%)",
+        "SGLang cache-aware: cache-hit share lower with 4 gateways ({}) than with 1 in {held}/100 seeds (means {:.1}% against {:.1}%)",
+        if random { "random" } else { "in turn" },
         100.0 * four,
         100.0 * one
     );
@@ -50,7 +64,7 @@ fn sglang_cache_aware_finds_less_cache_with_more_gateways() {
 #[test]
 fn rules_without_router_state_ignore_the_gateway_count() {
     for seed in 1..=20 {
-        let (a, b) = (run(1, seed), run(8, seed));
+        let (a, b, c) = (run(1, seed), run(8, seed), spread(8, true, seed));
         for rule in [
             RuleKind::LeastOutstanding,
             RuleKind::PrefixAware,
@@ -59,6 +73,11 @@ fn rules_without_router_state_ignore_the_gateway_count() {
             RuleKind::Random,
         ] {
             assert_eq!(a.rule(rule), b.rule(rule), "{rule:?}, seed {seed}");
+            assert_eq!(
+                a.rule(rule),
+                c.rule(rule),
+                "{rule:?}, seed {seed}, random spread"
+            );
         }
     }
 }

@@ -21,6 +21,9 @@ pub mod stream {
     pub const PREFIXES: u64 = 4;
     /// First stream of per-rule tie-breaks; rule `i` uses `TIE_BREAKS + i`.
     pub const TIE_BREAKS: u64 = 100;
+    /// Which copy of the gateway a request reaches, when that is random;
+    /// rule `i` uses `GATEWAYS + i`.
+    pub const GATEWAYS: u64 = 200;
 }
 
 /// A PCG-XSH-RR 64/32 generator: 64-bit state, 32-bit output, selectable stream.

@@ -93,6 +93,9 @@ pub struct Config {
     /// prefix tree, its counters), as several instances of a real gateway
     /// do; each still reads the replicas' live load.
     pub gateways: u32,
+    /// Requests reach a random copy of the gateway rather than each copy in
+    /// turn (default off).
+    pub gateway_random: bool,
     /// Safety cap on simulated ticks per rule (default 20,000,000).
     pub max_ticks: u64,
     /// Ticks, or milliseconds from a GPU and model preset (default ticks).
@@ -133,6 +136,7 @@ impl Default for Config {
             scale_up_at: 0,
             counterfactuals: false,
             gateways: 1,
+            gateway_random: false,
             max_ticks: 20_000_000,
             timing: Timing::default(),
         }
@@ -472,7 +476,16 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().gateways.into(),
         |c, x| c.routing_mut().gateways = narrow(x),
     )
-    .doc("Copies of the gateway, each with its own router state; requests reach them in turn, so each sees a share of the traffic.")
+    .doc("Copies of the gateway, each with its own router state; each sees a share of the traffic.")
+    .advanced(),
+    Param::<C>::choice(
+        "gateway-spread",
+        "Requests reach the gateways",
+        gateway_spreads,
+        |c| if c.routing().gateway_random { "random" } else { "in-turn" },
+        |c, x| c.routing_mut().gateway_random = x == "random",
+    )
+    .doc("How requests are spread over the copies of the gateway (with one copy, no matter).")
     .advanced(),
     Param::<C>::whole(
         "max-ticks",
@@ -660,6 +673,22 @@ impl Configurable for Config {
 pub const MAX_SPEEDS: usize = 16;
 
 /// Speeds in their text form: `2,1,1,1` (empty for none).
+
+/// The `gateway-spread` options.
+fn gateway_spreads() -> Vec<crate::params::Opt> {
+    alloc::vec![
+        crate::params::Opt {
+            name: "in-turn",
+            title: "Each in turn",
+            doc: "Request k reaches copy k mod N, as round-robin connection spreading does.",
+        },
+        crate::params::Opt {
+            name: "random",
+            title: "A random copy",
+            doc: "Each request reaches a copy drawn at random.",
+        },
+    ]
+}
 fn speeds_text(speeds: &[f64]) -> String {
     let parts: Vec<String> = speeds
         .iter()

@@ -131,6 +131,8 @@ pub(super) fn run_observed(
     // the gateways spreads connections).
     let gateways = config.gateways.max(1) as usize;
     let mut routers: Vec<_> = (0..gateways).map(|_| rule.build(&config.rules)).collect();
+    // Its own stream, so a random spread leaves the tie-breaks as they are.
+    let mut spread = Rng::new(config.seed, stream::GATEWAYS + rule.index() as u64);
     // Each rule draws from its own stream, so every rule replays the same trace
     // and a rule's choices do not depend on which other rules ran.
     let mut rng = Rng::new(config.seed, stream::TIE_BREAKS + rule.index() as u64);
@@ -170,7 +172,14 @@ pub(super) fn run_observed(
                 kv_block_tokens: config.kv_block_tokens,
                 replicas: &replicas,
             };
-            let router = &mut routers[next % gateways];
+            let gateway = if gateways == 1 {
+                0
+            } else if config.gateway_random {
+                spread.index(gateways)
+            } else {
+                next % gateways
+            };
+            let router = &mut routers[gateway];
             let Some(decision) = router.select(&ctx, &mut Chooser::new(&mut rng, Ties::Random))
             else {
                 break;
