@@ -672,8 +672,6 @@ impl Configurable for Config {
 /// Most entries of the speeds list (the largest pool).
 pub const MAX_SPEEDS: usize = 16;
 
-/// Speeds in their text form: `2,1,1,1` (empty for none).
-
 /// The `gateway-spread` options.
 fn gateway_spreads() -> Vec<crate::params::Opt> {
     alloc::vec![
@@ -689,6 +687,8 @@ fn gateway_spreads() -> Vec<crate::params::Opt> {
         },
     ]
 }
+
+/// Speeds in their text form: `2,1,1,1` (empty for none).
 fn speeds_text(speeds: &[f64]) -> String {
     let parts: Vec<String> = speeds
         .iter()
