@@ -134,14 +134,7 @@ fn compare(v: &View<'_, Lab>) -> Html {
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
     run(v)
-        .map(|r| {
-            r.timeline
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.moment.is_some())
-                .map(|(t, _)| t)
-                .collect()
-        })
+        .map(|r| crate::scenes::moment_steps(&r.timeline, |s| s.moment.is_some()))
         .unwrap_or_default()
 }
 

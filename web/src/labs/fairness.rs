@@ -219,14 +219,7 @@ fn compare(v: &View<'_, Lab>) -> Html {
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
     run(v)
-        .map(|r| {
-            r.steps()
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.moment.is_some())
-                .map(|(t, _)| t)
-                .collect()
-        })
+        .map(|r| crate::scenes::moment_steps(r.steps(), |s| s.moment.is_some()))
         .unwrap_or_default()
 }
 

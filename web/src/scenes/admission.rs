@@ -5,7 +5,7 @@
 
 use sim_core::labs::admission::{Config, Moment, Policy, PolicyRun, Snapshot};
 
-use crate::components::stage::Label;
+use super::small_label as label;
 use crate::components::{Mark, Palette, Rect, Scene};
 use crate::theme::replica_hex;
 
@@ -102,18 +102,6 @@ fn moment_words(m: &Moment, c: &Config) -> String {
             c.window,
             c.trip_for
         ),
-    }
-}
-
-fn label(x: f64, y: f64, text: String, color: &str, centre: bool) -> Label {
-    Label {
-        x,
-        y,
-        text,
-        color: color.to_string(),
-        size: 11.0,
-        bold: false,
-        centre,
     }
 }
 

@@ -6,7 +6,7 @@
 
 use sim_core::labs::fairness::{Config, Moment, Scheduler, SchedulerRun, Snapshot, TENANTS};
 
-use crate::components::stage::Label;
+use super::small_label as label;
 use crate::components::{Mark, Palette, Rect, Scene};
 use crate::format::{fixed, thousands};
 use crate::theme::replica_hex;
@@ -124,18 +124,6 @@ fn moment_words(m: &Moment) -> String {
              the cache, {since} iterations after it last hit. Other tenants' prompts pushed it out, \
              so it is computed again: interleaving tenants for fairness costs cache reuse."
         ),
-    }
-}
-
-fn label(x: f64, y: f64, text: String, color: &str, centre: bool) -> Label {
-    Label {
-        x,
-        y,
-        text,
-        color: color.to_string(),
-        size: 11.0,
-        bold: false,
-        centre,
     }
 }
 

@@ -199,13 +199,5 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
 }
 
 fn label(x: f64, y: f64, text: String, color: &str) -> crate::components::stage::Label {
-    crate::components::stage::Label {
-        x,
-        y,
-        text,
-        color: color.to_string(),
-        size: 11.0,
-        bold: false,
-        centre: true,
-    }
+    super::small_label(x, y, text, color, true)
 }
