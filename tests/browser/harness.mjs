@@ -91,7 +91,13 @@ export async function watchedPage(context) {
   });
   page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
+  // A download the page cancels (net::ERR_ABORTED: the test navigated on while the
+  // worker was still fetching its wasm) is not a failure; a blocked or broken one is
+  // (CSP blocks, refused connections; a missing file shows as the http line below).
+  page.on('requestfailed', (r) => {
+    const why = r.failure()?.errorText ?? '';
+    if (why !== 'net::ERR_ABORTED') problems.push(`requestfailed (${why}): ${r.url()}`);
+  });
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`http ${r.status()}: ${r.url()}`); });
   // Simulations run in a worker, so a lab's first results arrive a moment after
   // the page: navigating to a lab waits for them (briefly; a page that never
