@@ -102,6 +102,7 @@ fn preset(row: &Row) -> Preset {
         model: row.model.unwrap_or(Model::Llama31_8b),
         tp: row.tp,
         precision: row.precision,
+        kv_fp8: false,
         compute_eff: defaults.compute_eff,
         bandwidth_eff: defaults.bandwidth_eff,
         alpha: defaults.alpha,

@@ -27,7 +27,7 @@ use sim_core::rng::Rng;
 use sim_core::workload::trace::ImportOptions;
 
 /// Random configurations per lab.
-const PER_LAB: usize = 24;
+const PER_LAB: usize = 32;
 
 /// A value in `[lo, hi]`: log-uniform when the range spans more than a
 /// hundredfold (so that small settings are drawn as often as large ones).

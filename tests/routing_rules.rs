@@ -16,6 +16,7 @@ const SPEC: EngineSpec = EngineSpec {
     kv_block_tokens: 16,
     prefill_budget: 320,
     cache_tokens: 64 * 64,
+    cache_in_kv: false,
 };
 
 fn request(blocks: Vec<u32>) -> Request {

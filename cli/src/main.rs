@@ -10,6 +10,7 @@ mod args;
 mod bench;
 mod corners;
 mod lab;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -27,7 +28,7 @@ fn usage() -> String {
         ));
     }
     s.push_str(
-        "\nOther commands:\n  labs      List the labs and their parameters (--json for the whole registry)\n  bench     Time the routing simulation against its targets (--check fails on a miss)\n  help      Show this text; `lblab <command> --help` shows a command's flags\n",
+        "\nOther commands:\n  labs      List the labs and their parameters (--json for the whole registry)\n  bench     Time the routing simulation against its targets (--check fails on a miss)\n  validate  The Routing Lab against published deployments: figures, rank orders, verdicts\n  help      Show this text; `lblab <command> --help` shows a command's flags\n",
     );
     s
 }
@@ -119,6 +120,7 @@ fn main() -> ExitCode {
     let result = match cmd {
         "labs" => list(rest),
         "bench" => bench::main(rest),
+        "validate" => validate::main(rest),
         "help" | "--help" | "-h" => {
             print!("{}", usage());
             Ok(())

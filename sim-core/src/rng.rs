@@ -19,6 +19,8 @@ pub mod stream {
     pub const OUTPUTS: u64 = 3;
     /// Which shared prefix a request carries, and how much of the prompt it covers.
     pub const PREFIXES: u64 = 4;
+    /// Closed-loop clients' think times.
+    pub const THINK: u64 = 5;
     /// First stream of per-rule tie-breaks; rule `i` uses `TIE_BREAKS + i`.
     pub const TIE_BREAKS: u64 = 100;
     /// Which copy of the gateway a request reaches, when that is random;

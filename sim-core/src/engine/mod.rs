@@ -53,6 +53,11 @@ pub struct EngineSpec {
     pub prefill_budget: u32,
     /// Prefix-cache capacity, in tokens (converted to the workload's hash blocks).
     pub cache_tokens: u32,
+    /// The prefix cache lives in the KV blocks running sequences leave free,
+    /// as vLLM's does: it holds at most `cache_tokens` and at most the free
+    /// KV, so a full batch evicts it (default off: the two are apart).
+    #[serde(default)]
+    pub cache_in_kv: bool,
 }
 
 /// What a replica did that the lab needs to record.
@@ -425,6 +430,7 @@ impl Replica {
                 Some(us) => us,
                 None => {
                     self.admit(workload, events);
+                    self.fit_cache();
                     if self.running.is_empty() {
                         self.credit_us = 0;
                         return;
@@ -444,6 +450,7 @@ impl Replica {
                 self.stats.prefill_us += us;
             }
             self.execute(now, workload, events);
+            self.fit_cache();
         }
     }
 
@@ -534,7 +541,22 @@ impl Replica {
     #[inline]
     pub fn step(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.admit(workload, events);
+        self.fit_cache();
         self.execute(now, workload, events);
+        self.fit_cache();
+    }
+
+    /// With the cache in free KV: shrink or grow it to what the running
+    /// sequences leave (called after admission and after each iteration).
+    #[inline(always)]
+    fn fit_cache(&mut self) {
+        if self.spec.cache_in_kv {
+            let free = u64::from(self.spec.kv_blocks.saturating_sub(self.kv_used))
+                * u64::from(self.spec.kv_block_tokens.max(1));
+            let tokens = free.min(u64::from(self.spec.cache_tokens));
+            self.cache
+                .set_capacity((tokens / u64::from(self.block_tokens)) as usize);
+        }
     }
 
     /// Run the iteration the running sequences make (admission done).

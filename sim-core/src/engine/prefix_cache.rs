@@ -2,7 +2,8 @@
 //!
 //! Blocks here hold KV that finished requests left behind; they do not count
 //! against the replica's KV capacity (the article's lab makes the same
-//! simplification, §4.2). A lookup returns the longest leading run of a prompt's
+//! simplification, §4.2). An engine whose cache lives in its free KV (as
+//! vLLM's does) moves the capacity with [`PrefixCache::set_capacity`]. A lookup returns the longest leading run of a prompt's
 //! blocks that is resident: ids are prefix-chained, so the run is the reusable
 //! prefix. Blocks of one prompt are stamped leaf-first, so eviction trims chains
 //! from their tails and never leaves a hole at the root, as vLLM's block pool
@@ -39,6 +40,8 @@ pub struct PrefixCache {
     newest: u32,
     /// Least recently used node: the next to go.
     oldest: u32,
+    /// Nodes emptied by a shrinking capacity, to reuse.
+    spare: Vec<u32>,
     /// Bumped whenever a block enters or leaves (not on a mere touch), so a
     /// caller can reuse a [`PrefixCache::match_len`] while it is unchanged.
     version: u64,
@@ -100,6 +103,19 @@ impl PrefixCache {
         self.newest = i;
     }
 
+    /// Hold at most `capacity` blocks from now on, evicting the least
+    /// recently used beyond it.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.index.len() > capacity {
+            let i = self.oldest;
+            self.unlink(i);
+            self.index.remove(self.nodes[i as usize].block);
+            self.spare.push(i);
+            self.version += 1;
+        }
+    }
+
     /// Mark `blocks` as just used, inserting the missing ones and evicting the
     /// least recently used beyond capacity.
     pub fn touch(&mut self, blocks: &[BlockId]) {
@@ -116,12 +132,17 @@ impl PrefixCache {
                 continue;
             }
             let i = if self.index.len() < self.capacity {
-                self.nodes.push(Node {
-                    block: b,
-                    newer: NONE,
-                    older: NONE,
-                });
-                (self.nodes.len() - 1) as u32
+                if let Some(i) = self.spare.pop() {
+                    self.nodes[i as usize].block = b;
+                    i
+                } else {
+                    self.nodes.push(Node {
+                        block: b,
+                        newer: NONE,
+                        older: NONE,
+                    });
+                    (self.nodes.len() - 1) as u32
+                }
             } else {
                 // Full: the least recently used node is reused for `b`.
                 let i = self.oldest;
@@ -165,6 +186,21 @@ mod tests {
         c.touch(&[20]);
         assert_eq!(c.match_len(&[1, 2]), 1);
         assert_eq!(c.match_len(&[10, 11]), 2);
+    }
+
+    #[test]
+    fn a_shrinking_capacity_evicts_the_oldest_and_reuses_their_places() {
+        let mut c = PrefixCache::new(6);
+        c.touch(&[1, 2, 3]);
+        c.touch(&[10, 11, 12]);
+        c.set_capacity(4);
+        assert_eq!(c.len(), 4);
+        assert_eq!(c.match_len(&[1, 2, 3]), 1, "the older chain's tail went");
+        c.set_capacity(6);
+        c.touch(&[20, 21]);
+        assert_eq!(c.len(), 6);
+        assert_eq!(c.nodes.len(), 6, "emptied places are reused");
+        assert_eq!(c.match_len(&[10, 11, 12]), 3);
     }
 
     #[test]

@@ -27,7 +27,9 @@
 //! KV capacity follows vLLM's accounting: 90% of each GPU's memory
 //! (`gpu_memory_utilization` 0.9) less the weights, split into blocks of
 //! `kv_block_tokens` tokens at `kv_per_token` bytes. The KV cache is kept in
-//! BF16 for both weight precisions (vLLM's default `kv_cache_dtype`).
+//! BF16 for both weight precisions (vLLM's default `kv_cache_dtype`), or in
+//! FP8 with `kv_fp8` (vLLM's `--kv-cache-dtype=fp8`): half the bytes, so
+//! twice the tokens and half the KV read of a decode step.
 //!
 //! Why the defaults (measured end-to-end figures, in docs/model.md's sanity
 //! table): single-request decode in vLLM reaches 65–77% of the BF16
@@ -74,6 +76,9 @@ const ACT_BYTES: f64 = 2.0;
 /// Bytes of one KV element (BF16, vLLM's default KV dtype).
 const KV_BYTES: f64 = 2.0;
 
+/// Bytes of one KV element in FP8.
+const KV_FP8_BYTES: f64 = 1.0;
+
 /// The hardware, model and corrections behind a run in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preset {
@@ -85,6 +90,8 @@ pub struct Preset {
     pub tp: u32,
     /// Weight precision.
     pub precision: Precision,
+    /// KV cache in FP8 rather than BF16.
+    pub kv_fp8: bool,
     /// Share of the peak FLOP rate reached (0–1).
     pub compute_eff: f64,
     /// Share of the peak memory bandwidth reached (0–1).
@@ -159,7 +166,7 @@ impl Preset {
             per_flop: 1.0 / (peak * self.compute_eff),
             per_byte: 1.0 / (g.mem_bw * self.bandwidth_eff),
             weight_bytes: m.params * weight_bytes / tp,
-            kv_bytes: m.kv_bytes_per_token(KV_BYTES) / tp,
+            kv_bytes: m.kv_bytes_per_token(self.kv_element()) / tp,
             linear: 2.0 * m.params / tp,
             attention: m.attention_flops(1.0) / tp,
             reduces,
@@ -196,7 +203,16 @@ impl Preset {
             Precision::Fp8 => 1.0,
         };
         let free = tp * g.mem_bytes * MEMORY_SHARE - m.params * weight_bytes;
-        (free / m.kv_bytes_per_token(KV_BYTES)).max(0.0)
+        (free / m.kv_bytes_per_token(self.kv_element())).max(0.0)
+    }
+
+    /// Bytes of one KV element.
+    fn kv_element(&self) -> f64 {
+        if self.kv_fp8 {
+            KV_FP8_BYTES
+        } else {
+            KV_BYTES
+        }
     }
 
     /// KV capacity in blocks of `block_tokens` tokens.

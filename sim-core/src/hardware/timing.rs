@@ -21,6 +21,8 @@ pub struct Timing {
     pub tp: u32,
     /// Weight precision (default BF16).
     pub precision: Precision,
+    /// KV cache in FP8, as vLLM's `--kv-cache-dtype=fp8` (default off: BF16).
+    pub kv_fp8: bool,
     /// Share of peak FLOP rate reached (default 0.5; see the module docs of
     /// [`super`] for why).
     pub compute_eff: f64,
@@ -39,6 +41,7 @@ impl Default for Timing {
             model: Model::Llama31_8b,
             tp: 1,
             precision: Precision::Bf16,
+            kv_fp8: false,
             compute_eff: 0.5,
             bandwidth_eff: 0.8,
             alpha: 1.0,
@@ -58,6 +61,7 @@ impl Timing {
             model: self.model,
             tp: self.tp,
             precision: self.precision,
+            kv_fp8: self.kv_fp8,
             compute_eff: self.compute_eff,
             bandwidth_eff: self.bandwidth_eff,
             alpha: self.alpha,

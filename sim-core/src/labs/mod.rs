@@ -22,6 +22,7 @@ pub mod herding;
 pub mod prefix;
 pub mod queueing;
 pub mod routing;
+pub mod validation;
 
 pub use entry::*;
 pub use lab::*;

@@ -31,6 +31,20 @@ pub struct Config {
     /// Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier
     /// (CV of inter-arrivals = 1/√b; default 1).
     pub burstiness: f64,
+    /// The arrival rate at the end of the trace over the rate at its start:
+    /// it climbs linearly in time between them (default 1, a steady rate;
+    /// published benchmarks ramp their load, e.g. 3 to 60 QPS is 20).
+    pub ramp: f64,
+    /// Clients sending the trace's requests in order (default 0: none, each
+    /// request leaves at its trace time). With N > 0 a request leaves at its
+    /// trace time or, when all N are waiting on answers, once one is free a
+    /// think time after its response: a closed loop of N users at a high
+    /// rate, a load generator's concurrency cap with no think time.
+    pub clients: u32,
+    /// Mean think time of a client between a response and its next
+    /// request, in ticks (milliseconds in milliseconds mode); exponential,
+    /// and 0 sends at once (default 0).
+    pub think: f64,
     /// Mean prompt length, in tokens (default 957).
     pub mean_prompt: u32,
     /// Coefficient of variation of prompt length (default 0.75).
@@ -49,8 +63,16 @@ pub struct Config {
     pub short_output_cv: f64,
     /// CV of long outputs (default 0.5).
     pub long_output_cv: f64,
-    /// Shared prefixes in the pool, Zipf(1) popular (default 6).
+    /// Shared prefixes in the pool (default 6).
     pub prefix_pool: u32,
+    /// Zipf exponent of the shared prefixes' popularity: 1 (default) makes
+    /// the first twice as likely as the second; 0 makes them equally likely,
+    /// as benchmark tools' shared-prefix groups are.
+    pub prefix_zipf: f64,
+    /// Fixed prompts per shared prefix: 0 (default) gives every request a
+    /// tail of its own after the prefix; V > 0 draws the tail from V fixed
+    /// ones, so whole prompts repeat (a benchmark's few questions per group).
+    pub prefix_variants: u32,
     /// Least share of a prompt its prefix covers (0–1; default 0.6).
     pub prefix_cover_min: f64,
     /// Largest share of a prompt its prefix covers (0–1; default 0.9).
@@ -74,6 +96,9 @@ pub struct Config {
     pub prefill_budget: u32,
     /// Prefix-cache capacity per replica, in tokens (default 8,192).
     pub cache_tokens: u32,
+    /// The prefix cache lives in the KV blocks running sequences leave free,
+    /// as vLLM's does, rather than beside them (default off).
+    pub cache_in_kv: bool,
     /// Tokens per prefix hash block of generated traces (default 64).
     pub hash_block_tokens: u32,
     /// Every selection rule's settings (one field per rule; see each rule's file).
@@ -110,6 +135,9 @@ impl Default for Config {
             rate: 0.20,
             rps: 24.0,
             burstiness: 1.0,
+            ramp: 1.0,
+            clients: 0,
+            think: 0.0,
             mean_prompt: 957,
             prompt_cv: 0.75,
             prompt_min: 64,
@@ -120,6 +148,8 @@ impl Default for Config {
             short_output_cv: 0.25,
             long_output_cv: 0.5,
             prefix_pool: 6,
+            prefix_zipf: 1.0,
+            prefix_variants: 0,
             prefix_cover_min: 0.6,
             prefix_cover_max: 0.9,
             slo_ttft: 80,
@@ -130,6 +160,7 @@ impl Default for Config {
             kv_block_tokens: 16,
             prefill_budget: 192,
             cache_tokens: 8192,
+            cache_in_kv: false,
             hash_block_tokens: 64,
             rules: RuleSettings::default(),
             speeds: Vec::new(),
@@ -262,6 +293,36 @@ impl<C: AsRouting> Rows<C> {
     )
     .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
     .advanced(),
+    Param::<C>::real(
+        "ramp",
+        "Load ramp",
+        "×",
+        (1.0, 40.0, 0.1),
+        |c| c.routing().ramp,
+        |c, x| c.routing_mut().ramp = x,
+    )
+    .doc("The arrival rate climbs linearly to this multiple of itself by the end of the trace; 1 keeps it steady.")
+    .advanced(),
+    Param::<C>::whole(
+        "clients",
+        "Clients",
+        "",
+        (0, 100_000, 1),
+        |c| c.routing().clients.into(),
+        |c, x| c.routing_mut().clients = narrow(x),
+    )
+    .doc("At most this many requests in flight: a request waits for a client free of its last answer (and its think time); 0 for none. With a high rate, a closed loop of users.")
+    .advanced(),
+    Param::<C>::real(
+        "think",
+        "Think time",
+        "ticks",
+        (0.0, 1_000_000.0, 1.0),
+        |c| c.routing().think,
+        |c, x| c.routing_mut().think = x,
+    )
+    .doc("Mean pause of a closed-loop client between a response and its next request (exponential; milliseconds in milliseconds mode).")
+    .advanced(),
     Param::<C>::whole(
         "prompt-min",
         "Shortest prompt",
@@ -326,11 +387,31 @@ impl<C: AsRouting> Rows<C> {
         "prefix-pool",
         "Shared prefixes",
         "",
-        (0, 64, 1),
+        (0, 4096, 1),
         |c| c.routing().prefix_pool.into(),
         |c, x| c.routing_mut().prefix_pool = narrow(x),
     )
-    .doc("Distinct shared prefixes, Zipf(1) popular; 0 disables sharing.")
+    .doc("Distinct shared prefixes; 0 disables sharing.")
+    .advanced(),
+    Param::<C>::real(
+        "prefix-zipf",
+        "Prefix popularity skew",
+        "",
+        (0.0, 3.0, 0.05),
+        |c| c.routing().prefix_zipf,
+        |c, x| c.routing_mut().prefix_zipf = x,
+    )
+    .doc("Zipf exponent of the prefixes' popularity: 1 makes the first twice as likely as the second, 0 all alike.")
+    .advanced(),
+    Param::<C>::whole(
+        "prefix-variants",
+        "Prompts per prefix",
+        "",
+        (0, 64, 1),
+        |c| c.routing().prefix_variants.into(),
+        |c, x| c.routing_mut().prefix_variants = narrow(x),
+    )
+    .doc("0 gives every prompt a tail of its own after its prefix; more draws the tail from that many fixed ones, so whole prompts repeat.")
     .advanced(),
     Param::<C>::real(
         "prefix-cover-min",
@@ -425,6 +506,14 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().cache_tokens = narrow(x),
     )
     .doc("Prefix-cache capacity per replica (LRU).")
+    .advanced(),
+    Param::<C>::switch(
+        "cache-in-kv",
+        "Prefix cache in free KV",
+        |c| c.routing().cache_in_kv,
+        |c, x| c.routing_mut().cache_in_kv = x,
+    )
+    .doc("The prefix cache holds only what running sequences leave of the KV, as vLLM's does: a full batch evicts it.")
     .advanced(),
     Param::<C>::whole(
         "hash-block-tokens",
@@ -546,7 +635,16 @@ impl<C: AsRouting> Rows<C> {
             }
         },
     )
-    .doc("Weight precision; the KV cache stays BF16 (milliseconds mode).")
+    .doc("Weight precision; the KV cache stays BF16 unless KV in FP8 is on (milliseconds mode).")
+    .advanced()
+    .ms_only(),
+    Param::<C>::switch(
+        "kv-fp8",
+        "KV cache in FP8",
+        |c| c.routing().timing.kv_fp8,
+        |c, x| c.routing_mut().timing.kv_fp8 = x,
+    )
+    .doc("Half the bytes a token of KV takes: twice the tokens fit and a decode step reads half (vLLM's --kv-cache-dtype=fp8; milliseconds mode).")
     .advanced()
     .ms_only(),
     Param::<C>::real(
@@ -746,6 +844,7 @@ impl Config {
         GeneratorSpec {
             requests: self.requests,
             rate: self.arrivals_per_tick(),
+            ramp: self.ramp,
             burstiness: self.burstiness,
             mean_prompt: f64::from(self.mean_prompt),
             prompt_cv: self.prompt_cv,
@@ -757,6 +856,8 @@ impl Config {
             long_output_mean: self.long_output_mean,
             long_output_cv: self.long_output_cv,
             prefix_pool: self.prefix_pool,
+            prefix_zipf: self.prefix_zipf,
+            prefix_variants: self.prefix_variants,
             prefix_cover_min: self.prefix_cover_min,
             prefix_cover_max: self.prefix_cover_max,
             block_tokens: self.hash_block_tokens,
@@ -817,6 +918,7 @@ impl Config {
             kv_block_tokens: self.kv_block_tokens,
             prefill_budget: self.prefill_budget,
             cache_tokens: self.cache_tokens,
+            cache_in_kv: self.cache_in_kv,
         }
     }
 }

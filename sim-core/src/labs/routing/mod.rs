@@ -12,6 +12,7 @@
 //! sampled for the queue-evolution series. A run ends when every request has
 //! finished, or at `max_ticks`, when unfinished requests are reported outstanding.
 
+mod arrivals;
 mod config;
 mod outcome;
 pub mod player;

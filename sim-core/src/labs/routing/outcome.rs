@@ -127,6 +127,14 @@ pub struct RuleOutcome {
     /// Every decision in arrival order (not serialised: large, and derivable).
     #[serde(skip)]
     pub decisions: Vec<Decision>,
+    /// Every answered request's TTFT, sorted, in ticks (not serialised: the
+    /// percentiles above travel; this is for other statistics natively).
+    #[serde(skip)]
+    pub ttfts: Vec<f64>,
+    /// When each request's last token came out (the tick after its last
+    /// iteration), by request; `None` if it never finished (not serialised).
+    #[serde(skip)]
+    pub finished_at: Vec<Option<u64>>,
     /// With `counterfactuals` on: every decision with the other rules' picks.
     #[serde(default)]
     pub counterfactuals: Vec<DecisionDetail>,

@@ -6,6 +6,7 @@
 //! `record.rs`), so the player and the result cards describe one and the
 //! same run. This file holds what the player reads.
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -171,14 +172,23 @@ impl Timeline {
         let played = &play.frames[..t.saturating_add(1).min(play.frames.len())];
         let mut ttfts: Vec<f64> = Vec::new();
         let (mut routed, mut finished) = (0u32, 0u32);
+        // A request arrives at the tick it is routed (the recording sees
+        // every tick); with closed-loop clients that is the only record of
+        // it, the trace's times being unused.
+        let mut arrived: BTreeMap<u32, u64> = BTreeMap::new();
         for f in played {
             for e in &f.events {
                 match *e {
-                    TickEvent::Routed { .. } => routed += 1,
+                    TickEvent::Routed { request, .. } => {
+                        routed += 1;
+                        arrived.insert(request, f.tick);
+                    }
                     TickEvent::Finished { .. } => finished += 1,
                     TickEvent::FirstToken { request, .. } => {
-                        let arrival = self.requests.get(request as usize).map_or(0, |r| r.arrival);
-                        ttfts.push((f.tick + 1 - arrival) as f64);
+                        let arrival = arrived.get(&request).copied().unwrap_or_else(|| {
+                            self.requests.get(request as usize).map_or(0, |r| r.arrival)
+                        });
+                        ttfts.push((f.tick + 1).saturating_sub(arrival) as f64);
                     }
                     TickEvent::Preempted { .. } => {}
                 }

@@ -7,6 +7,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::arrivals::Arrivals;
 use super::outcome::{DecisionDetail, ReasonCount, ReplicaOutcome, RuleOutcome};
 use super::player::PLAYER_TICKS;
 use super::series::QueueSampler;
@@ -33,9 +34,10 @@ fn offered_load(
     workload: &Workload,
     cached: &[Option<u32>],
     replicas: &[Replica],
+    last_arrival: u64,
 ) -> f64 {
     let reqs = &workload.requests;
-    let window = reqs.last().map_or(0, |r| r.arrival.0) + 1;
+    let window = last_arrival + 1;
     let budget = config.prefill_budget.max(1);
     let slots = f64::from(config.slots.max(1));
     let cost = config.step_cost();
@@ -140,11 +142,12 @@ pub(super) fn run_observed(
     let mut counterfactuals = Vec::new();
     let mut ttft: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut e2e: Vec<Option<u64>> = vec![None; reqs.len()];
+    let mut finished_at: Vec<Option<u64>> = vec![None; reqs.len()];
     let mut cached: Vec<Option<u32>> = vec![None; reqs.len()];
     let mut decisions = Vec::with_capacity(reqs.len());
     let mut events = Vec::new();
     let mut sampler = QueueSampler::new(n);
-    let mut next = 0usize;
+    let mut arrivals = Arrivals::new(config, workload);
     let mut now = Tick::ZERO;
     let mut last_finish: Option<u64> = None;
     let mut output_done: u64 = 0;
@@ -164,7 +167,7 @@ pub(super) fn run_observed(
             replicas.push(config.replica(workload.block_tokens, 1.0, now));
             sampler.add_replica();
         }
-        while next < reqs.len() && reqs[next].arrival <= now {
+        while let Some(next) = arrivals.due(now) {
             let ctx = RouteContext {
                 now,
                 request: &reqs[next],
@@ -208,15 +211,17 @@ pub(super) fn run_observed(
             }
             replicas[decision.replica as usize].enqueue(next as u32, reqs[next].prompt_tokens);
             decisions.push(decision);
-            next += 1;
+            arrivals.take(now);
         }
         // Milliseconds mode, outside a recording: replicas are coupled
         // only by routing, so until the next arrival (or the pool growing)
         // each runs all its iterations in one call; the queue series is
         // rebuilt from the finish ticks. What comes out is what ticking
-        // through would give, in far fewer passes of this loop.
-        let until = if in_ms && now.0 >= skip_from {
-            let mut to = reqs.get(next).map_or(config.max_ticks, |r| r.arrival.0);
+        // through would give, in far fewer passes of this loop. (Not with
+        // closed-loop clients: a finish in the stretch would send a request
+        // into it.)
+        let until = if in_ms && now.0 >= skip_from && !arrivals.closed() {
+            let mut to = arrivals.next_at().unwrap_or(config.max_ticks);
             if config.scale_up_at > now.0 {
                 to = to.min(config.scale_up_at);
             }
@@ -255,12 +260,15 @@ pub(super) fn run_observed(
                         cached[request as usize].get_or_insert(cached_tokens);
                     }
                     EngineEvent::FirstToken { request, tick } => {
-                        let r = &reqs[request as usize];
-                        ttft[request as usize].get_or_insert(tick.next().since(r.arrival));
+                        let at = arrivals.arrival(request as usize);
+                        ttft[request as usize].get_or_insert(tick.next().since(at));
                     }
                     EngineEvent::Finished { request, tick } => {
                         let r = &reqs[request as usize];
-                        e2e[request as usize] = Some(tick.next().since(r.arrival));
+                        e2e[request as usize] =
+                            Some(tick.next().since(arrivals.arrival(request as usize)));
+                        finished_at[request as usize] = Some(tick.next().0);
+                        arrivals.finished(request as usize, tick);
                         output_done += u64::from(r.output_tokens);
                         completed += 1;
                         last_finish = Some(last_finish.map_or(tick.0, |l: u64| l.max(tick.0)));
@@ -278,7 +286,7 @@ pub(super) fn run_observed(
         if batch {
             // With no arrival left, the run ends when the last replica
             // falls idle, as it would tick by tick.
-            let end = if next == reqs.len() && config.scale_up_at <= now.0 {
+            let end = if arrivals.all_routed() && config.scale_up_at <= now.0 {
                 stopped.min(until)
             } else {
                 until
@@ -305,7 +313,7 @@ pub(super) fn run_observed(
         }
         let scale_up_pending = config.scale_up_at > 0 && now.0 <= config.scale_up_at;
         let idle = replicas.iter().all(Replica::is_idle);
-        if next == reqs.len() && idle && !scale_up_pending {
+        if arrivals.all_routed() && idle && !scale_up_pending {
             break;
         }
         // An idle pool waits for the next arrival: jump there rather than
@@ -314,7 +322,7 @@ pub(super) fn run_observed(
         // each replica's speed credit and the queue series' zeros, which the
         // jump keeps; a recording player sees every tick it records.
         if idle && now.0 >= skip_from {
-            let mut to = reqs.get(next).map_or(config.max_ticks, |r| r.arrival.0);
+            let mut to = arrivals.next_at().unwrap_or(config.max_ticks);
             if scale_up_pending {
                 to = to.min(config.scale_up_at);
             }
@@ -378,7 +386,7 @@ pub(super) fn run_observed(
         outstanding: reqs.len() as u32 - completed,
         ticks,
         preemptions: stats.iter().map(|s| s.preemptions).sum(),
-        offered_load: offered_load(config, workload, &cached, &replicas),
+        offered_load: offered_load(config, workload, &cached, &replicas, arrivals.last()),
         replicas: replicas
             .iter()
             .zip(&stats)
@@ -408,6 +416,8 @@ pub(super) fn run_observed(
         reasons,
         queue: sampler.finish(),
         decisions,
+        ttfts,
+        finished_at,
         counterfactuals,
     }
 }

@@ -43,12 +43,21 @@ impl Shape {
         let output = (1.0 - config.long_share) * config.short_output_mean
             + config.long_share * config.long_output_mean;
         let requests = f64::from(config.requests);
+        // The arrivals' span, shorter by the ramp's mean rate (the
+        // generator's ramp); with clients, at least each client's pauses
+        // (their waits for the pool are in `ticks`).
+        let open = 2.0 * requests / (config.arrivals_per_tick().max(1e-9) * (1.0 + config.ramp));
+        let window = if config.clients > 0 {
+            open.max(requests / f64::from(config.clients) * config.think)
+        } else {
+            open
+        };
         Shape {
             requests,
             prompt,
             output,
             block_tokens: f64::from(config.hash_block_tokens.max(1)),
-            window: requests / config.arrivals_per_tick().max(1e-9),
+            window,
         }
     }
 

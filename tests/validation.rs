@@ -1,0 +1,122 @@
+//! The Routing Lab against published deployments (issue 27, deliverable 5):
+//! every scenario of `sim_core::labs::validation::scenarios` over seeds
+//! 1–20, the seeds `lblab validate` runs. A scenario holds when the source's
+//! rank order of its policies, by throughput and by TTFT, comes out in at
+//! least 80% of the seeds, and the headline ratios at the seed median are
+//! within 1.5× (throughput) and 5× (TTFT) of the published ones.
+//!
+//! A scenario the lab cannot reproduce is listed in [`BLOCKED`] with the
+//! modelling choice that blocks it; the test checks it still fails (so the
+//! list cannot go stale when the model improves). The issue asks for two of
+//! the three to hold; one does (KubeAI), and the count is printed.
+
+use sim_core::labs::validation::{self, scenarios, Validation};
+
+/// Scenarios that do not hold, and the modelling choice that blocks each
+/// (the same words close the scenario's gaps in `lblab validate`).
+const BLOCKED: &[(&str, &str)] = &[
+    (
+        "llm-d",
+        "the lab serves every request to its end, and the source's load generator did not: its baselines \
+         produced 124 output tokens a request of the 1,000 configured and kept TTFT p90 near 93 s through a \
+         450-s overload, so requests were cut short or dropped; the lab's overloaded baselines wait about \
+         nine times longer, which puts the TTFT ratio far above the published one",
+    ),
+    (
+        "smg",
+        "the lab's engine turns cache hits into saved prefill only: 26.5% against 17.4% of prompt tokens \
+         saves about a tenth of the work, not the 2.5× throughput the source measured, and the source's \
+         round robin (median TTFT 136 ms, mean 15 s) had requests stuck for minutes in a way the lab's \
+         engines do not reproduce",
+    ),
+];
+
+fn run(s: &validation::Scenario) -> Validation {
+    let seeds: Vec<u64> = (1..=20).collect();
+    validation::validate(s, &seeds, &|_, _| {}).expect("every scenario's setup is valid")
+}
+
+/// Pass: every scenario not in [`BLOCKED`] holds on all four judged lines,
+/// and every scenario in it fails at least one.
+#[test]
+fn published_deployments_hold() {
+    let mut held = 0;
+    for s in scenarios::ALL {
+        let v = run(s);
+        println!("{}", validation::text(&v));
+        match BLOCKED.iter().find(|(id, _)| *id == s.id) {
+            Some((_, why)) => {
+                println!("{}: not reproduced, because {why}", s.id);
+                assert!(!v.holds(), "{} now holds: take it off BLOCKED", s.id);
+            }
+            None => {
+                assert!(
+                    v.throughput_order_holds(),
+                    "{}: throughput order in {}/20",
+                    s.id,
+                    v.throughput_order
+                );
+                assert!(
+                    v.ttft_order_holds(),
+                    "{}: TTFT order in {}/20",
+                    s.id,
+                    v.ttft_order
+                );
+                assert!(
+                    v.throughput_ratio_holds(),
+                    "{}: throughput ratio {} against {}",
+                    s.id,
+                    v.throughput_ratio.median,
+                    v.published_throughput_ratio()
+                );
+                assert!(
+                    v.ttft_ratio_holds(),
+                    "{}: TTFT ratio {} against {}",
+                    s.id,
+                    v.ttft_ratio.median,
+                    v.published_ttft_ratio()
+                );
+                held += 1;
+            }
+        }
+    }
+    println!("{held} of {} scenarios hold", scenarios::ALL.len());
+}
+
+/// Pass: the rank-order check treats pairs within 10% as ties and sees a
+/// swapped clear pair.
+#[test]
+fn rank_order_ties_and_swaps() {
+    use validation::same_order;
+    // Published 100 > 50 ≈ 48 (higher is better).
+    let p = [100.0, 50.0, 48.0];
+    assert!(same_order(&p, &[9.0, 3.0, 4.0], true), "the tie may swap");
+    assert!(
+        !same_order(&p, &[3.0, 9.0, 4.0], true),
+        "a clear pair may not"
+    );
+    assert!(
+        !same_order(&p, &[9.0, 9.0, 4.0], true),
+        "a clear pair may not tie"
+    );
+    // Lower is better for TTFT.
+    assert!(same_order(&[0.5, 30.0], &[0.1, 2.0], false));
+    assert!(!same_order(&[0.5, 30.0], &[2.0, 0.1], false));
+}
+
+/// Pass: every scenario's setup is a valid Routing Lab configuration, and its
+/// link and command name each setting.
+#[test]
+fn setups_are_valid_links() {
+    for s in scenarios::ALL {
+        let c = s.config().unwrap_or_else(|e| panic!("{}: {e}", s.id));
+        assert!(c.timing.in_ms(), "{} runs in milliseconds", s.id);
+        assert!(s.link().starts_with("?lab=routing&gpu="));
+        assert_eq!(
+            s.command().matches(" --").count(),
+            s.setup.split('&').count(),
+            "{}",
+            s.id
+        );
+    }
+}
