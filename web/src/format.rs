@@ -1,18 +1,9 @@
 //! Number formatting shared by every lab (DESIGN.md "Numbers"): whole percentages,
 //! ticks with one decimal below 10 and none above, thousands separated.
 
-/// `1234567` → `"1,234,567"`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
+/// `1234567` → `"1,234,567"` (the simulation's own, so the page and its
+/// messages separate thousands the same way with one copy of the code).
+pub use sim_core::params::thousands;
 
 /// `x` with exactly `decimals` digits after the point (as `{:.N}` writes it).
 /// Non-finite values read "–" (NaN) or "∞".

@@ -218,7 +218,8 @@ impl<C: AsRouting> Rows<C> {
     )
     .doc("Identical engines in the pool.")];
 
-    /// The arrival rate (the goodput lab sweeps it instead).
+    /// The arrivals: rate, ramp and clients (the goodput lab sweeps the
+    /// rate of steady open-loop arrivals instead).
     pub const RATE: &'static [Param<C>] = &[
         Param::<C>::real(
             "rate",
@@ -240,6 +241,36 @@ impl<C: AsRouting> Rows<C> {
         )
         .doc("Mean arrivals per second.")
         .ms_only(),
+        Param::<C>::real(
+            "ramp",
+            "Load ramp",
+            "×",
+            (1.0, 40.0, 0.1),
+            |c| c.routing().ramp,
+            |c, x| c.routing_mut().ramp = x,
+        )
+        .doc("The rate climbs linearly to this multiple of itself over the trace; 1 keeps it steady.")
+        .advanced(),
+        Param::<C>::whole(
+            "clients",
+            "Clients",
+            "",
+            (0, 100_000, 1),
+            |c| c.routing().clients.into(),
+            |c, x| c.routing_mut().clients = narrow(x),
+        )
+        .doc("At most this many requests in flight: each waits for a client free of its last answer; 0 for no cap. At a high rate, a closed loop.")
+        .advanced(),
+        Param::<C>::real(
+            "think",
+            "Think time",
+            "ticks",
+            (0.0, 1_000_000.0, 1.0),
+            |c| c.routing().think,
+            |c, x| c.routing_mut().think = x,
+        )
+        .doc("Mean pause of a client between an answer and its next request (exponential).")
+        .advanced(),
     ];
 
     /// The workload, engine and run settings.
@@ -292,36 +323,6 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().burstiness = x,
     )
     .doc("Gamma shape of inter-arrival times: 1 is Poisson, lower is burstier.")
-    .advanced(),
-    Param::<C>::real(
-        "ramp",
-        "Load ramp",
-        "×",
-        (1.0, 40.0, 0.1),
-        |c| c.routing().ramp,
-        |c, x| c.routing_mut().ramp = x,
-    )
-    .doc("The arrival rate climbs linearly to this multiple of itself by the end of the trace; 1 keeps it steady.")
-    .advanced(),
-    Param::<C>::whole(
-        "clients",
-        "Clients",
-        "",
-        (0, 100_000, 1),
-        |c| c.routing().clients.into(),
-        |c, x| c.routing_mut().clients = narrow(x),
-    )
-    .doc("At most this many requests in flight: a request waits for a client free of its last answer (and its think time); 0 for none. With a high rate, a closed loop of users.")
-    .advanced(),
-    Param::<C>::real(
-        "think",
-        "Think time",
-        "ticks",
-        (0.0, 1_000_000.0, 1.0),
-        |c| c.routing().think,
-        |c, x| c.routing_mut().think = x,
-    )
-    .doc("Mean pause of a closed-loop client between a response and its next request (exponential; milliseconds in milliseconds mode).")
     .advanced(),
     Param::<C>::whole(
         "prompt-min",
@@ -401,7 +402,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().prefix_zipf,
         |c, x| c.routing_mut().prefix_zipf = x,
     )
-    .doc("Zipf exponent of the prefixes' popularity: 1 makes the first twice as likely as the second, 0 all alike.")
+    .doc("Zipf exponent of prefix popularity; 0 makes them equally likely.")
     .advanced(),
     Param::<C>::whole(
         "prefix-variants",
@@ -411,7 +412,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().prefix_variants.into(),
         |c, x| c.routing_mut().prefix_variants = narrow(x),
     )
-    .doc("0 gives every prompt a tail of its own after its prefix; more draws the tail from that many fixed ones, so whole prompts repeat.")
+    .doc("Fixed prompts per prefix, so whole prompts repeat; 0 gives each prompt its own tail.")
     .advanced(),
     Param::<C>::real(
         "prefix-cover-min",
@@ -513,7 +514,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().cache_in_kv,
         |c, x| c.routing_mut().cache_in_kv = x,
     )
-    .doc("The prefix cache holds only what running sequences leave of the KV, as vLLM's does: a full batch evicts it.")
+    .doc("The prefix cache holds only the KV running sequences leave free, as vLLM's does.")
     .advanced(),
     Param::<C>::whole(
         "hash-block-tokens",
@@ -644,7 +645,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.kv_fp8,
         |c, x| c.routing_mut().timing.kv_fp8 = x,
     )
-    .doc("Half the bytes a token of KV takes: twice the tokens fit and a decode step reads half (vLLM's --kv-cache-dtype=fp8; milliseconds mode).")
+    .doc("Half the bytes per token of KV: twice the tokens fit (milliseconds mode).")
     .advanced()
     .ms_only(),
     Param::<C>::real(

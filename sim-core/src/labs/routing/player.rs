@@ -6,7 +6,6 @@
 //! `record.rs`), so the player and the result cards describe one and the
 //! same run. This file holds what the player reads.
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -175,19 +174,25 @@ impl Timeline {
         // A request arrives at the tick it is routed (the recording sees
         // every tick); with closed-loop clients that is the only record of
         // it, the trace's times being unused.
-        let mut arrived: BTreeMap<u32, u64> = BTreeMap::new();
+        let mut arrived: Vec<Option<u64>> = alloc::vec![None; self.requests.len()];
         for f in played {
             for e in &f.events {
                 match *e {
                     TickEvent::Routed { request, .. } => {
                         routed += 1;
-                        arrived.insert(request, f.tick);
+                        if let Some(a) = arrived.get_mut(request as usize) {
+                            *a = Some(f.tick);
+                        }
                     }
                     TickEvent::Finished { .. } => finished += 1,
                     TickEvent::FirstToken { request, .. } => {
-                        let arrival = arrived.get(&request).copied().unwrap_or_else(|| {
-                            self.requests.get(request as usize).map_or(0, |r| r.arrival)
-                        });
+                        let arrival = arrived
+                            .get(request as usize)
+                            .copied()
+                            .flatten()
+                            .unwrap_or_else(|| {
+                                self.requests.get(request as usize).map_or(0, |r| r.arrival)
+                            });
                         ttfts.push((f.tick + 1).saturating_sub(arrival) as f64);
                     }
                     TickEvent::Preempted { .. } => {}
