@@ -37,13 +37,19 @@ fn run(s: &validation::Scenario) -> Validation {
 }
 
 /// Pass: every scenario not in [`BLOCKED`] holds on all four judged lines,
-/// and every scenario in it fails at least one.
+/// every scenario in it fails at least one, and the whole printout equals
+/// the reviewed `tests/golden/validate.txt` (`lblab validate`'s output; on a
+/// change, `validate-changed.txt` is written beside it for review).
 #[test]
 fn published_deployments_hold() {
     let mut held = 0;
+    let mut printed = String::new();
     for s in scenarios::ALL {
         let v = run(s);
-        println!("{}", validation::text(&v));
+        let text = validation::text(&v);
+        println!("{text}");
+        printed.push_str(&text);
+        printed.push('\n');
         match BLOCKED.iter().find(|(id, _)| *id == s.id) {
             Some((_, why)) => {
                 println!("{}: not reproduced, because {why}", s.id);
@@ -81,6 +87,12 @@ fn published_deployments_hold() {
         }
     }
     println!("{held} of {} scenarios hold", scenarios::ALL.len());
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let expected = std::fs::read_to_string(dir.join("validate.txt")).unwrap_or_default();
+    if expected != printed {
+        std::fs::write(dir.join("validate-changed.txt"), &printed).expect("write the changed file");
+        panic!("lblab validate's figures changed: review tests/golden/validate-changed.txt");
+    }
 }
 
 /// Pass: the rank-order check treats pairs within 10% as ties and sees a

@@ -600,3 +600,36 @@ fn fairness_one_scheduler_lists_its_key_moments() {
     assert!(runs.iter().all(|r| r["timeline"].is_null()));
     assert_eq!(runs[4]["tenants"].as_array().map(Vec::len), Some(4));
 }
+
+/// `lblab validate`: each scenario's link and command, a row per published
+/// figure with a verdict, and one line for a bad flag.
+#[test]
+fn validate_prints_links_rows_and_verdicts() {
+    let (code, out, _) = lblab(&["validate", "--links"]);
+    assert_eq!(code, 0);
+    for id in ["[llm-d]", "[smg]", "[kubeai]"] {
+        assert!(out.contains(id), "{id} listed: {out}");
+    }
+    assert_eq!(out.matches("?lab=routing&gpu=").count(), 3, "{out}");
+    assert_eq!(out.matches("lblab routing --gpu=").count(), 3, "{out}");
+
+    let (code, out, _) = lblab(&["validate", "--scenario=kubeai", "--seeds=2"]);
+    assert_eq!(code, 0);
+    // Three policies, a throughput and a TTFT row each, then four judged lines.
+    assert_eq!(out.matches(" · req/s ").count(), 3, "{out}");
+    assert_eq!(out.matches(" · TTFT mean ").count(), 3, "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.ends_with("holds") || l.ends_with("FAILS"))
+            .count(),
+        4,
+        "{out}"
+    );
+    assert!(out.contains("modelling gaps:"));
+
+    for bad in [["validate", "--scenario=nope"], ["validate", "--seeds=0"]] {
+        let (code, _, err) = lblab(&bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -44,7 +44,7 @@ pub fn text(v: &Validation) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<34} {:<20} {:>10} {:>26}  sim/published",
+        "{:<50} {:<20} {:>10} {:>26}  sim/published",
         "figure", "lab rule", "published", "simulated"
     );
     for r in &v.rows {
@@ -56,7 +56,7 @@ pub fn text(v: &Validation) -> String {
             let unit = if what == s.ttft.name() { " s" } else { "" };
             let _ = writeln!(
                 out,
-                "{:<34} {:<20} {:>10} {:>26}  {}×",
+                "{:<50} {:<20} {:>10} {:>26}  {}×",
                 format!("{} · {what}", p.policy),
                 p.rule.name(),
                 format!("{}{unit}", fig(published)),
