@@ -1,4 +1,4 @@
-// Manual helper: node screenshot.mjs '<query>' out.png [width] [colorScheme] [selectors to click, comma-separated] [top of a 900 px tall slice; full page without]
+// Manual helper (WAIT=ms to wait longer for a slow run): node screenshot.mjs '<query>' out.png [width] [colorScheme] [selectors to click, comma-separated] [top of a 900 px tall slice; full page without]
 import { serve, launch } from './harness.mjs';
 const [query = '', out = '/tmp/shot.png', width = '1280', scheme = 'light', clicks = '', top = ''] = process.argv.slice(2);
 const srv = await serve();
@@ -9,7 +9,7 @@ await page.setViewportSize({ width: Number(width), height: 900 });
 page.on('console', (m) => console.log(`[${m.type()}] ${m.text()}`));
 page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
 await page.goto(srv.base + query);
-await page.waitForTimeout(1500);
+await page.waitForTimeout(Number(process.env.WAIT ?? 1500));
 for (const sel of clicks.split(',').filter(Boolean)) {
   await page.click(sel);
   await page.waitForTimeout(300);
