@@ -95,8 +95,8 @@ fn published_deployments_hold() {
     }
 }
 
-/// Pass: the rank-order check treats pairs within 10% as ties and sees a
-/// swapped clear pair.
+/// Pass: the rank-order checks (all pairs, and one figure against the rest)
+/// treat pairs within 10% as ties and see a swapped clear pair.
 #[test]
 fn rank_order_ties_and_swaps() {
     use validation::same_order;
@@ -114,6 +114,13 @@ fn rank_order_ties_and_swaps() {
     // Lower is better for TTFT.
     assert!(same_order(&[0.5, 30.0], &[0.1, 2.0], false));
     assert!(!same_order(&[0.5, 30.0], &[2.0, 0.1], false));
+    // One figure at a time: the first stands where it should, the second
+    // is below the tied third only (allowed), then above the first (not).
+    use validation::in_order;
+    assert!(in_order(&p, &[9.0, 3.0, 4.0], 0, true));
+    assert!(in_order(&p, &[9.0, 3.0, 4.0], 1, true));
+    assert!(!in_order(&p, &[3.0, 9.0, 4.0], 1, true));
+    assert!(!in_order(&p, &[3.0, 9.0, 4.0], 0, true));
 }
 
 /// Pass: every scenario's setup is a valid Routing Lab configuration, and its

@@ -219,6 +219,11 @@ pub struct PolicyRow {
     pub throughput: Spread,
     /// Simulated TTFT (s) over the seeds.
     pub ttft: Spread,
+    /// Whether its median throughput stands where the source puts it
+    /// against every policy the source clearly separates it from.
+    pub throughput_in_order: bool,
+    /// The same for its median TTFT.
+    pub ttft_in_order: bool,
 }
 
 /// A scenario's comparison over seeds.
@@ -311,6 +316,18 @@ pub fn same_order(published: &[f64], figures: &[f64], higher: bool) -> bool {
     })
 }
 
+/// Whether `figures[k]` stands against every other figure where
+/// `published[k]` does, for the pairs the source separates by more than
+/// [`TIE`]; `higher` says which way is better.
+pub fn in_order(published: &[f64], figures: &[f64], k: usize, higher: bool) -> bool {
+    let better = |a: f64, b: f64| if higher { a > b } else { a < b };
+    (0..published.len()).all(|j| {
+        let (p, q) = (published[k], published[j]);
+        let clear = p.max(q) > TIE * p.min(q);
+        !clear || better(p, q) == better(figures[k], figures[j])
+    })
+}
+
 /// Run `scenario` over `seeds`, telling `progress` after each seed.
 pub fn validate(
     scenario: &Scenario,
@@ -339,14 +356,20 @@ pub fn validate(
         }
         progress(i + 1, seeds.len());
     }
+    let thr: Vec<Spread> = thr.iter().map(|v| Spread::of(v)).collect();
+    let ttft: Vec<Spread> = ttft.iter().map(|v| Spread::of(v)).collect();
+    let thr_medians: Vec<f64> = thr.iter().map(|s| s.median).collect();
+    let ttft_medians: Vec<f64> = ttft.iter().map(|s| s.median).collect();
     Ok(Validation {
         scenario: *scenario,
         seeds: seeds.to_vec(),
         rows: (0..n)
             .map(|k| PolicyRow {
                 published: scenario.published[k],
-                throughput: Spread::of(&thr[k]),
-                ttft: Spread::of(&ttft[k]),
+                throughput: thr[k],
+                ttft: ttft[k],
+                throughput_in_order: in_order(&pub_thr, &thr_medians, k, true),
+                ttft_in_order: in_order(&pub_ttft, &ttft_medians, k, false),
             })
             .collect(),
         throughput_order: thr_order,

@@ -44,19 +44,24 @@ pub fn text(v: &Validation) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<50} {:<20} {:>10} {:>26}  sim/published",
-        "figure", "lab rule", "published", "simulated"
+        "{:<50} {:<20} {:>10} {:>26}  {:>13}  rank at the median",
+        "figure", "lab rule", "published", "simulated", "sim/published"
     );
     for r in &v.rows {
         let p = &r.published;
-        for (what, published, spread) in [
-            (s.throughput.unit(), p.throughput, r.throughput),
-            (s.ttft.name(), p.ttft_s, r.ttft),
+        for (what, published, spread, in_order) in [
+            (
+                s.throughput.unit(),
+                p.throughput,
+                r.throughput,
+                r.throughput_in_order,
+            ),
+            (s.ttft.name(), p.ttft_s, r.ttft, r.ttft_in_order),
         ] {
             let unit = if what == s.ttft.name() { " s" } else { "" };
             let _ = writeln!(
                 out,
-                "{:<50} {:<20} {:>10} {:>26}  {}×",
+                "{:<50} {:<20} {:>10} {:>26}  {:>13}  {}",
                 format!("{} · {what}", p.policy),
                 p.rule.name(),
                 format!("{}{unit}", fig(published)),
@@ -66,7 +71,12 @@ pub fn text(v: &Validation) -> String {
                     fig(spread.min),
                     fig(spread.max)
                 ),
-                fig(spread.median / published),
+                format!("{}×", fig(spread.median / published)),
+                if in_order {
+                    "as published"
+                } else {
+                    "OUT OF ORDER"
+                },
             );
         }
     }
