@@ -151,8 +151,10 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
     let mut config = scenario.config()?;
     config.seed = seed;
     let rules = scenario.rules();
-    let outcome = routing::run_rules(&config, &rules)?;
+    // One workload for the run and for reading its requests back (drawing
+    // it twice gave the same requests at twice the cost).
     let workload = crate::workload::generator::generate(&config.generator(), seed);
+    let outcome = routing::run_rules_on(&config, &workload, &rules)?;
     // One tick is a millisecond (every scenario has a GPU).
     let per_s = if config.timing.in_ms() { 1000.0 } else { 1.0 };
     let first = workload.requests.first().map_or(0, |r| r.arrival.0);
@@ -163,6 +165,8 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
                 .rules
                 .iter()
                 .find(|r| r.rule == rule)
+                // Cannot fail: `run_rules_on` runs with an unlimited meter,
+                // so every rule asked for has an outcome.
                 .expect("every rule asked for ran");
             let throughput = match scenario.throughput {
                 Throughput::Requests => f64::from(r.completed) / r.ticks as f64 * per_s,
