@@ -29,6 +29,7 @@
 //!   prompt finishes prefill its blocks enter the replica's LRU [`PrefixCache`].
 
 pub mod prefix_cache;
+mod stretch;
 
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;

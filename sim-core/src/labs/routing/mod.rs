@@ -21,6 +21,8 @@ mod report;
 mod series;
 mod shadows;
 mod sim;
+#[cfg(test)]
+mod stepwise;
 mod tick;
 pub mod work;
 

@@ -113,7 +113,7 @@ pub(super) fn record_rule(
                 completed: completed.clone(),
             });
         };
-    let outcome = run_observed(config, workload, rule, Some(&mut observe), meter);
+    let outcome = run_observed(config, workload, rule, Some(&mut observe), meter, false);
     let play = RulePlay {
         rule,
         frames,

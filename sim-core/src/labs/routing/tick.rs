@@ -104,23 +104,32 @@ pub(super) fn run_one(
     rule: RuleKind,
     meter: &Meter,
 ) -> RuleOutcome {
-    run_observed(config, workload, rule, None, meter)
+    run_observed(config, workload, rule, None, meter, false)
 }
 
 /// One rule's run; with an observer, every tick is shown to it (the
 /// player's timeline is recorded this way, so it replays the very run whose
-/// metrics the lab reports).
+/// metrics the lab reports). `stepwise` runs every tick through this loop
+/// (tests compare it with the stretches run in one call).
 pub(super) fn run_observed(
     config: &Config,
     workload: &Workload,
     rule: RuleKind,
     mut observer: Option<Observer<'_>>,
     meter: &Meter,
+    stepwise: bool,
 ) -> RuleOutcome {
     let watching = observer.is_some();
-    // Idle stretches are jumped over from here on (a recording sees every
-    // tick it keeps).
-    let skip_from = if watching { PLAYER_TICKS } else { 0 };
+    // Stretches between arrivals run in one call per replica, and idle ones
+    // are jumped over, from here on (a recording sees every tick it keeps;
+    // `stepwise`, for tests, ticks through the whole run).
+    let skip_from = if stepwise {
+        u64::MAX
+    } else if watching {
+        PLAYER_TICKS
+    } else {
+        0
+    };
     let mut routed_now: Vec<Routed> = Vec::new();
     let mut events_now: Vec<(u32, EngineEvent)> = Vec::new();
     let n = config.replicas as usize;
@@ -213,14 +222,13 @@ pub(super) fn run_observed(
             decisions.push(decision);
             arrivals.take(now);
         }
-        // Milliseconds mode, outside a recording: replicas are coupled
-        // only by routing, so until the next arrival (or the pool growing)
-        // each runs all its iterations in one call; the queue series is
-        // rebuilt from the finish ticks. What comes out is what ticking
-        // through would give, in far fewer passes of this loop. (Not with
-        // closed-loop clients: a finish in the stretch would send a request
-        // into it.)
-        let until = if in_ms && now.0 >= skip_from && !arrivals.closed() {
+        // Outside a recording, replicas are coupled only by routing, so
+        // until the next arrival (or the pool growing) each runs all its
+        // ticks in one call; the queue series is rebuilt from the finish
+        // ticks. What comes out is what ticking through would give, in far
+        // fewer passes of this loop. (Not with closed-loop clients: a
+        // finish in the stretch would send a request into it.)
+        let until = if now.0 >= skip_from && !arrivals.closed() {
             let mut to = arrivals.next_at().unwrap_or(config.max_ticks);
             if config.scale_up_at > now.0 {
                 to = to.min(config.scale_up_at);
@@ -234,17 +242,22 @@ pub(super) fn run_observed(
         let mut counts: Vec<u32> = Vec::new();
         let mut finishes: Vec<(u64, usize)> = Vec::new();
         let mut stopped = now.0 + 1;
+        let mut idle_from: Vec<u64> = Vec::new();
         if batch {
             counts.extend(replicas.iter().map(Replica::outstanding));
         }
         for (index, replica) in replicas.iter_mut().enumerate() {
             events.clear();
             if batch {
-                stopped = stopped.max(
-                    replica
-                        .advance_ms(now, Tick(until), workload, &mut events)
-                        .0,
-                );
+                let to = Tick(until);
+                let s = if in_ms {
+                    replica.advance_ms(now, to, workload, &mut events).0
+                } else {
+                    let s = replica.advance_ticks(now, to, workload, &mut events).0;
+                    idle_from.push(s);
+                    s
+                };
+                stopped = stopped.max(s);
             } else {
                 replica.tick(now, workload, &mut events);
             }
@@ -291,6 +304,23 @@ pub(super) fn run_observed(
             } else {
                 until
             };
+            if !in_ms {
+                // Ticks mode, as the tick-by-tick loop has it: every replica
+                // ticks (idle ones only move their speed credit) until the
+                // whole pool is idle, each of those ticks charged to the
+                // meter; then the jump to the next arrival below.
+                let all_idle = stopped.min(until);
+                for (replica, &s) in replicas.iter_mut().zip(&idle_from) {
+                    replica.idle_ticks(all_idle - s);
+                    if end > all_idle {
+                        replica.idle_for(end - all_idle);
+                    }
+                }
+                // The first of these ticks was charged at the loop's top.
+                if (now.0 + 1..all_idle).any(|_| !meter.tick(tick_ns)) {
+                    break;
+                }
+            }
             finishes.sort_unstable();
             let mut t = now.0;
             for &(f, i) in &finishes {
