@@ -6,7 +6,7 @@
 //! finished one leaves to the right.
 
 use sim_core::choice::Choice;
-use sim_core::labs::routing::player::{Frame, RoutingMoment, RulePlay, TickEvent, Timeline};
+use sim_core::labs::routing::player::{At, RoutingMoment, RulePlay, TickEvent, Timeline};
 
 use crate::components::stage::{Label, Line};
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -17,7 +17,7 @@ const QUEUE_SHOWN: usize = 10;
 
 /// The narration of tick `t` for one rule.
 fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
-    let Some(f) = play.frames.get(t) else {
+    let Some(f) = play.at(t) else {
         return format!("{}: the run's frames stop here.", play.rule.title());
     };
     let mut parts: Vec<String> = Vec::new();
@@ -171,7 +171,7 @@ pub fn scene(
     let most = tl
         .rules
         .iter()
-        .flat_map(|p| p.frames.get(t))
+        .flat_map(|p| p.at(t))
         .map(|f| f.waiting.len())
         .max()?;
     let rows = n.max(most);
@@ -200,12 +200,12 @@ pub fn scene(
             .then(|| pal.fg.clone())
     };
     for (k, play) in tl.rules.iter().enumerate() {
-        let Some(f) = play.frames.get(t) else {
+        let Some(f) = play.at(t) else {
             continue;
         };
         let y0 = k as f64 * panel_h;
         panel(
-            &mut scene, tl, play, f, t, k, y0, width, rows, row, slots, pal, &size, &ring,
+            &mut scene, tl, play, &f, t, k, y0, width, rows, row, slots, pal, &size, &ring,
         );
     }
     Some(scene)
@@ -216,7 +216,7 @@ fn panel(
     scene: &mut Scene,
     tl: &Timeline,
     play: &RulePlay,
-    f: &Frame,
+    f: &At<'_>,
     t: usize,
     k: usize,
     y0: f64,
@@ -273,7 +273,7 @@ fn panel(
         _ => None,
     };
     let id = |request: u32| ((k as u64) << 40) | u64::from(request);
-    for (r, (waiting, running)) in f.waiting.iter().zip(&f.running).enumerate() {
+    for (r, (waiting, running)) in f.waiting.iter().zip(f.running).enumerate() {
         let y = y0 + 26.0 + (r as f64 + 0.5) * row;
         let flagged = moment_replica == Some(r);
         scene.rects.push(Rect {
@@ -359,7 +359,7 @@ fn panel(
         }
     }
     // Requests that finished at this tick leave through the right edge.
-    for e in &f.events {
+    for e in f.events {
         if let TickEvent::Finished { request, replica } = *e {
             let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
             scene.marks.push(Mark {

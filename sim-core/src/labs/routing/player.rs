@@ -130,10 +130,62 @@ pub struct Frame {
 pub struct RulePlay {
     /// The rule.
     pub rule: RuleKind,
-    /// Tick by tick, from tick 0 (at most [`PLAYER_TICKS`]).
+    /// A frame for tick 0 and for each later tick that changed something
+    /// (a routing, an engine event, a replica joining): a tick without one
+    /// looks like the frame before it, with no events. Most ticks of a run
+    /// only decode, so this keeps the recording, its transfer to the page
+    /// and its decoding a fraction of a frame per tick. Read it through
+    /// [`RulePlay::at`].
     pub frames: Vec<Frame>,
-    /// Ticks the whole run lasted (more than `frames.len()` when cut).
+    /// Ticks recorded, from tick 0 (at most [`PLAYER_TICKS`]).
+    pub played: u64,
+    /// Ticks the whole run lasted (more than `played` when cut).
     pub ticks: u64,
+}
+
+/// The pool after tick `tick` as the player shows it: the queues and counts
+/// of the last frame at or before it, and the tick's own events and moment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct At<'a> {
+    /// The tick.
+    pub tick: u64,
+    /// Per replica, the waiting queue, front first.
+    pub waiting: &'a [Vec<u32>],
+    /// Per replica, the sequences in batch slots: (request, still prefilling).
+    pub running: &'a [Vec<(u32, bool)>],
+    /// What happened at this tick, routing first.
+    pub events: &'a [TickEvent],
+    /// Whether this tick is a key moment, and which.
+    pub moment: Option<RoutingMoment>,
+    /// Per replica, requests routed there so far.
+    pub assigned: &'a [u32],
+    /// Per replica, requests finished there so far.
+    pub completed: &'a [u32],
+}
+
+impl RulePlay {
+    /// The pool after tick `t` (`None` past the ticks recorded).
+    pub fn at(&self, t: usize) -> Option<At<'_>> {
+        let t = t as u64;
+        if t >= self.played {
+            return None;
+        }
+        let i = self
+            .frames
+            .partition_point(|f| f.tick <= t)
+            .checked_sub(1)?;
+        let f = &self.frames[i];
+        let own = f.tick == t;
+        Some(At {
+            tick: t,
+            waiting: &f.waiting,
+            running: &f.running,
+            events: if own { &f.events } else { &[] },
+            moment: if own { f.moment } else { None },
+            assigned: &f.assigned,
+            completed: &f.completed,
+        })
+    }
 }
 
 /// The player's record of a Routing Lab run.
@@ -168,7 +220,8 @@ impl Timeline {
     /// cover the whole run the last tick's figures are the run's own.
     pub fn so_far(&self, k: usize, t: usize) -> Option<SoFar> {
         let play = self.rules.get(k)?;
-        let played = &play.frames[..t.saturating_add(1).min(play.frames.len())];
+        let through = play.frames.partition_point(|f| f.tick <= t as u64);
+        let played = &play.frames[..through];
         let mut ttfts: Vec<f64> = Vec::new();
         let (mut routed, mut finished) = (0u32, 0u32);
         // A request arrives at the tick it is routed (the recording sees
@@ -213,8 +266,7 @@ impl Timeline {
     pub fn routed_to(&self, k: usize, t: usize, request: u32) -> Option<u32> {
         self.rules
             .get(k)?
-            .frames
-            .get(t)?
+            .at(t)?
             .events
             .iter()
             .find_map(|e| match *e {
@@ -234,7 +286,7 @@ impl Timeline {
     /// the other rule did not suffer at that tick. A decision both rules
     /// made alike is not a moment of the comparison.
     pub fn moment(&self, t: usize) -> Option<(usize, RoutingMoment)> {
-        let flagged = |k: usize| self.rules.get(k)?.frames.get(t)?.moment;
+        let flagged = |k: usize| self.rules.get(k)?.at(t)?.moment;
         if self.rules.len() < 2 {
             return flagged(0).map(|m| (0, m));
         }
@@ -257,14 +309,22 @@ impl Timeline {
 
     /// Ticks with a key moment ([`Timeline::moment`]), ascending.
     pub fn moments(&self) -> Vec<usize> {
-        (0..self.len())
-            .filter(|&t| self.moment(t).is_some())
-            .collect()
+        // Only a tick some rule flagged can be one.
+        let mut flagged: Vec<usize> = self
+            .rules
+            .iter()
+            .flat_map(|r| r.frames.iter().filter(|f| f.moment.is_some()))
+            .map(|f| f.tick as usize)
+            .collect();
+        flagged.sort_unstable();
+        flagged.dedup();
+        flagged.retain(|&t| self.moment(t).is_some());
+        flagged
     }
 
-    /// Frames every rule has (the player's length).
+    /// Ticks the longest recording covers (the player's length).
     pub fn len(&self) -> usize {
-        self.rules.iter().map(|r| r.frames.len()).max().unwrap_or(0)
+        self.rules.iter().map(|r| r.played).max().unwrap_or(0) as usize
     }
 
     /// Whether there is nothing to play.

@@ -39,6 +39,7 @@ pub(super) fn record_rule(
     meter: &Meter,
 ) -> (RulePlay, RuleOutcome) {
     let mut frames: Vec<Frame> = Vec::new();
+    let mut played = 0;
     let mut assigned: Vec<u32> = Vec::new();
     let mut completed: Vec<u32> = Vec::new();
     let mut observe =
@@ -46,7 +47,15 @@ pub(super) fn record_rule(
             if now.0 >= PLAYER_TICKS {
                 return;
             }
+            played = now.0 + 1;
             let n = replicas.len();
+            // Queues change only through these events (admissions among
+            // them) and the pool only by a replica joining: a tick with
+            // neither looks like the frame before it (`RulePlay::at`).
+            let same = frames.last().is_some_and(|f| f.waiting.len() == n);
+            if same && routed.is_empty() && engine.is_empty() {
+                return;
+            }
             assigned.resize(n, 0);
             completed.resize(n, 0);
             let mut moment = None;
@@ -117,6 +126,7 @@ pub(super) fn record_rule(
     let play = RulePlay {
         rule,
         frames,
+        played,
         ticks: outcome.ticks,
     };
     (play, outcome)

@@ -50,3 +50,71 @@ fn stretches_give_what_ticking_through_gives() {
     }
     assert_eq!(stretched, 10 * RuleKind::ALL.len());
 }
+
+/// The recording keeps a frame only for ticks that change something; read
+/// back tick by tick it must show what a snapshot of every tick shows.
+#[test]
+fn a_recording_read_back_is_every_tick_of_the_run() {
+    use super::player::{TickEvent, PLAYER_TICKS};
+    use super::record::record_rule;
+    use crate::engine::{EngineEvent, Replica};
+    use crate::time::Tick;
+    use alloc::vec::Vec;
+
+    type Snapshot = (Vec<Vec<u32>>, Vec<Vec<(u32, bool)>>, usize);
+    let mut kept = (0, 0);
+    for query in [
+        "",
+        "scale-up-at=200&replicas=3&rate=0.5&seed=2",
+        "kv-blocks=40&slots=24&rate=0.6&seed=4",
+        "gpu=h100&model=llama-3.1-8b&rps=40&requests=200&seed=10",
+    ] {
+        let config = config(query);
+        let workload = generator::generate(&config.generator(), config.seed);
+        for &rule in RuleKind::ALL {
+            let meter = Meter::unlimited();
+            let (play, _) = record_rule(&config, &workload, rule, &meter);
+            let mut every: Vec<Snapshot> = Vec::new();
+            let mut observe = |now: Tick,
+                               r: &[Replica],
+                               routed: &[super::tick::Routed],
+                               e: &[(u32, EngineEvent)]| {
+                if now.0 < PLAYER_TICKS {
+                    let shown = routed.len()
+                        + e.iter()
+                            .filter(|(_, e)| !matches!(e, EngineEvent::Admitted { .. }))
+                            .count();
+                    every.push((
+                        r.iter().map(|x| x.waiting_requests().collect()).collect(),
+                        r.iter().map(|x| x.running_requests().collect()).collect(),
+                        shown,
+                    ));
+                }
+            };
+            run_observed(&config, &workload, rule, Some(&mut observe), &meter, false);
+            assert_eq!(play.played as usize, every.len(), "{query} {}", rule.name());
+            for (t, (waiting, running, shown)) in every.iter().enumerate() {
+                let at = play.at(t).expect("recorded tick");
+                assert_eq!(at.waiting, &waiting[..], "{query} {} tick {t}", rule.name());
+                assert_eq!(at.running, &running[..], "{query} {} tick {t}", rule.name());
+                assert_eq!(at.events.len(), *shown, "{query} {} tick {t}", rule.name());
+                let routed = at
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, TickEvent::Routed { .. }));
+                assert!(routed.count() <= at.events.len());
+            }
+            assert!(play.at(every.len()).is_none());
+            kept.0 += play.frames.len();
+            kept.1 += every.len();
+        }
+    }
+    std::println!("{} frames for {} ticks", kept.0, kept.1);
+    // Most ticks only decode: far fewer frames than ticks.
+    assert!(
+        kept.0 * 3 < kept.1,
+        "{} frames for {} ticks",
+        kept.0,
+        kept.1
+    );
+}

@@ -32,7 +32,7 @@ fn replicas_html(tl: &Timeline, t: usize, ms: bool) -> Html {
     let n = tl
         .rules
         .iter()
-        .filter_map(|p| p.frames.get(t))
+        .filter_map(|p| p.at(t))
         .map(|f| f.assigned.len())
         .max()
         .unwrap_or(0);
@@ -40,10 +40,10 @@ fn replicas_html(tl: &Timeline, t: usize, ms: bool) -> Html {
         .map(|r| {
             let mut cells = vec![Cell::new(format!("Replica {}", r + 1))];
             for p in &tl.rules {
-                let f = p.frames.get(t);
-                let get = |v: Option<&Vec<u32>>| v.and_then(|v| v.get(r)).copied().unwrap_or(0);
-                cells.push(Cell::new(get(f.map(|f| &f.assigned)).to_string()));
-                cells.push(Cell::new(get(f.map(|f| &f.completed)).to_string()));
+                let f = p.at(t);
+                let get = |v: Option<&[u32]>| v.and_then(|v| v.get(r)).copied().unwrap_or(0);
+                cells.push(Cell::new(get(f.map(|f| f.assigned)).to_string()));
+                cells.push(Cell::new(get(f.map(|f| f.completed)).to_string()));
                 let flight = f.map_or(0, |f| {
                     f.waiting.get(r).map_or(0, Vec::len) + f.running.get(r).map_or(0, Vec::len)
                 });
@@ -122,7 +122,7 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
     let cut = tl
         .rules
         .iter()
-        .find(|p| p.ticks > p.frames.len() as u64)
+        .find(|p| p.ticks > p.played)
         .map(|p| {
             format!(
                 "The player shows the first {PLAYER_TICKS} {unit}; the run lasted {} {unit} (the cards and the chart cover all of it).",
