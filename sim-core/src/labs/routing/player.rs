@@ -309,17 +309,9 @@ impl Timeline {
 
     /// Ticks with a key moment ([`Timeline::moment`]), ascending.
     pub fn moments(&self) -> Vec<usize> {
-        // Only a tick some rule flagged can be one.
-        let mut flagged: Vec<usize> = self
-            .rules
-            .iter()
-            .flat_map(|r| r.frames.iter().filter(|f| f.moment.is_some()))
-            .map(|f| f.tick as usize)
-            .collect();
-        flagged.sort_unstable();
-        flagged.dedup();
-        flagged.retain(|&t| self.moment(t).is_some());
-        flagged
+        (0..self.len())
+            .filter(|&t| self.moment(t).is_some())
+            .collect()
     }
 
     /// Ticks the longest recording covers (the player's length).
