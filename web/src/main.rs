@@ -14,6 +14,8 @@ mod app;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 mod charts;
+#[cfg(test)]
+mod checks;
 mod clock;
 mod components;
 mod embed;
@@ -23,6 +25,7 @@ mod home;
 mod html;
 mod labs;
 mod page;
+mod panels;
 mod scenes;
 mod theme;
 mod tours;

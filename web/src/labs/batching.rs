@@ -3,130 +3,15 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::batching::{
-    self, BatchingLab as Lab, Mode, ModeRun, Outcome, SlotState, Totals, MAX_ARRIVAL, MAX_OUTPUT,
-    MAX_PREFILL, MAX_REQUESTS,
+    BatchingLab as Lab, Mode, ModeRun, Outcome, Totals, MAX_ARRIVAL, MAX_OUTPUT, MAX_PREFILL,
+    MAX_REQUESTS,
 };
 
 use crate::charts::{budget_tradeoff, tokens_per_iteration};
 use crate::components::editor_click;
 use crate::html::{el, Column, Compare, Html};
 use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
-
-fn slot_class(s: &SlotState) -> (&'static str, &str) {
-    match s {
-        SlotState::Idle => ("idle", ""),
-        SlotState::Prefill { label } => ("prefill", label),
-        SlotState::Decode { label } => ("decode", label),
-        SlotState::Stalled { label } => ("stalled", label),
-    }
-}
-
-/// The slots as a grid over iterations; the player's iteration is outlined.
-fn gantt_html(m: &ModeRun, current: usize) -> Html {
-    let slots = m.iterations_detail.first().map_or(0, |d| d.slots.len());
-    let now = |d: &batching::IterationDetail| d.iteration as usize == current + 1;
-    let head = el("tr")
-        .child(el("th").attr("scope", "col").text("Slot"))
-        .children(m.iterations_detail.iter().map(|d| {
-            el("th")
-                .attr("scope", "col")
-                .class(if now(d) { "now" } else { "" })
-                .text(d.iteration.to_string())
-        }));
-    let rows = (0..slots).map(|k| {
-        el("tr")
-            .child(
-                el("th")
-                    .attr("scope", "row")
-                    .text(format!("Slot {}", k + 1)),
-            )
-            .children(m.iterations_detail.iter().map(|d| {
-                let (class, label) = slot_class(&d.slots[k]);
-                let mark = match class {
-                    "prefill" => "P",
-                    "decode" => "D",
-                    "stalled" => "S",
-                    _ => "",
-                };
-                el("td")
-                    .class(format!("g-{class}{}", if now(d) { " now" } else { "" }))
-                    .attr("title", format!("{label} {class}"))
-                    .text(label)
-                    .child(el("sub").text(mark))
-            }))
-    });
-    let tokens = el("tr")
-        .class("g-out")
-        .child(el("th").attr("scope", "row").text("Tokens"))
-        .children(m.iterations_detail.iter().map(|d| {
-            el("td")
-                .class(if d.zero_output { "g-zero" } else { "" })
-                .text(d.output_tokens.to_string())
-        }));
-    el("div")
-        .class("table-wrap")
-        .child(
-            el("table")
-                .class("gantt")
-                .id("gantt")
-                .child(el("caption").text("Slots over iterations (P prefill, D decode, S stalled)"))
-                .child(el("thead").child(head))
-                .child(el("tbody").children(rows).child(tokens)),
-        )
-        .into()
-}
-
-/// The current iteration in words.
-fn iteration_html(m: &ModeRun, i: usize) -> Html {
-    let Some(d) = m.iterations_detail.get(i) else {
-        return Html::new();
-    };
-    let heading =
-        el("h2")
-            .id("iteration-heading")
-            .text(format!(
-                "Iteration {} · {} output token{}",
-                d.iteration,
-                d.output_tokens,
-                if d.output_tokens == 1 { "" } else { "s" }
-            ))
-            .children(d.zero_output.then(|| {
-                Html::trusted(r#" <span class="badge miss">zero-output iteration</span>"#)
-            }));
-    let slots = d.slots.iter().enumerate().map(|(k, st)| {
-        let (class, label) = slot_class(st);
-        let text = if class == "idle" {
-            "idle".to_string()
-        } else {
-            format!("{label} · {class}")
-        };
-        el("li")
-            .class(format!("g-{class}"))
-            .text(format!("Slot {}: {text}", k + 1))
-    });
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "none".to_string()
-        } else {
-            v.join(", ")
-        }
-    };
-    [
-        Html::from(heading),
-        el("ul").class("slot-list").children(slots).into(),
-        el("p")
-            .class("small")
-            .id("iteration-lists")
-            .text(format!(
-                "Waiting: {} · Completed: {}",
-                list(&d.waiting),
-                list(&d.completed)
-            ))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
-}
+use crate::panels::batching::{gantt_html, iteration_html, latency_html};
 
 /// One mode's figures up to the player's iteration.
 pub(crate) struct Upto {
@@ -228,62 +113,6 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
         higher_is_better: false,
     },
 ];
-
-/// Each request's own latency under the mode in focus: time to first token
-/// and time per output token, in iterations (what a user of that request
-/// feels, beside the pool-wide figures); rows not yet finished at the
-/// player's iteration say so.
-fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: usize) -> Html {
-    let now = step as u32 + 1;
-    let rows = m
-        .requests
-        .iter()
-        .map(|r| {
-            let gap = |g: Option<f64>| g.map_or("—".to_string(), |g| crate::format::fixed(g, 2));
-            let done = r.finished <= now;
-            // A request is in the engine from the iteration after its arrival.
-            let arrived = trace
-                .iter()
-                .find(|t| t.label == r.label)
-                .is_none_or(|t| t.arrival < now);
-            crate::html::Row {
-                cells: vec![
-                    crate::html::Cell::new(r.label.clone()),
-                    crate::html::Cell::new(r.ttft.to_string()),
-                    crate::html::Cell::new(gap(r.mean_gap)),
-                    crate::html::Cell::new(r.finished.to_string()),
-                    crate::html::Cell::new(match (done, arrived) {
-                        (true, _) => "finished",
-                        (false, true) => "in the engine",
-                        (false, false) => "not arrived yet",
-                    }),
-                ],
-                selected: !done,
-                key: None,
-            }
-        })
-        .collect();
-    crate::html::Table {
-        id: "batching-latency",
-        caption: format!(
-            "Per request under {} (whole run; highlighted rows are not finished at iteration {now})",
-            m.mode.title()
-        ),
-        head: [
-            ("Request", ""),
-            ("TTFT", "iterations from arrival to the first token"),
-            ("Per output token", "iterations per token after prefill (1.00: one every iteration)"),
-            ("Last token", "the iteration of its last token"),
-            ("At this iteration", ""),
-        ]
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect(),
-        rows,
-        ..crate::html::Table::default()
-    }
-    .html()
-}
 
 /// What the stage's shapes and colours mean.
 const LEGEND: &str = r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefilling <span class="key-dot decode"></span> decoding <span class="key-dot stalled"></span> stalled (ring: its slot emitted nothing) <span class="key-dot done"></span> finished · <span class="key-square decode"></span> one output token</p>"#;
