@@ -321,16 +321,11 @@ pub(super) fn run_observed(
                     break;
                 }
             }
-            // By tick (the order within a tick does not matter). A stretch
-            // has few finishes, each replica's already in order: insertion
-            // sort, where the standard sort costs the page's bundle 2 KB.
-            for k in 1..finishes.len() {
-                let mut j = k;
-                while j > 0 && finishes[j - 1].0 > finishes[j].0 {
-                    finishes.swap(j - 1, j);
-                    j -= 1;
-                }
-            }
+            // By tick (the order within a tick does not matter). A drain's
+            // stretch can hold thousands of finishes, so not an insertion
+            // sort; the small merge sort, where the standard one costs the
+            // page's bundle 2 KB.
+            crate::sort::stable_by_key(&mut finishes, |f| f.0);
             let mut t = now.0;
             for &(f, i) in &finishes {
                 if f > t {
