@@ -476,7 +476,7 @@ impl Replica {
     /// replica banks no time, so the ticks left change nothing). Returns
     /// the tick after the last one that ran anything. Only for stretches
     /// in which nothing is routed here.
-    pub fn advance_ms(
+    fn advance_ms(
         &mut self,
         from: Tick,
         to: Tick,

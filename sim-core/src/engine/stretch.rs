@@ -30,18 +30,22 @@ fn growth(room: u32, k: u64, block: u32) -> u64 {
 }
 
 impl Replica {
-    /// Ticks mode: run ticks `from` up to (not including) `to`, as that many
-    /// calls of [`Replica::tick`] would, for a stretch in which nothing is
-    /// routed here. Stops at the first tick at which the replica is idle
-    /// (it stays idle: nothing arrives) and returns it, or `to`; the caller
-    /// owes the idle ticks from there ([`Replica::idle_ticks`]).
-    pub fn advance_ticks(
+    /// Run ticks `from` up to (not including) `to`, as that many calls of
+    /// [`Replica::tick`] would, for a stretch in which nothing is routed
+    /// here. Stops at the first tick at which the replica is idle (it stays
+    /// idle: nothing arrives) and returns it, or `to`. In ticks mode the
+    /// caller owes the idle ticks from there ([`Replica::idle_ticks`]); in
+    /// milliseconds mode an idle replica banks no time, so none are owed.
+    pub fn advance(
         &mut self,
         from: Tick,
         to: Tick,
         workload: &Workload,
         events: &mut Vec<EngineEvent>,
     ) -> Tick {
+        if self.cost.is_some() {
+            return self.advance_ms(from, to, workload, events);
+        }
         let mut t = from.0;
         while t < to.0 {
             if self.is_idle() {

@@ -249,14 +249,8 @@ pub(super) fn run_observed(
         for (index, replica) in replicas.iter_mut().enumerate() {
             events.clear();
             if batch {
-                let to = Tick(until);
-                let s = if in_ms {
-                    replica.advance_ms(now, to, workload, &mut events).0
-                } else {
-                    let s = replica.advance_ticks(now, to, workload, &mut events).0;
-                    idle_from.push(s);
-                    s
-                };
+                let s = replica.advance(now, Tick(until), workload, &mut events).0;
+                idle_from.push(s);
                 stopped = stopped.max(s);
             } else {
                 replica.tick(now, workload, &mut events);
