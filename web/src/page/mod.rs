@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use sim_core::choice::Choice;
 use sim_core::labs::{self, Lab, LabEntry};
-use sim_core::params::{self, Configurable};
+use sim_core::params;
 
 use crate::charts::ChartSpec;
 use crate::components::{Palette, Scene};
@@ -479,17 +479,13 @@ where
     }
 
     fn get_text(&self, config: &Shared, key: &str) -> Option<String> {
-        let p = L::Config::param(key)?;
-        config.get::<L::Config>().map(|c| p.get_text(c))
+        params::text_of(config.get::<L::Config>()?, key)
     }
 
     fn set_text(&self, config: &Shared, key: &str, value: &str) -> Option<Result<Shared, String>> {
-        let p = L::Config::param(key)?;
-        let mut next = config.get::<L::Config>()?.clone();
+        let next = params::with_text(config.get::<L::Config>()?, key, value)?;
         Some(
-            p.set_text(&mut next, value)
-                .and_then(|()| next.cross_check())
-                .map(|()| Shared::new(next))
+            next.map(Shared::new)
                 .map_err(|e| format!("{} {}", e.key, e.problem)),
         )
     }

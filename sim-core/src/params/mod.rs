@@ -22,6 +22,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
+mod erased;
+pub(crate) use erased::{fix, AnyConfig};
+
 /// Where a parameter appears in the UI: with the main controls, or under a
 /// disclosure of further settings (every parameter is reachable either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -581,7 +584,7 @@ impl<C> Param<C> {
 
 /// A parameter's value without its config type (see [`Param::get_text`]).
 #[derive(Clone, Debug, PartialEq)]
-enum Value<'t> {
+pub(crate) enum Value<'t> {
     Real(f64),
     Whole(u64),
     Inf(Option<u64>),
@@ -827,8 +830,7 @@ pub trait Configurable: Default + Clone + PartialEq + 'static {
 
     /// Check every value against its range, then the cross-constraints.
     fn validate(&self) -> Result<(), ParamError> {
-        Self::PARAMS.iter().try_for_each(|p| p.check(self))?;
-        self.cross_check()
+        erased::validate(self)
     }
 
     /// The parameter with `key`.
@@ -838,8 +840,7 @@ pub trait Configurable: Default + Clone + PartialEq + 'static {
 
     /// Every parameter's description, defaults included.
     fn specs() -> Vec<Spec> {
-        let default = Self::default();
-        Self::PARAMS.iter().map(|p| p.spec_of(&default)).collect()
+        erased::specs(&Self::default())
     }
 }
 
@@ -859,40 +860,7 @@ pub fn from_pairs<'a, C: Configurable>(
 /// [`from_pairs`] over a slice.
 fn from_pair_list<C: Configurable>(pairs: &[(&str, &str)]) -> (C, Vec<ParamError>) {
     let mut config = C::default();
-    let mut errors = Vec::new();
-    let mut given: Vec<&'static str> = Vec::new();
-    for &(key, text) in pairs {
-        if let Some(p) = C::param(key) {
-            match p.set_text(&mut config, text) {
-                Ok(()) => given.push(p.key),
-                Err(e) => errors.push(e),
-            }
-        }
-    }
-    let default = C::default();
-    let mut reset: Vec<&'static str> = Vec::new();
-    for _ in 0..=C::PARAMS.len() {
-        let Err(e) = config.cross_check() else {
-            break;
-        };
-        let text_of = |key: &str| {
-            C::param(key)
-                .map(|p| p.get_text(&config))
-                .unwrap_or_default()
-        };
-        let (key, error) = to_reset(e, &given, &reset, &text_of);
-        if reset.contains(&key) {
-            // Nothing left to try: the defaults are consistent.
-            config = C::default();
-            errors.push(error);
-            break;
-        }
-        if let Some(p) = C::param(key) {
-            let _ = p.set_text(&mut config, &p.get_text(&default));
-        }
-        reset.push(key);
-        errors.push(error);
-    }
+    let errors = erased::from_pairs(&mut config, pairs);
     (config, errors)
 }
 
@@ -928,22 +896,12 @@ fn to_reset(
 /// The `(key, text)` pairs that rebuild `config` through [`from_pairs`]: only
 /// values that differ from the default, so links stay short.
 pub fn to_pairs<C: Configurable>(config: &C) -> Vec<(&'static str, String)> {
-    let default = C::default();
-    C::PARAMS
-        .iter()
-        .filter_map(|p| {
-            let v = p.get_text(config);
-            (v != p.get_text(&default)).then_some((p.key, v))
-        })
-        .collect()
+    erased::to_pairs(config)
 }
 
 /// Every parameter's key and current value, in table order.
 pub fn all_pairs<C: Configurable>(config: &C) -> Vec<(&'static str, String)> {
-    C::PARAMS
-        .iter()
-        .map(|p| (p.key, p.get_text(config)))
-        .collect()
+    erased::all_pairs(config)
 }
 
 /// `key` as a CLI flag (`rate` → `--rate`), for messages.
@@ -955,9 +913,32 @@ pub fn flag(key: &str) -> String {
 
 /// The default value of `key`, as text (empty for an unknown key).
 pub fn default_text<C: Configurable>(key: &str) -> String {
-    C::param(key)
-        .map(|p| p.get_text(&C::default()))
+    let default = C::default();
+    erased::find(&default, key)
+        .map(|i| erased::get_text(&default, i))
         .unwrap_or_default()
+}
+
+/// Parameter `key` of `config` as canonical text, if the table has it.
+pub fn text_of<C: Configurable>(config: &C, key: &str) -> Option<String> {
+    erased::find(config, key).map(|i| erased::get_text(config, i))
+}
+
+/// `config` with parameter `key` set from `text` and the cross-constraints
+/// checked, or why not; `None` if the table has no `key`. (What a page's
+/// control does on input.)
+pub fn with_text<C: Configurable>(
+    config: &C,
+    key: &str,
+    text: &str,
+) -> Option<Result<C, ParamError>> {
+    let mut next = config.clone();
+    let i = erased::find(&next, key)?;
+    Some(
+        erased::set_text(&mut next, i, text)
+            .and_then(|()| AnyConfig::cross_check(&next))
+            .map(|()| next),
+    )
 }
 
 impl Shape {
