@@ -137,5 +137,11 @@ macro_rules! choices {
                 $crate::choice::deserialize(d)
             }
         }
+
+        impl $crate::wire::Decode for $name {
+            fn decode(r: &mut $crate::wire::Reader<'_>) -> Self {
+                $crate::wire::choice(r)
+            }
+        }
     };
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// A point in simulated time, in ticks since the start of a run.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    crate::wire::Decode,
 )]
 #[serde(transparent)]
 pub struct Tick(pub u64);

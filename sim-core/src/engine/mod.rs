@@ -42,7 +42,7 @@ use crate::time::Tick;
 use crate::workload::{Request, Workload};
 
 /// Engine constants shared by every replica of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct EngineSpec {
     /// Batch slots: the most sequences running (prefilling or decoding) at once.
     pub slots: u32,
@@ -110,7 +110,7 @@ struct Seq {
 }
 
 /// Per-replica counters over a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct ReplicaStats {
     /// Requests routed here.
     pub assigned: u32,

@@ -151,7 +151,7 @@ impl TextEntry {
     /// The entry for lab type `L`.
     pub const fn of<L: Lab>() -> TextEntry
     where
-        L::Outcome: serde::de::DeserializeOwned,
+        L::Outcome: crate::wire::Decode,
     {
         TextEntry {
             id: L::INFO.id,
@@ -167,7 +167,7 @@ impl TextEntry {
 /// Decode an outcome of lab `L` and write it as compact JSON.
 fn reencode<L: Lab>(bytes: &[u8]) -> Result<String, String>
 where
-    L::Outcome: serde::de::DeserializeOwned,
+    L::Outcome: crate::wire::Decode,
 {
     let outcome: L::Outcome = decode(bytes)?;
     serde_json::to_string(&outcome).map_err(|e| e.to_string())

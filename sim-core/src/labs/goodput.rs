@@ -26,7 +26,7 @@ use crate::workload::{generator, Workload};
 
 /// The goodput lab's settings: the Routing Lab's workload, pool and rules,
 /// and the rates to sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(default)]
 pub struct Config {
     /// The Routing Lab's settings (its `rate` is not used: the sweep sets it).
@@ -174,7 +174,7 @@ impl Configurable for Config {
 }
 
 /// One rule at one rate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct RuleAtRate {
     /// The rule.
     pub rule: RuleKind,
@@ -194,7 +194,7 @@ pub struct RuleAtRate {
 }
 
 /// Every rule at one offered rate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Point {
     /// Offered arrivals per tick (per second in milliseconds mode).
     pub rate: f64,
@@ -203,7 +203,7 @@ pub struct Point {
 }
 
 /// A rule's capacity, read off the sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Capacity {
     /// The rule.
     pub rule: RuleKind,
@@ -216,7 +216,7 @@ pub struct Capacity {
 }
 
 /// The sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The configuration.
     pub config: Config,

@@ -373,7 +373,7 @@ pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
 }
 
 /// Read back what [`encode`] wrote.
-pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+pub fn decode<T: crate::wire::Decode>(bytes: &[u8]) -> Result<T, String> {
     crate::wire::decode(bytes).map_err(|e| e.to_string())
 }
 

@@ -66,7 +66,8 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
         + Default
         + PartialEq
         + serde::Serialize
-        + serde::de::DeserializeOwned;
+        + serde::de::DeserializeOwned
+        + crate::wire::Decode;
     /// A fresh router for one run.
     fn build(settings: &Self::Settings) -> Self;
 }
@@ -107,7 +108,7 @@ macro_rules! rules {
 
         /// Every rule's settings, one field per rule named after its module
         /// (rules without settings hold `()` and are left out of the JSON).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, crate::wire::Decode)]
         #[serde(default)]
         pub struct RuleSettings {
             $(
@@ -215,5 +216,11 @@ impl serde::Serialize for super::RuleKind {
 impl<'de> serde::Deserialize<'de> for super::RuleKind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         crate::choice::deserialize(d)
+    }
+}
+
+impl crate::wire::Decode for super::RuleKind {
+    fn decode(r: &mut crate::wire::Reader<'_>) -> Self {
+        crate::wire::choice(r)
     }
 }

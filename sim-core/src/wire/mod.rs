@@ -22,9 +22,11 @@
 //! position, so an outcome never skips a field when it serializes, except an
 //! empty one (a rule's `()` settings), which postcard writes as nothing.
 
+mod de;
 mod json;
 mod ser;
 
+pub use de::{choice, Decode, Reader};
 pub use json::to_json;
 pub use ser::encode;
 
@@ -68,10 +70,16 @@ pub(crate) mod tag {
     pub const SKIPPED: u8 = 21;
 }
 
-/// Read back what [`encode`] wrote (the values stream, with postcard).
-pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+/// Read back what [`encode`] wrote (the values stream, with [`Decode`]).
+pub fn decode<T: Decode>(bytes: &[u8]) -> Result<T, Error> {
     let (values, _) = split(bytes)?;
-    postcard::from_bytes(values).map_err(|_| Error("the encoded outcome does not match its type"))
+    let mut r = Reader::new(values);
+    let out = T::decode(&mut r);
+    if r.ok() {
+        Ok(out)
+    } else {
+        Err(Error("the encoded outcome does not match its type"))
+    }
 }
 
 /// The values and the shape of an encoded outcome.
@@ -128,7 +136,7 @@ impl serde::de::Error for Error {
 // own stand-in without.
 impl serde::ser::StdError for Error {}
 
-/// Reads the encoding: bytes and a position, shared by both readers.
+/// Reads the encoding: bytes and a position (the JSON writer's reader).
 pub(crate) struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,

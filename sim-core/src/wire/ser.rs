@@ -25,7 +25,7 @@ pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 
 /// LEB128, as postcard writes its integers and lengths.
 #[inline(never)]
-fn varint(out: &mut Vec<u8>, mut x: u64) {
+pub(super) fn varint(out: &mut Vec<u8>, mut x: u64) {
     while x >= 0x80 {
         out.push((x as u8) | 0x80);
         x >>= 7;

@@ -1,6 +1,7 @@
 //! The encoding reads back to the same value, and its JSON is `serde_json`'s.
 
 use alloc::collections::BTreeMap;
+use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{decode, encode, to_json};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 enum Shape {
     Empty,
     Wrapped(u32),
@@ -20,13 +21,13 @@ enum Shape {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 struct Unit;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 struct Meters(f64);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 struct Everything {
     small_int: i8,
@@ -145,7 +146,42 @@ fn refuses_bad_input_without_panicking() {
     assert!(decode::<Everything>(&[200]).is_err());
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// `values` as a whole message with an empty shape (what [`decode`] reads).
+fn message(values: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    super::ser::varint(&mut out, values.len() as u64);
+    out.extend_from_slice(values);
+    out
+}
+
+#[test]
+fn the_typed_reader_refuses_every_cut_and_any_byte_left_over() {
+    let bytes = encode(&sample()).expect("encodes");
+    let mut c = super::Cursor::new(&bytes);
+    let n = c.count().expect("a length");
+    let values = c.take(n).expect("the values").to_vec();
+    // Through `Debug`: the sample holds a NaN, which equals nothing.
+    let whole = decode::<Everything>(&message(&values)).expect("reads back");
+    assert_eq!(format!("{whole:?}"), format!("{:?}", sample()));
+    // The format has no end marker: a cut is caught only because every
+    // value needs the bytes it needs, and the reader must notice each one.
+    for cut in 0..values.len() {
+        assert!(decode::<Everything>(&message(&values[..cut])).is_err(), "cut at {cut}");
+    }
+    let mut longer = values.clone();
+    longer.push(0);
+    assert!(decode::<Everything>(&message(&longer)).is_err());
+    // Any byte changed: refused or read as something else, never a panic.
+    for i in 0..values.len() {
+        for b in [0u8, 1, 2, 0x7f, 0x80, 0xff] {
+            let mut changed = values.clone();
+            changed[i] = b;
+            let _ = decode::<Everything>(&message(&changed));
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 struct WithRecording {
     before: u32,
     #[serde(serialize_with = "super::page_only")]
@@ -176,7 +212,7 @@ fn a_page_only_value_reaches_the_page_and_stays_out_of_json() {
         .contains("\"recording\":null"));
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 struct Skips {
     first: u8,
     #[serde(skip_serializing_if = "is_unit")]

@@ -26,7 +26,7 @@ use crate::time::Tick;
 pub type BlockId = u32;
 
 /// One LLM call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Request {
     /// When the request reaches the router.
     pub arrival: Tick,
@@ -41,7 +41,7 @@ pub struct Request {
 }
 
 /// A trace: requests sorted by arrival, plus the size of one hash block.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Workload {
     /// Tokens covered by one entry of [`Request::blocks`] (Mooncake uses 512).
     pub block_tokens: u32,

@@ -23,7 +23,7 @@ pub struct Row {
 }
 
 /// A row that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct RowProblem {
     /// 1-based line number in the file.
     pub line: usize,

@@ -31,7 +31,7 @@ pub const LISTED_PROBLEMS: usize = 10;
 pub const FAR_GAP_MS: f64 = 86_400_000.0;
 
 /// The trace formats the importer reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceFormat {
     /// Mooncake JSONL.
@@ -134,7 +134,7 @@ impl Capacity {
 }
 
 /// Options of a trace import.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(default)]
 pub struct ImportOptions {
     /// Trace milliseconds per simulated tick (default 100).
@@ -216,7 +216,7 @@ impl Configurable for ImportOptions {
 }
 
 /// What an import read, kept and skipped.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct ImportReport {
     /// The file's format.
     pub format: TraceFormat,

@@ -445,7 +445,7 @@ impl<L> AnyPage for Page<L>
 where
     L: Lab + 'static,
     L::Config: Send + Sync,
-    L::Outcome: serde::de::DeserializeOwned + Send + Sync,
+    L::Outcome: sim_core::wire::Decode + Send + Sync,
 {
     fn entry(&self) -> &'static LabEntry {
         // Every page is of a registered lab (a native test checks it).

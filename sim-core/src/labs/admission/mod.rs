@@ -32,7 +32,7 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every policy on the same requests, and goodput against offered load.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -10,7 +10,7 @@ use super::config::{BatchRequest, Config, Mode};
 use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum SlotState {
     /// No sequence in the slot.
@@ -34,7 +34,7 @@ pub enum SlotState {
 }
 
 /// One iteration of one mode.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct IterationDetail {
     /// Iteration number, from 1.
     pub iteration: u32,
@@ -57,7 +57,7 @@ pub struct IterationDetail {
 }
 
 /// Something that happened to one request in one iteration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchEvent {
     /// The request left the queue for a slot (0-based).
@@ -86,7 +86,7 @@ pub enum BatchEvent {
 
 /// An iteration the player flags for the reader: the first of a stretch of
 /// iterations in the same condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchMoment {
     /// Slots sat empty while requests waited: static batching admits only
@@ -155,7 +155,7 @@ impl ModeRun {
 }
 
 /// Per-request results of one mode.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct RequestStats {
     /// Request label.
     pub label: String,
@@ -173,7 +173,7 @@ pub struct RequestStats {
 }
 
 /// One mode over the trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct ModeRun {
     /// The mode.
     pub mode: Mode,
@@ -194,7 +194,7 @@ pub struct ModeRun {
 }
 
 /// All modes on one trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
@@ -207,7 +207,7 @@ pub struct Outcome {
 }
 
 /// Chunked prefill at one budget and priority.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct BudgetPoint {
     /// Work units per iteration.
     pub budget: u32,

@@ -34,7 +34,7 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every scheduler on the same tenants.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

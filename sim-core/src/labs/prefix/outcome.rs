@@ -21,7 +21,7 @@ crate::choices! {
 }
 
 /// Why a router chose its replica.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixReason {
     /// Fewest assignments (the load-only router, always).
@@ -57,7 +57,7 @@ impl PrefixReason {
 }
 
 /// A cached prefix and how many hits it has served since it entered the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct CacheEntry {
     /// Prefix id, 1-based.
     pub prefix: u8,
@@ -66,7 +66,7 @@ pub struct CacheEntry {
 }
 
 /// One router's decision for one request, and the state after it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Step {
     /// Index of the request (0-based).
     pub request: u32,
@@ -93,7 +93,7 @@ pub struct Step {
 }
 
 /// A step the player flags for the reader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixMoment {
     /// The prefix was cached on another replica, but the router sent the
@@ -145,7 +145,7 @@ impl RouterRun {
 }
 
 /// One router over the whole trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct RouterRun {
     /// Which router.
     pub router: RouterKind,
@@ -162,7 +162,7 @@ pub struct RouterRun {
 }
 
 /// The prefix-aware router at one threshold of the sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct SweepPoint {
     /// The threshold (`None` = infinite).
     pub threshold: Option<u32>,
@@ -173,7 +173,7 @@ pub struct SweepPoint {
 }
 
 /// Both routers on one trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -21,7 +21,7 @@ use alloc::string::String;
 pub const SAMPLES: u32 = 200_000;
 
 /// Cascade explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(default)]
 pub struct Config {
     /// Share of requests escalated: the slowest ones (default 0.1).
@@ -78,7 +78,7 @@ pub fn run(config: &Config) -> Result<Cascade, ParamError> {
 }
 
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Cascade {
     /// Share escalated (0–1).
     pub escalate: f64,

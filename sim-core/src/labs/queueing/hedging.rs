@@ -27,7 +27,7 @@ use alloc::format;
 use alloc::string::String;
 
 /// Hedging configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(default)]
 pub struct Config {
     /// Percentile after which to hedge (default 95).
@@ -115,7 +115,7 @@ impl Default for Config {
 }
 
 /// One strategy's result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Strategy {
     /// Name: `none`, `hedge`, `always`, `hedge-first-token`, `duplicate-full`.
     pub strategy: alloc::string::String,
@@ -135,7 +135,7 @@ pub struct Strategy {
 }
 
 /// All strategies on the same draws.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -53,7 +53,7 @@ pub fn usable_utilization(wait: f64, k: f64) -> f64 {
 }
 
 /// One simulated point: measured mean wait (in service times) with its band.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct SimPoint {
     /// Utilisation.
     pub rho: f64,
@@ -118,7 +118,7 @@ pub fn simulate_with_mean(
 }
 
 /// One curve of the knee chart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Curve {
     /// Squared CV of service time.
     pub cv2: f64,
@@ -131,7 +131,7 @@ pub struct Curve {
 }
 
 /// Knee explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 #[serde(default)]
 pub struct Config {
     /// Tolerable wait, in service times (default 3).
@@ -188,7 +188,7 @@ impl Default for Config {
 }
 
 /// Knee explorable outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
