@@ -23,7 +23,7 @@ fn a_sweep_to_five_per_tick_runs_every_rule_and_reads_back() {
             r.rule
         );
     }
-    let json = serde_json::to_string(&o).expect("serialises");
-    let back: Outcome = serde_json::from_str(&json).expect("the page can read it");
+    let bytes = sim_core::wire::encode(&o).expect("encodes");
+    let back: Outcome = sim_core::wire::decode(&bytes).expect("the page can read it");
     assert_eq!(back.points.len(), o.points.len());
 }

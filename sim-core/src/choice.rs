@@ -82,6 +82,16 @@ pub fn deserialize<'de, C: Choice, D: serde::Deserializer<'de>>(d: D) -> Result<
         .ok_or_else(|| serde::de::Error::custom(alloc::format!("unknown choice '{name}'")))
 }
 
+/// The first of a [`choices!`] enum's variants (what a wrong name decodes
+/// to, with the reader marked failed).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __first_variant {
+    ($name:ident; $first:ident $(, $rest:ident)*) => {
+        $name::$first
+    };
+}
+
 /// Declare a set of named choices: the enum, [`Choice`], and serde as the
 /// value's name. One line per value: `Variant = ("name", "Title", "Blurb")`.
 ///
@@ -140,7 +150,7 @@ macro_rules! choices {
 
         impl $crate::wire::Decode for $name {
             fn decode(r: &mut $crate::wire::Reader<'_>) -> Self {
-                $crate::wire::choice(r)
+                $crate::wire::choice(r, $crate::__first_variant!($name; $($variant),+))
             }
         }
     };

@@ -8,7 +8,17 @@ use serde::{Deserialize, Serialize};
 
 /// A point in simulated time, in ticks since the start of a run.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
     crate::wire::Decode,
 )]
 #[serde(transparent)]

@@ -8,8 +8,8 @@
 //! mount the app, and [`lblab_worker_message`] serves requests through
 //! sim-core's lab registry, exactly as the CLI does. Requests and replies are
 //! plain JS objects; the outcome travels twice, as the registry's JSON (which
-//! the page publishes for the exports) and postcard-encoded (which the page
-//! decodes into the lab's outcome type).
+//! the page publishes for the exports) and in `sim_core::wire`'s encoding
+//! (which the page decodes into the lab's outcome type).
 //!
 //! Cancelling terminates the worker (a simulation cannot be interrupted from
 //! outside) and starts a fresh one; every job in flight is answered with

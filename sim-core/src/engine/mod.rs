@@ -110,7 +110,9 @@ struct Seq {
 }
 
 /// Per-replica counters over a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode,
+)]
 pub struct ReplicaStats {
     /// Requests routed here.
     pub assigned: u32,

@@ -112,7 +112,9 @@ pub struct RouteContext<'a, S> {
 }
 
 /// Where a request goes, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, crate::wire::Decode,
+)]
 pub struct Decision {
     /// Index of the chosen replica.
     pub replica: u32,

@@ -221,6 +221,6 @@ impl<'de> serde::Deserialize<'de> for super::RuleKind {
 
 impl crate::wire::Decode for super::RuleKind {
     fn decode(r: &mut crate::wire::Reader<'_>) -> Self {
-        crate::wire::choice(r)
+        crate::wire::choice(r, super::RuleKind::RoundRobin)
     }
 }

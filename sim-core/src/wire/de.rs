@@ -279,14 +279,11 @@ tuple!(A, B);
 tuple!(A, B, C);
 tuple!(A, B, C, D);
 
-/// A named choice ([`crate::choice`]), written as its name (the first
-/// choice, and failed, for a name it does not have).
-pub fn choice<C: crate::choice::Choice>(r: &mut Reader<'_>) -> C {
-    match C::from_name(r.str()) {
-        Some(c) => c,
-        None => {
-            r.fail();
-            C::ALL[0]
-        }
-    }
+/// A named choice ([`crate::choice`]), written as its name (`fallback`,
+/// and failed, for a name it does not have).
+pub fn choice<C: crate::choice::Choice>(r: &mut Reader<'_>, fallback: C) -> C {
+    C::from_name(r.str()).unwrap_or_else(|| {
+        r.fail();
+        fallback
+    })
 }

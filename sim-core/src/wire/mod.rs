@@ -8,8 +8,10 @@
 //! JSON half alone was about 17 KB gzipped), and the worker wrote JSON on
 //! every run whether anyone exported or not. Here the worker serializes
 //! once, into two streams:
-//! - **values**, byte for byte what postcard writes, so the page reads the
-//!   typed outcome back with postcard's small positional reader;
+//! - **values**, byte for byte what postcard writes (a positional format:
+//!   no names), which the page reads back into the typed outcome with
+//!   [`Decode`], derived per type (`wire-derive`; serde's `Deserialize`
+//!   through postcard's reader compiled to about twice the code);
 //! - **shape**, what postcard leaves out and JSON needs: a tag per value
 //!   ([`tag`]), struct field names and counts, variant names. Each name is
 //!   written once per message and then referred to by number: a varint `k`,
@@ -18,9 +20,10 @@
 //!
 //! The JSON writer walks both streams in step with no types at all, and
 //! runs only when someone asks for JSON. An encoded outcome is the values'
-//! length (a varint), the values, then the shape. Postcard reads fields by
-//! position, so an outcome never skips a field when it serializes, except an
-//! empty one (a rule's `()` settings), which postcard writes as nothing.
+//! length (a varint), the values, then the shape. [`Decode`] reads fields
+//! by position, so an outcome never skips a field when it serializes, except
+//! an empty one (a rule's `()` settings), which is nothing in the values, and
+//! a `#[serde(skip)]` field, which the derive reads as its default.
 
 mod de;
 mod json;

@@ -166,7 +166,10 @@ fn the_typed_reader_refuses_every_cut_and_any_byte_left_over() {
     // The format has no end marker: a cut is caught only because every
     // value needs the bytes it needs, and the reader must notice each one.
     for cut in 0..values.len() {
-        assert!(decode::<Everything>(&message(&values[..cut])).is_err(), "cut at {cut}");
+        assert!(
+            decode::<Everything>(&message(&values[..cut])).is_err(),
+            "cut at {cut}"
+        );
     }
     let mut longer = values.clone();
     longer.push(0);

@@ -246,7 +246,9 @@ pub struct Outcome {
 
 /// How the user actions of one policy ended, counted one by one (each action
 /// is one chain of attempts, so each lands in exactly one count).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode,
+)]
 pub struct Fates {
     /// Actions users started (`actions` × `steps`).
     pub started: u64,
