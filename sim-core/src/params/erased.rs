@@ -16,7 +16,7 @@ use core::any::Any;
 use super::{to_reset, Configurable, ParamError, Problem, Shape, Spec, Value};
 
 /// A config seen only through its parameter table.
-pub(crate) trait AnyConfig: Any {
+pub trait AnyConfig: Any + Send + Sync {
     /// How many parameters the table has.
     fn count(&self) -> usize;
     /// Parameter `i`'s key.
@@ -39,6 +39,8 @@ pub(crate) trait AnyConfig: Any {
     fn boxed(&self) -> Box<dyn AnyConfig>;
     /// The config itself, for a caller that knows its type.
     fn as_any(&self) -> &dyn Any;
+    /// The config itself, owned, for a caller that stores it by type.
+    fn into_any(self: Box<Self>) -> Box<dyn Any + Send + Sync>;
 }
 
 impl<C: Configurable> AnyConfig for C {
@@ -75,21 +77,24 @@ impl<C: Configurable> AnyConfig for C {
     fn as_any(&self) -> &dyn Any {
         self
     }
+    fn into_any(self: Box<Self>) -> Box<dyn Any + Send + Sync> {
+        self
+    }
 }
 
 /// The index of the parameter with `key`.
-pub(crate) fn find(c: &dyn AnyConfig, key: &str) -> Option<usize> {
+pub fn find(c: &dyn AnyConfig, key: &str) -> Option<usize> {
     (0..c.count()).find(|&i| c.key(i) == key)
 }
 
 /// Parameter `i` as canonical text.
-pub(crate) fn get_text(c: &dyn AnyConfig, i: usize) -> String {
+pub fn get_text(c: &dyn AnyConfig, i: usize) -> String {
     c.value(i).text()
 }
 
 /// Parse `text`, check it against parameter `i`'s range and write it; on
 /// error `c` is unchanged ([`super::Param::set_text`]).
-pub(crate) fn set_text(c: &mut dyn AnyConfig, i: usize, text: &str) -> Result<(), ParamError> {
+pub fn set_text(c: &mut dyn AnyConfig, i: usize, text: &str) -> Result<(), ParamError> {
     let key = c.key(i);
     let shape = c.shape(i);
     let value = shape
@@ -121,23 +126,23 @@ fn check(c: &dyn AnyConfig, i: usize) -> Result<(), ParamError> {
 
 /// Every value in range, then the cross-constraints
 /// ([`Configurable::validate`]).
-pub(crate) fn validate(c: &dyn AnyConfig) -> Result<(), ParamError> {
+pub fn validate(c: &dyn AnyConfig) -> Result<(), ParamError> {
     (0..c.count()).try_for_each(|i| check(c, i))?;
     c.cross_check()
 }
 
 /// Every parameter's description ([`Configurable::specs`]).
-pub(crate) fn specs(c: &dyn AnyConfig) -> Vec<Spec> {
+pub fn specs(c: &dyn AnyConfig) -> Vec<Spec> {
     (0..c.count()).map(|i| c.spec(i)).collect()
 }
 
 /// Every key and canonical value, in table order ([`super::all_pairs`]).
-pub(crate) fn all_pairs(c: &dyn AnyConfig) -> Vec<(&'static str, String)> {
+pub fn all_pairs(c: &dyn AnyConfig) -> Vec<(&'static str, String)> {
     (0..c.count()).map(|i| (c.key(i), get_text(c, i))).collect()
 }
 
 /// The values that differ from the defaults ([`super::to_pairs`]).
-pub(crate) fn to_pairs(c: &dyn AnyConfig) -> Vec<(&'static str, String)> {
+pub fn to_pairs(c: &dyn AnyConfig) -> Vec<(&'static str, String)> {
     (0..c.count())
         .filter_map(|i| {
             let v = get_text(c, i);
@@ -146,9 +151,29 @@ pub(crate) fn to_pairs(c: &dyn AnyConfig) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The default value of parameter `key`, as text (empty for an unknown key).
+pub fn default_text(c: &dyn AnyConfig, key: &str) -> String {
+    find(c, key)
+        .map(|i| c.default_value(i).text())
+        .unwrap_or_default()
+}
+
+/// Parameter `key` as canonical text, if the table has it.
+pub fn text_of(c: &dyn AnyConfig, key: &str) -> Option<String> {
+    find(c, key).map(|i| get_text(c, i))
+}
+
+/// Set parameter `key` from `text` and check the cross-constraints: what a
+/// page's control does on input. `None` if the table has no `key`; on an
+/// error `c` may hold the value (the caller edits a copy).
+pub fn set_checked(c: &mut dyn AnyConfig, key: &str, text: &str) -> Option<Result<(), ParamError>> {
+    let i = find(c, key)?;
+    Some(set_text(c, i, text).and_then(|()| c.cross_check()))
+}
+
 /// Set `c` (at its defaults) from `pairs` ([`super::from_pairs`]), and say
 /// what could not be used.
-pub(crate) fn from_pairs(c: &mut dyn AnyConfig, pairs: &[(&str, &str)]) -> Vec<ParamError> {
+pub fn from_pairs(c: &mut dyn AnyConfig, pairs: &[(&str, &str)]) -> Vec<ParamError> {
     let mut errors = Vec::new();
     let mut given: Vec<&'static str> = Vec::new();
     for &(key, text) in pairs {

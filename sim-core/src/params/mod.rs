@@ -22,8 +22,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-mod erased;
-pub(crate) use erased::{fix, AnyConfig};
+pub mod erased;
+pub(crate) use erased::fix;
+pub use erased::AnyConfig;
 
 /// Where a parameter appears in the UI: with the main controls, or under a
 /// disclosure of further settings (every parameter is reachable either way).
@@ -584,12 +585,18 @@ impl<C> Param<C> {
 
 /// A parameter's value without its config type (see [`Param::get_text`]).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Value<'t> {
+pub enum Value<'t> {
+    /// A real number.
     Real(f64),
+    /// A whole number (or a seed).
     Whole(u64),
+    /// A whole number or unbounded (`None`).
     Inf(Option<u64>),
+    /// On or off.
     Switch(bool),
+    /// An option's name.
     Name(&'t str),
+    /// Free text.
     Text(Cow<'t, str>),
 }
 
@@ -818,7 +825,7 @@ pub fn shown(given: &str) -> String {
 impl std::error::Error for ParamError {}
 
 /// A configuration described by a parameter table.
-pub trait Configurable: Default + Clone + PartialEq + 'static {
+pub trait Configurable: Default + Clone + PartialEq + Send + Sync + 'static {
     /// Every parameter, in display order.
     const PARAMS: &'static [Param<Self>];
 
@@ -913,32 +920,7 @@ pub fn flag(key: &str) -> String {
 
 /// The default value of `key`, as text (empty for an unknown key).
 pub fn default_text<C: Configurable>(key: &str) -> String {
-    let default = C::default();
-    erased::find(&default, key)
-        .map(|i| erased::get_text(&default, i))
-        .unwrap_or_default()
-}
-
-/// Parameter `key` of `config` as canonical text, if the table has it.
-pub fn text_of<C: Configurable>(config: &C, key: &str) -> Option<String> {
-    erased::find(config, key).map(|i| erased::get_text(config, i))
-}
-
-/// `config` with parameter `key` set from `text` and the cross-constraints
-/// checked, or why not; `None` if the table has no `key`. (What a page's
-/// control does on input.)
-pub fn with_text<C: Configurable>(
-    config: &C,
-    key: &str,
-    text: &str,
-) -> Option<Result<C, ParamError>> {
-    let mut next = config.clone();
-    let i = erased::find(&next, key)?;
-    Some(
-        erased::set_text(&mut next, i, text)
-            .and_then(|()| AnyConfig::cross_check(&next))
-            .map(|()| next),
-    )
+    erased::default_text(&C::default(), key)
 }
 
 impl Shape {

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use sim_core::choice::Choice;
 use sim_core::labs::{self, Lab, LabEntry};
-use sim_core::params;
+use sim_core::params::{erased, AnyConfig};
 
 use crate::charts::ChartSpec;
 use crate::components::{Palette, Scene};
@@ -37,6 +37,12 @@ impl Shared {
     /// Wrap a value.
     pub fn new<T: Any + Send + Sync>(value: T) -> Shared {
         Shared(Arc::new(value))
+    }
+
+    /// Wrap a configuration, stored by its own type (so [`Shared::get`]
+    /// finds it).
+    pub fn from_config(config: Box<dyn AnyConfig>) -> Shared {
+        Shared(Arc::from(config.into_any()))
     }
 
     /// The value, if it is a `T`.
@@ -347,17 +353,12 @@ pub trait AnyPage: Sync {
     fn intro(&self) -> Html;
     /// The heading of the inputs panel.
     fn inputs(&self) -> &'static str;
-    /// The configuration `pairs` describe, and a sentence per value that
-    /// fell back to its default.
-    fn read_config(&self, pairs: &[(String, String)], notices: &mut Vec<String>) -> Shared;
-    /// Every parameter's canonical text (what the worker runs).
-    fn all_pairs(&self, config: &Shared) -> Vec<(&'static str, String)>;
-    /// The values that differ from the defaults (what the URL keeps).
-    fn url_pairs(&self, config: &Shared) -> Vec<(&'static str, String)>;
-    /// One parameter's canonical text.
-    fn get_text(&self, config: &Shared, key: &str) -> Option<String>;
-    /// `config` with `key` set to `value`, or why not.
-    fn set_text(&self, config: &Shared, key: &str, value: &str) -> Option<Result<Shared, String>>;
+    /// A new configuration at the lab's defaults.
+    fn fresh_config(&self) -> Box<dyn AnyConfig>;
+    /// The configuration in `config`, if it is this lab's (the one generic
+    /// step: the methods on `dyn AnyPage` below do the rest once for all
+    /// labs).
+    fn config_of<'a>(&self, config: &'a Shared) -> Option<&'a dyn AnyConfig>;
     /// Read the worker's bytes back into the outcome.
     fn decode(&self, bytes: &[u8]) -> Result<Shared, String>;
     /// The outcome as CSV (`lblab <lab> --csv`).
@@ -441,6 +442,52 @@ where
     }
 }
 
+/// The configuration as the shell reads and edits it: written once for
+/// every lab over [`AnyConfig`] (generic methods here were compiled once per
+/// lab, which the page's bundle paid for a dozen times).
+impl dyn AnyPage {
+    /// The configuration `pairs` describe, and a sentence per value that
+    /// fell back to its default.
+    pub fn read_config(&self, pairs: &[(String, String)], notices: &mut Vec<String>) -> Shared {
+        let mut config = self.fresh_config();
+        state::read_into(&mut *config, pairs, notices);
+        Shared::from_config(config)
+    }
+
+    /// Every parameter's canonical text (what the worker runs).
+    pub fn all_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
+        self.config_of(config)
+            .map(erased::all_pairs)
+            .unwrap_or_default()
+    }
+
+    /// The values that differ from the defaults (what the URL keeps).
+    pub fn url_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
+        self.config_of(config)
+            .map(erased::to_pairs)
+            .unwrap_or_default()
+    }
+
+    /// One parameter's canonical text.
+    pub fn get_text(&self, config: &Shared, key: &str) -> Option<String> {
+        erased::text_of(self.config_of(config)?, key)
+    }
+
+    /// `config` with `key` set to `value`, or why not.
+    pub fn set_text(
+        &self,
+        config: &Shared,
+        key: &str,
+        value: &str,
+    ) -> Option<Result<Shared, String>> {
+        let mut next = self.config_of(config)?.boxed();
+        Some(match erased::set_checked(&mut *next, key, value)? {
+            Ok(()) => Ok(Shared::from_config(next)),
+            Err(e) => Err(format!("{} {}", e.key, e.problem)),
+        })
+    }
+}
+
 impl<L> AnyPage for Page<L>
 where
     L: Lab + 'static,
@@ -460,34 +507,12 @@ where
         self.inputs
     }
 
-    fn read_config(&self, pairs: &[(String, String)], notices: &mut Vec<String>) -> Shared {
-        Shared::new(state::read_config::<L::Config>(pairs, notices))
+    fn fresh_config(&self) -> Box<dyn AnyConfig> {
+        Box::new(L::Config::default())
     }
 
-    fn all_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
-        config
-            .get::<L::Config>()
-            .map(params::all_pairs)
-            .unwrap_or_default()
-    }
-
-    fn url_pairs(&self, config: &Shared) -> Vec<(&'static str, String)> {
-        config
-            .get::<L::Config>()
-            .map(params::to_pairs)
-            .unwrap_or_default()
-    }
-
-    fn get_text(&self, config: &Shared, key: &str) -> Option<String> {
-        params::text_of(config.get::<L::Config>()?, key)
-    }
-
-    fn set_text(&self, config: &Shared, key: &str, value: &str) -> Option<Result<Shared, String>> {
-        let next = params::with_text(config.get::<L::Config>()?, key, value)?;
-        Some(
-            next.map(Shared::new)
-                .map_err(|e| format!("{} {}", e.key, e.problem)),
-        )
+    fn config_of<'a>(&self, config: &'a Shared) -> Option<&'a dyn AnyConfig> {
+        config.get::<L::Config>().map(|c| c as &dyn AnyConfig)
     }
 
     fn decode(&self, bytes: &[u8]) -> Result<Shared, String> {

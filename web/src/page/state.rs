@@ -10,7 +10,7 @@
 
 use leptos::prelude::*;
 use sim_core::labs::LabEntry;
-use sim_core::params::{self, Configurable, ParamError};
+use sim_core::params::{self, erased, AnyConfig, Configurable, ParamError};
 use sim_core::workload::trace::ImportOptions;
 
 use super::job::{self, Run};
@@ -72,12 +72,25 @@ pub fn notice(e: &ParamError, default: &str) -> String {
 
 /// The configuration `pairs` describe, with a notice per unusable value.
 pub fn read_config<C: Configurable>(pairs: &[(String, String)], notices: &mut Vec<String>) -> C {
-    let (config, errors) =
-        params::from_pairs::<C>(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    for e in &errors {
-        notices.push(notice(e, &params::default_text::<C>(e.key)));
-    }
+    let mut config = C::default();
+    read_into(&mut config, pairs, notices);
     config
+}
+
+/// Set `config` (at its defaults) from `pairs`, with a notice per unusable
+/// value. Not generic: compiled once for every lab.
+pub fn read_into(
+    config: &mut dyn AnyConfig,
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) {
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    for e in &erased::from_pairs(config, &pairs) {
+        notices.push(notice(e, &erased::default_text(config, e.key)));
+    }
 }
 
 /// The value of `key` in `pairs`.
