@@ -47,6 +47,9 @@ pub struct Config {
 }
 
 impl Default for Config {
+    // Not inlined: the parameter code asks for it in several places, and a
+    // copy of every field at each cost the page's bundle 4 KB in all.
+    #[inline(never)]
     fn default() -> Self {
         Config {
             routing: routing::Config::default(),

@@ -71,6 +71,9 @@ pub struct Config {
 /// to twice that for 300 ticks (the queue it leaves behind outlives it), then
 /// an incident on replica 1 for the breaker to catch.
 impl Default for Config {
+    // Not inlined: the parameter code asks for it in several places, and a
+    // copy of every field at each cost the page's bundle 4 KB in all.
+    #[inline(never)]
     fn default() -> Self {
         Config {
             replicas: 4,
