@@ -148,6 +148,12 @@ macro_rules! choices {
             }
         }
 
+        impl $crate::wire::Encode for $name {
+            fn encode(&self, w: &mut $crate::wire::Writer) {
+                $crate::wire::encode_choice(self, w);
+            }
+        }
+
         impl $crate::wire::Decode for $name {
             fn decode(r: &mut $crate::wire::Reader<'_>) -> Self {
                 $crate::wire::choice(r, $crate::__first_variant!($name; $($variant),+))

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
     Serialize,
     Deserialize,
     crate::wire::Decode,
+    crate::wire::Encode,
 )]
 #[serde(transparent)]
 pub struct Tick(pub u64);

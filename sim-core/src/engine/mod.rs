@@ -42,7 +42,9 @@ use crate::time::Tick;
 use crate::workload::{Request, Workload};
 
 /// Engine constants shared by every replica of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct EngineSpec {
     /// Batch slots: the most sequences running (prefilling or decoding) at once.
     pub slots: u32,
@@ -111,7 +113,16 @@ struct Seq {
 
 /// Per-replica counters over a run.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
 )]
 pub struct ReplicaStats {
     /// Requests routed here.

@@ -10,7 +10,9 @@ use super::{Gpu, Model, Precision, Preset, PresetError, StepCost};
 use crate::choice::Choice;
 
 /// GPU, model and corrections; `gpu: None` keeps the lab in ticks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Timing {
     /// The accelerator, or none for ticks (default none).

@@ -220,7 +220,7 @@ fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> 
 fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
     let outcome = run_outcome::<L>(req)?;
     Ok(Written {
-        bytes: encode(&outcome)?,
+        bytes: crate::wire::encode_typed(&outcome),
     })
 }
 

@@ -26,7 +26,9 @@ use crate::workload::{generator, Workload};
 
 /// The goodput lab's settings: the Routing Lab's workload, pool and rules,
 /// and the rates to sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// The Routing Lab's settings (its `rate` is not used: the sweep sets it).
@@ -177,7 +179,9 @@ impl Configurable for Config {
 }
 
 /// One rule at one rate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RuleAtRate {
     /// The rule.
     pub rule: RuleKind,
@@ -197,7 +201,9 @@ pub struct RuleAtRate {
 }
 
 /// Every rule at one offered rate.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Point {
     /// Offered arrivals per tick (per second in milliseconds mode).
     pub rate: f64,
@@ -206,7 +212,9 @@ pub struct Point {
 }
 
 /// A rule's capacity, read off the sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Capacity {
     /// The rule.
     pub rule: RuleKind,
@@ -219,7 +227,9 @@ pub struct Capacity {
 }
 
 /// The sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The configuration.
     pub config: Config,

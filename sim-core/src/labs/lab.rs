@@ -263,7 +263,7 @@ pub trait Lab: 'static {
     /// The configuration and its parameter table.
     type Config: Configurable + Serialize;
     /// What a run returns (also the JSON that `lblab <id> --json` prints).
-    type Outcome: Serialize + 'static;
+    type Outcome: Serialize + crate::wire::Encode + 'static;
     /// What a reader can focus on ([`Nothing`] when the lab compares nothing).
     type Item: Choice;
     /// Id, title, layer, summary, player and embed view.
@@ -368,8 +368,8 @@ impl core::fmt::Display for RunError {
 
 /// Encode an outcome (or any record) for the page: [`crate::wire`], one
 /// encoding that the page reads back typed and an export turns into JSON.
-pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, RunError> {
-    crate::wire::encode(value).map_err(|e| RunError::Json(e.to_string()))
+pub fn encode<T: crate::wire::Encode>(value: &T) -> Vec<u8> {
+    crate::wire::encode_typed(value)
 }
 
 /// Read back what [`encode`] wrote.

@@ -4,7 +4,7 @@
 //! and with a dozen labs the page's bundle carried a dozen copies of the
 //! URL reader, the canonical writer, the range checks and the work bound's
 //! search. Here the only generic code is [`AnyConfig`]'s few accessors
-//! (one small impl per config, read from its [`Param`] table); everything
+//! (one small impl per config, read from its [`Param`](super::Param) table); everything
 //! built on them takes `&dyn AnyConfig` and is compiled once.
 
 use alloc::boxed::Box;

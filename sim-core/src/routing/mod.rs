@@ -113,7 +113,15 @@ pub struct RouteContext<'a, S> {
 
 /// Where a request goes, and why.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, crate::wire::Decode,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
 )]
 pub struct Decision {
     /// Index of the chosen replica.

@@ -6,7 +6,17 @@ use serde::{Deserialize, Serialize};
 
 /// The reason recorded with every [`super::Decision`]. Loads are outstanding
 /// requests (waiting + running) at decision time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// Uniform draw; no signal read.

@@ -67,7 +67,8 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
         + PartialEq
         + serde::Serialize
         + serde::de::DeserializeOwned
-        + crate::wire::Decode;
+        + crate::wire::Decode
+        + crate::wire::Encode;
     /// A fresh router for one run.
     fn build(settings: &Self::Settings) -> Self;
 }
@@ -108,7 +109,7 @@ macro_rules! rules {
 
         /// Every rule's settings, one field per rule named after its module
         /// (rules without settings hold `()` and are left out of the JSON).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, crate::wire::Decode)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, crate::wire::Decode, crate::wire::Encode)]
         #[serde(default)]
         pub struct RuleSettings {
             $(
@@ -216,6 +217,12 @@ impl serde::Serialize for super::RuleKind {
 impl<'de> serde::Deserialize<'de> for super::RuleKind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         crate::choice::deserialize(d)
+    }
+}
+
+impl crate::wire::Encode for super::RuleKind {
+    fn encode(&self, w: &mut crate::wire::Writer) {
+        crate::wire::encode_choice(self, w);
     }
 }
 

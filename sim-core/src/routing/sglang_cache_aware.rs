@@ -41,7 +41,7 @@ use crate::params::{narrow, Param, Show};
 use crate::workload::BlockId;
 
 /// Settings of [`SglangCacheAware`] (the gateway's names in the doc lines).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
 #[serde(default)]
 pub struct CacheAwareSettings {
     /// `cache_threshold`: share of the prompt a match must exceed (0–1).

@@ -31,7 +31,7 @@ use crate::params::{narrow, Param};
 pub const VIRTUAL_NODES: u32 = 150;
 
 /// Settings of [`SglangPrefixHash`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
 #[serde(default)]
 pub struct PrefixHashSettings {
     /// `prefix_token_count`: tokens of the prompt's head that are hashed.

@@ -6,8 +6,11 @@
 //! writing every outcome type twice, once for the page (postcard) and once
 //! as JSON (`serde_json`), put that code in the browser bundle twice (the
 //! JSON half alone was about 17 KB gzipped), and the worker wrote JSON on
-//! every run whether anyone exported or not. Here the worker serializes
-//! once, into two streams:
+//! every run whether anyone exported or not. Here the worker writes the
+//! outcome once ([`encode_typed`], through [`Encode`], derived per type by
+//! `wire-derive`: the steps serde's `Serialize` would take, without a
+//! `Result` per field; [`encode`] takes them through serde and is what the
+//! derived writer is tested against, byte for byte), into two streams:
 //! - **values**, byte for byte what postcard writes (a positional format:
 //!   no names), which the page reads back into the typed outcome with
 //!   [`Decode`], derived per type (`wire-derive`; serde's `Deserialize`
@@ -26,12 +29,14 @@
 //! a `#[serde(skip)]` field, which the derive reads as its default.
 
 mod de;
+mod enc;
 mod json;
 mod ser;
 
 pub use de::{choice, Decode, Reader};
+pub use enc::{choice as encode_choice, page_only_encode, Encode};
 pub use json::to_json;
-pub use ser::encode;
+pub use ser::{encode, encode_typed, Writer};
 
 use core::fmt;
 

@@ -33,11 +33,28 @@ pub(super) fn varint(out: &mut Vec<u8>, mut x: u64) {
     out.push(x as u8);
 }
 
+/// Write `value` in the encoding of [`super`] through [`super::Encode`]
+/// (what the worker does with an outcome).
+pub fn encode_typed<T: super::Encode + ?Sized>(value: &T) -> Vec<u8> {
+    let mut w = Writer {
+        values: Vec::new(),
+        shape: Vec::new(),
+        names: FxHashMap::default(),
+        open: Vec::new(),
+    };
+    value.encode(&mut w);
+    let mut out = Vec::with_capacity(w.values.len() + w.shape.len() + 5);
+    varint(&mut out, w.values.len() as u64);
+    out.extend_from_slice(&w.values);
+    out.extend_from_slice(&w.shape);
+    out
+}
+
 /// The two streams and the names written so far, keyed by the address and
 /// length of the `&'static str` serde hands over (a lookup never compares
 /// text). The map's types are those of the SGLang router's edges, so the
 /// bundle holds one copy of the map's code, not two.
-struct Writer {
+pub struct Writer {
     values: Vec<u8>,
     shape: Vec<u8>,
     names: FxHashMap<(usize, u32), usize>,
@@ -117,6 +134,73 @@ impl Writer {
     #[inline(never)]
     fn int(&mut self, v: i64) {
         self.uint(tag::INT, ((v << 1) ^ (v >> 63)) as u64);
+    }
+}
+
+/// What [`super::Encode`] writes with: the same steps the serde
+/// `Serializer` below takes, without a `Result` (nothing here can fail:
+/// no struct of ours has 65,535 fields).
+impl Writer {
+    /// A tag alone in the shape.
+    #[inline(never)]
+    pub(crate) fn tag(&mut self, t: u8) {
+        self.shape.push(t);
+    }
+    /// An unsigned number.
+    pub(crate) fn unsigned(&mut self, x: u64) {
+        self.uint(tag::UINT, x);
+    }
+    /// A signed number.
+    pub(crate) fn signed(&mut self, x: i64) {
+        self.int(x);
+    }
+    /// Raw bytes under a tag (bytes, floats, `Option`'s marker).
+    pub(crate) fn bytes(&mut self, t: u8, b: &[u8]) {
+        self.raw(t, b);
+    }
+    /// A string or a character.
+    pub(crate) fn string(&mut self, t: u8, s: &str) {
+        self.text(t, s);
+    }
+    /// A sequence's or a map's length.
+    pub(crate) fn length(&mut self, t: u8, n: usize) {
+        self.uint(t, n as u64);
+    }
+    /// `()` or a unit struct.
+    pub(crate) fn unit(&mut self) {
+        self.raw(tag::UNIT, &[]);
+    }
+    /// A tuple of `n` (a tuple struct too).
+    #[inline(never)]
+    pub(crate) fn tuple(&mut self, n: usize) {
+        self.shape.push(tag::TUPLE);
+        varint(&mut self.shape, n as u64);
+    }
+    /// A tuple variant's length, after [`Writer::variant`] (what the derive
+    /// writes for one; no outcome has one today).
+    #[allow(dead_code)]
+    pub(crate) fn tuple_len(&mut self, n: usize) {
+        varint(&mut self.shape, n as u64);
+    }
+    /// Open a struct's fields (`len` of them, as serde counts).
+    pub(crate) fn open(&mut self, len: usize) {
+        let _ = self.open_struct(len);
+    }
+    /// Close the innermost open struct.
+    pub(crate) fn close(&mut self) {
+        self.open.pop();
+    }
+    /// A field's name.
+    pub(crate) fn field(&mut self, key: &'static str) {
+        self.name(key);
+    }
+    /// A field left out (`skip_serializing_if`).
+    pub(crate) fn skip(&mut self, key: &'static str) {
+        let _ = self.skipped(key);
+    }
+    /// An enum's variant (its fields follow).
+    pub(crate) fn tagged(&mut self, t: u8, index: u32, name: &'static str) {
+        self.variant(t, index, name);
     }
 }
 

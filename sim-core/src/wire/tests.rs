@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{decode, encode, to_json};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 enum Shape {
     Empty,
     Wrapped(u32),
@@ -21,13 +23,19 @@ enum Shape {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 struct Unit;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 struct Meters(f64);
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 struct Everything {
     small_int: i8,
@@ -184,7 +192,9 @@ fn the_typed_reader_refuses_every_cut_and_any_byte_left_over() {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 struct WithRecording {
     before: u32,
     #[serde(serialize_with = "super::page_only")]
@@ -215,7 +225,9 @@ fn a_page_only_value_reaches_the_page_and_stays_out_of_json() {
         .contains("\"recording\":null"));
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 struct Skips {
     first: u8,
     #[serde(skip_serializing_if = "is_unit")]
@@ -341,5 +353,40 @@ fn strings_are_escaped_as_serde_json_escapes_them() {
     assert_eq!(
         to_json(&bytes).expect("walks"),
         serde_json::to_string(&v).expect("json")
+    );
+}
+
+#[test]
+fn the_typed_writer_writes_what_serde_writes() {
+    // Byte for byte, values and shape: the serializer is the reference.
+    let v = sample();
+    assert_eq!(super::encode_typed(&v), encode(&v).expect("encodes"));
+    let r = WithRecording {
+        before: 1,
+        recording: Some(vec![Shape::Empty, Shape::Pair(-1, 2.5)]),
+        after: Shape::Wrapped(3),
+    };
+    assert_eq!(super::encode_typed(&r), encode(&r).expect("encodes"));
+    let none = WithRecording {
+        recording: None,
+        ..r
+    };
+    assert_eq!(super::encode_typed(&none), encode(&none).expect("encodes"));
+    let skips = Skips {
+        first: 9,
+        empty: (),
+        last: Shape::Named {
+            a: Some(String::from("x")),
+            b: vec![(1, true)],
+        },
+    };
+    assert_eq!(
+        super::encode_typed(&skips),
+        encode(&skips).expect("encodes")
+    );
+    let tuple = (Unit, Meters(2.0), [1u32, 2, 3], 'x');
+    assert_eq!(
+        super::encode_typed(&tuple),
+        encode(&tuple).expect("encodes")
     );
 }

@@ -26,7 +26,9 @@ use crate::time::Tick;
 pub type BlockId = u32;
 
 /// One LLM call.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Request {
     /// When the request reaches the router.
     pub arrival: Tick,
@@ -41,7 +43,9 @@ pub struct Request {
 }
 
 /// A trace: requests sorted by arrival, plus the size of one hash block.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Workload {
     /// Tokens covered by one entry of [`Request::blocks`] (Mooncake uses 512).
     pub block_tokens: u32,

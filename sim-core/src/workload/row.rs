@@ -23,7 +23,9 @@ pub struct Row {
 }
 
 /// A row that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RowProblem {
     /// 1-based line number in the file.
     pub line: usize,

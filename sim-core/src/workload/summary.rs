@@ -16,7 +16,16 @@ use super::{BlockId, Workload};
 use crate::stats::percentile_sorted;
 
 /// Distribution of one length (prompt or output), in tokens.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 pub struct LengthStats {
     /// Mean.
     pub mean: f64,
@@ -69,7 +78,16 @@ fn mean_cv(v: &[f64]) -> (f64, f64) {
 }
 
 /// What a workload contains.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 pub struct TraceStats {
     /// Requests.
     pub requests: u32,

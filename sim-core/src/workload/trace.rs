@@ -31,7 +31,17 @@ pub const LISTED_PROBLEMS: usize = 10;
 pub const FAR_GAP_MS: f64 = 86_400_000.0;
 
 /// The trace formats the importer reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceFormat {
     /// Mooncake JSONL.
@@ -134,7 +144,9 @@ impl Capacity {
 }
 
 /// Options of a trace import.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct ImportOptions {
     /// Trace milliseconds per simulated tick (default 100).
@@ -216,7 +228,9 @@ impl Configurable for ImportOptions {
 }
 
 /// What an import read, kept and skipped.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct ImportReport {
     /// The file's format.
     pub format: TraceFormat,

@@ -32,7 +32,9 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every policy on the same requests, and goodput against offered load.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -28,7 +28,9 @@ crate::choices! {
 }
 
 /// One request of a batching trace.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct BatchRequest {
     /// Short label (A, B, …).
     pub label: String,
@@ -41,7 +43,9 @@ pub struct BatchRequest {
 }
 
 /// Which trace to play.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The trace that reproduces the article's figures.
@@ -53,7 +57,9 @@ pub enum TraceChoice {
 }
 
 /// Everything one batching run depends on.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Batch slots (1–8; default 3).

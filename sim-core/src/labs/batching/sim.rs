@@ -10,7 +10,9 @@ use super::config::{BatchRequest, Config, Mode};
 use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SlotState {
     /// No sequence in the slot.
@@ -34,7 +36,9 @@ pub enum SlotState {
 }
 
 /// One iteration of one mode.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct IterationDetail {
     /// Iteration number, from 1.
     pub iteration: u32,
@@ -57,7 +61,9 @@ pub struct IterationDetail {
 }
 
 /// Something that happened to one request in one iteration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchEvent {
     /// The request left the queue for a slot (0-based).
@@ -86,7 +92,17 @@ pub enum BatchEvent {
 
 /// An iteration the player flags for the reader: the first of a stretch of
 /// iterations in the same condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchMoment {
     /// Slots sat empty while requests waited: static batching admits only
@@ -155,7 +171,9 @@ impl ModeRun {
 }
 
 /// Per-request results of one mode.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RequestStats {
     /// Request label.
     pub label: String,
@@ -173,7 +191,9 @@ pub struct RequestStats {
 }
 
 /// One mode over the trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct ModeRun {
     /// The mode.
     pub mode: Mode,
@@ -194,7 +214,9 @@ pub struct ModeRun {
 }
 
 /// All modes on one trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
@@ -207,7 +229,9 @@ pub struct Outcome {
 }
 
 /// Chunked prefill at one budget and priority.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct BudgetPoint {
     /// Work units per iteration.
     pub budget: u32,

@@ -84,7 +84,9 @@ pub const TENANTS: [Shape; 4] = [
 ];
 
 /// The fairness lab's configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Tenants sharing the engine (the first of [`TENANTS`]).

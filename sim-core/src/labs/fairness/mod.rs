@@ -34,7 +34,9 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every scheduler on the same tenants.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::config::Scheduler;
 
 /// One tenant's figures over a run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct TenantRun {
     /// Requests finished.
     pub finished: u32,
@@ -29,7 +31,9 @@ pub struct TenantRun {
 }
 
 /// One scheduler's run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct SchedulerRun {
     /// The scheduler.
     pub scheduler: Scheduler,
@@ -59,7 +63,9 @@ impl SchedulerRun {
 }
 
 /// The engine after one iteration (what the player shows).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Snapshot {
     /// Requests waiting, per tenant.
     pub waiting: Vec<u32>,
@@ -86,7 +92,9 @@ pub struct Snapshot {
 }
 
 /// A sequence in a slot.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Seat {
     /// Its tenant (index into [`super::TENANTS`]).
     pub tenant: u32,
@@ -98,7 +106,9 @@ pub struct Seat {
 
 /// An iteration a player stops at: the first time a scheduler's choice
 /// differs from arrival order, preempts, or costs the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub enum Moment {
     /// The scheduler admitted `picked`'s request although `passed`'s head
     /// request had waited `older` iterations longer: fairness at work.

@@ -7,7 +7,9 @@ use crate::params::{narrow, Configurable, Param};
 
 /// Everything one herding run depends on. Missing keys take their defaults;
 /// ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Replicas (default 5).

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use super::{Config, HerdingRule};
 
 /// One router's state at a tick, after its scrape (if any) and its dispatches.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RouterView {
     /// Per replica, the outstanding counts of the router's last snapshot.
     pub snapshot: Vec<u32>,
@@ -22,7 +24,9 @@ pub struct RouterView {
 }
 
 /// The whole system at one tick, after dispatch.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct TickSnapshot {
     /// The tick.
     pub tick: u32,
@@ -43,7 +47,17 @@ pub struct TickSnapshot {
 
 /// A tick the player flags for the reader (the "Next key moment" button stops
 /// at these).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum HerdMoment {
     /// A stampede, flagged by the pile it made. For two or more ticks in a
@@ -119,14 +133,25 @@ impl Totals {
 }
 
 /// Every tick of one rule's run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 pub struct Timeline {
     /// Ticks 0..ticks.
     pub ticks: Vec<TickSnapshot>,
 }
 
 /// Metrics of one rule.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RuleSummary {
     /// The rule.
     pub rule: HerdingRule,
@@ -150,7 +175,9 @@ pub struct RuleSummary {
 }
 
 /// All rules on the same arrivals.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

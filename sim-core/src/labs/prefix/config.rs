@@ -8,7 +8,9 @@ use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, P
 use crate::params::{narrow, Configurable, Param};
 
 /// Which trace to route.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The article's 12-request scenario.
@@ -65,7 +67,9 @@ impl TraceChoice {
 }
 
 /// Everything one prefix-player run depends on; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Replicas (default 3).

@@ -21,7 +21,17 @@ crate::choices! {
 }
 
 /// Why a router chose its replica.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixReason {
     /// Fewest assignments (the load-only router, always).
@@ -57,7 +67,17 @@ impl PrefixReason {
 }
 
 /// A cached prefix and how many hits it has served since it entered the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 pub struct CacheEntry {
     /// Prefix id, 1-based.
     pub prefix: u8,
@@ -66,7 +86,9 @@ pub struct CacheEntry {
 }
 
 /// One router's decision for one request, and the state after it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Step {
     /// Index of the request (0-based).
     pub request: u32,
@@ -93,7 +115,17 @@ pub struct Step {
 }
 
 /// A step the player flags for the reader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixMoment {
     /// The prefix was cached on another replica, but the router sent the
@@ -145,7 +177,9 @@ impl RouterRun {
 }
 
 /// One router over the whole trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RouterRun {
     /// Which router.
     pub router: RouterKind,
@@ -162,7 +196,9 @@ pub struct RouterRun {
 }
 
 /// The prefix-aware router at one threshold of the sweep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct SweepPoint {
     /// The threshold (`None` = infinite).
     pub threshold: Option<u32>,
@@ -173,7 +209,9 @@ pub struct SweepPoint {
 }
 
 /// Both routers on one trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -21,7 +21,9 @@ use alloc::string::String;
 pub const SAMPLES: u32 = 200_000;
 
 /// Cascade explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Share of requests escalated: the slowest ones (default 0.1).
@@ -81,7 +83,9 @@ pub fn run(config: &Config) -> Result<Cascade, ParamError> {
 }
 
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Cascade {
     /// Share escalated (0–1).
     pub escalate: f64,

@@ -27,7 +27,9 @@ use alloc::format;
 use alloc::string::String;
 
 /// Hedging configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Percentile after which to hedge (default 95).
@@ -118,7 +120,9 @@ impl Default for Config {
 }
 
 /// One strategy's result.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Strategy {
     /// Name: `none`, `hedge`, `always`, `hedge-first-token`, `duplicate-full`.
     pub strategy: alloc::string::String,
@@ -138,7 +142,9 @@ pub struct Strategy {
 }
 
 /// All strategies on the same draws.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

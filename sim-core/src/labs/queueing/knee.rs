@@ -53,7 +53,9 @@ pub fn usable_utilization(wait: f64, k: f64) -> f64 {
 }
 
 /// One simulated point: measured mean wait (in service times) with its band.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct SimPoint {
     /// Utilisation.
     pub rho: f64,
@@ -118,7 +120,9 @@ pub fn simulate_with_mean(
 }
 
 /// One curve of the knee chart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Curve {
     /// Squared CV of service time.
     pub cv2: f64,
@@ -131,7 +135,9 @@ pub struct Curve {
 }
 
 /// Knee explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Tolerable wait, in service times (default 3).
@@ -191,7 +197,9 @@ impl Default for Config {
 }
 
 /// Knee explorable outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,

@@ -35,7 +35,9 @@ pub const CHECK_HORIZON: f64 = 200_000.0;
 pub const CHECK_SEQUENCES: u64 = 2_000_000;
 
 /// Little's-law sizing inputs; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// KV capacity, in blocks (default 20,000).
@@ -138,7 +140,9 @@ impl Default for Config {
 }
 
 /// The ceiling with and without cache hits.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
@@ -163,7 +167,9 @@ pub struct Outcome {
 }
 
 /// The seeded check of λmax = Lmax / W with variable output lengths.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Check {
     /// Sequences started in the simulated slots (the last in each slot is
     /// still running at the horizon).

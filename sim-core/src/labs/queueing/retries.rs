@@ -37,7 +37,9 @@ pub fn running_product(attempts: &[u32]) -> Vec<u64> {
 }
 
 /// Retry simulation configuration; ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Attempts per layer, top (client) first (default 3,4,4,3).
@@ -228,7 +230,9 @@ impl Default for Config {
 }
 
 /// Upstream calls per user action, per step, for each strategy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
@@ -250,7 +254,16 @@ pub struct Outcome {
 /// How the user actions of one policy ended, counted one by one (each action
 /// is one chain of attempts, so each lands in exactly one count).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
 )]
 pub struct Fates {
     /// Actions users started (`actions` × `steps`).

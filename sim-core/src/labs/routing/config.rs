@@ -14,7 +14,9 @@ use crate::workload::generator::GeneratorSpec;
 
 /// Everything one Routing Lab run depends on. Missing keys take their defaults;
 /// ranges are in [`Config::PARAMS`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 #[serde(default)]
 pub struct Config {
     /// Replicas in the pool (default 4).

@@ -12,7 +12,17 @@ use crate::workload::trace::ImportReport;
 use crate::workload::TraceStats;
 
 /// Where a run's requests came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceSource {
     /// Drawn by the seeded generator from the config's workload settings.
@@ -22,7 +32,9 @@ pub enum TraceSource {
 }
 
 /// One replica under one rule.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct ReplicaOutcome {
     /// Requests routed to it.
     pub assigned: u32,
@@ -43,7 +55,9 @@ pub struct ReplicaOutcome {
 }
 
 /// Where another rule would have sent the same request at the same moment.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Alternative {
     /// The other rule.
     pub rule: RuleKind,
@@ -52,7 +66,9 @@ pub struct Alternative {
 }
 
 /// One decision of a rule, with what every other rule would have done.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct DecisionDetail {
     /// Index of the request in the trace.
     pub request: u32,
@@ -68,7 +84,16 @@ pub struct DecisionDetail {
 
 /// Outstanding requests per replica over time, down-sampled: point `i` is the
 /// maximum over ticks `[i·stride, (i+1)·stride)`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    crate::wire::Decode,
+    crate::wire::Encode,
+)]
 pub struct QueueSeries {
     /// Ticks per point.
     pub stride: u64,
@@ -77,7 +102,9 @@ pub struct QueueSeries {
 }
 
 /// How many decisions a rule took for one reason.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct ReasonCount {
     /// [`crate::routing::Reason::name`].
     pub reason: String,
@@ -86,7 +113,9 @@ pub struct ReasonCount {
 }
 
 /// Metrics of one rule on the shared trace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct RuleOutcome {
     /// The rule.
     pub rule: RuleKind,
@@ -141,7 +170,9 @@ pub struct RuleOutcome {
 }
 
 /// The whole run: the config it answers, the trace, and one entry per rule.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
 pub struct Outcome {
     /// The validated configuration.
     pub config: Config,
