@@ -189,11 +189,22 @@ fn default_name<L: Lab>() -> &'static str {
 
 /// The config `pairs` describe, or the first value that cannot be used.
 fn config_from<L: Lab>(pairs: &[(&str, &str)]) -> Result<L::Config, ParamError> {
-    let (config, errors) = crate::params::from_pairs::<L::Config>(pairs.iter().copied());
-    match errors.into_iter().next() {
+    let mut config = L::Config::default();
+    match first_error(&mut config, pairs) {
         Some(e) => Err(e),
         None => Ok(config),
     }
+}
+
+/// Set `config` from `pairs`; the first value that cannot be used. Not
+/// generic, so compiled once for every lab.
+fn first_error(
+    config: &mut dyn crate::params::AnyConfig,
+    pairs: &[(&str, &str)],
+) -> Option<ParamError> {
+    crate::params::erased::from_pairs(config, pairs)
+        .into_iter()
+        .next()
 }
 
 fn config_json<L: Lab>(pairs: &[(&str, &str)]) -> Result<String, RunError> {
