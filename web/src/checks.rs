@@ -22,6 +22,7 @@ mod columns {
         add("batching", directions(&crate::labs::batching::COLS));
         add("admission", directions(&crate::labs::admission::COLS));
         add("fairness", directions(&crate::labs::fairness::COLS));
+        add("autoscale", directions(&crate::labs::autoscale::COLS));
         add("herding", directions(&crate::labs::herding::COLS));
         use crate::labs::queueing::hedging::{COLUMNS, HIGHER};
         add(
@@ -66,6 +67,11 @@ mod columns {
         ("Worst TTFT P95", false),
         ("Cache share", true),
         ("Preempted", false),
+        ("Surge TTFT P95", false),
+        ("Within SLO", true),
+        ("Replica time", false),
+        ("Peak", false),
+        ("Late", false),
     ];
 
     #[test]

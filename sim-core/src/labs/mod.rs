@@ -15,6 +15,7 @@ pub mod lab;
 pub mod work;
 
 pub mod admission;
+pub mod autoscale;
 pub mod batching;
 pub mod fairness;
 pub mod goodput;
@@ -47,6 +48,7 @@ labs! {
     batching::BatchingLab,
     admission::AdmissionLab,
     fairness::FairnessLab,
+    autoscale::AutoscaleLab,
     queueing::knee::KneeLab,
     queueing::little::LittleLab,
     queueing::retries::RetriesLab,

@@ -5,6 +5,7 @@
 //! wasm bundle once, not once per chart.
 
 pub mod admission_goodput;
+pub mod autoscale_replicas;
 pub mod budget_tradeoff;
 pub mod cascade;
 pub mod fairness_service;

@@ -4,6 +4,7 @@
 //! description in the same order, and a test fails when the two differ.
 
 pub mod admission;
+pub mod autoscale;
 pub mod batching;
 pub mod fairness;
 pub mod goodput;
@@ -23,6 +24,7 @@ pub static PAGES: &[&dyn AnyPage] = &[
     &batching::PAGE,
     &admission::PAGE,
     &fairness::PAGE,
+    &autoscale::PAGE,
     &queueing::knee::PAGE,
     &queueing::little::PAGE,
     &queueing::retries::PAGE,
