@@ -44,3 +44,36 @@ fn no_file_mentions_the_folder_beside_the_repository() {
         "files mentioning {needle}: {offenders:?}"
     );
 }
+
+/// The code the page's bundle is built from never maps case through Unicode:
+/// `str::to_lowercase` and `to_uppercase` pull the standard library's case
+/// tables into the wasm (one call on a rule title cost the bundle 10.6 KB
+/// gzipped); titles are ASCII, so `to_ascii_lowercase` does the same job.
+#[test]
+fn the_bundle_code_maps_case_in_ascii_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut all = Vec::new();
+    for dir in ["web/src", "sim-core/src"] {
+        files(&root.join(dir), &mut all);
+    }
+    assert!(all.len() > 50, "found only {} files", all.len());
+    // Built from parts so this file does not match itself.
+    let calls = [
+        format!(".to_{}case(", "lower"),
+        format!(".to_{}case(", "upper"),
+    ];
+    let offenders: Vec<String> = all
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .map(|text| calls.iter().any(|c| text.contains(c.as_str())))
+                .unwrap_or(false)
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "Unicode case mapping in {offenders:?}"
+    );
+}

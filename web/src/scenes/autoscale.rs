@@ -114,7 +114,7 @@ fn moment_words(m: &Moment, c: &Config) -> String {
         Moment::Flooded { replica, took, after } => format!(
             "Key moment: fresh replica {} took {took} requests in its first {after} s. It has nothing outstanding, so {} sends it everything, and its empty cache makes each prompt a full prefill.",
             replica + 1,
-            c.router.title().to_lowercase()
+            c.router.title().to_ascii_lowercase()
         ),
         Moment::Ignored { replica, took, fair } => format!(
             "Key moment: fresh replica {} took {took} requests in its first minute against a fair share of {fair:.0}. Its cache is empty, so the prefix-aware rule sends each prompt to a replica that already holds it.",
