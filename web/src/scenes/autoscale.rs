@@ -153,7 +153,7 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
         false,
     ));
     let gate = (width / 2.0, 24.0);
-    let top = 58.0;
+    let top = 66.0;
     let column = (width - 8.0) / places as f64;
     let slots = c.slots as usize;
     let cols = if column >= 40.0 { 4 } else { 2 };
@@ -171,7 +171,7 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
         } else {
             format!("{}", p + 1)
         };
-        scene.labels.push(label(x, top - 22.0, name, &pal.fg, true));
+        scene.labels.push(label(x, top - 26.0, name, &pal.fg, true));
         let stroke = match spot.life {
             _ if spot.fresh => pal.accent.clone(),
             Life::Starting | Life::Draining => pal.muted.clone(),
@@ -244,7 +244,7 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
             scene.marks.push(Mark {
                 id: (2 << 40) | ((t as u64) << 20) | ((p as u64) << 8) | u64::from(k),
                 x: x + (f64::from(k) - 2.5) * 3.0,
-                y: top - 30.0,
+                y: top - 40.0,
                 r: 2.5,
                 fill: pal.waiting.clone(),
                 ring: None,

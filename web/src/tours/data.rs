@@ -183,4 +183,43 @@ pub static TOURS: &[Tour] = &[
             ),
         ],
     },
+    Tour {
+        id: "scaling",
+        title: "Autoscaling",
+        summary: "A second control loop sizes the pool, minutes behind the traffic.",
+        stops: &[
+            Stop::at(
+                "A signal that always reads full",
+                "lab=autoscale&scaler=busy&step=569",
+                "The busy fraction counts a replica as busy whenever anything runs on it, and with a batch \
+                 of sixteen something nearly always does. It orders a replica while two thirds of the slots sit empty.",
+            ),
+            Stop::at(
+                "Orders wait out the cold start",
+                "lab=autoscale&scaler=kv&step=614",
+                "The surge has begun and KV usage crosses its target, so the scaler orders a replica. \
+                 It takes requests only after its cold start: four minutes of a surge that lasts eight.",
+            )
+            .reveal("cold")
+            .also(&["chart"]),
+            Stop::at(
+                "A fresh replica is flooded",
+                "lab=autoscale&scaler=kv&step=858",
+                "The new replica has nothing outstanding, so least outstanding sends it every arrival at once. \
+                 Its cache is empty, so each of those prompts is prefilled in full, one after another.",
+            ),
+            Stop::at(
+                "Slow start lets it in gradually",
+                "lab=autoscale&scaler=kv&slow-start=60&step=858",
+                "With slow start the new replica's share of arrivals climbs over a minute instead, so its \
+                 first requests get a quick first token. The price shows here: in a surge it sits nearly idle while the others queue.",
+            )
+            .reveal("slow-start"),
+            Stop::playground(
+                "Your turn",
+                "lab=autoscale&scaler=predictive",
+                "Try each scaler on the same surge, the prefix-aware rule, or a shorter cold start.",
+            ),
+        ],
+    },
 ];

@@ -157,7 +157,10 @@ mod tests {
     fn every_stop_is_a_valid_lab_state() {
         assert!(TOURS.len() >= 5);
         let order: Vec<&str> = TOURS.iter().map(|t| t.id).collect();
-        assert_eq!(order, ["why", "routing", "herding", "prefix", "batching"]);
+        assert_eq!(
+            order,
+            ["why", "routing", "herding", "prefix", "batching", "scaling"]
+        );
         for t in TOURS {
             assert!(find(t.id).is_some());
             let (last, rest) = t.stops.split_last().expect("a tour has steps");
