@@ -6,6 +6,7 @@
 
 pub mod admission_goodput;
 pub mod autoscale_replicas;
+pub mod autoscale_ttft;
 pub mod budget_tradeoff;
 pub mod cascade;
 pub mod fairness_service;

@@ -5,7 +5,7 @@
 use sim_core::choice::Choice;
 use sim_core::labs::autoscale::{AutoscaleLab as Lab, ScalerRun};
 
-use crate::charts::autoscale_replicas;
+use crate::charts::{autoscale_replicas, autoscale_ttft};
 use crate::format::fixed;
 use crate::html::{card, el, Column, Compare, Html};
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
@@ -182,7 +182,15 @@ pub static PAGE: Page<Lab> = Page {
         |v| autoscale_replicas::summary(v.outcome),
     )
     .seek(Seek::Step)
-    .help("Each coloured line counts the replicas taking requests under one scaler; the grey step is how many the arrival rate keeps busy with every slot in use. The gap between the grey step rising and a line rising is the control loop's delay plus the cold start. A line that climbs after the grey step has fallen is capacity that came too late; one far above it is capacity paid for and idle. Click to move the player there.")],
+    .help("Each coloured line counts the replicas taking requests under one scaler; the grey step is how many the arrival rate keeps busy with every slot in use. The gap between the grey step rising and a line rising is the control loop's delay plus the cold start. A line that climbs after the grey step has fallen is capacity that came too late; one far above it is capacity paid for and idle. Click to move the player there."),
+    Chart::<Lab>::new(
+        "ttft-chart",
+        |_| "TTFT P95 per half minute, per scaler".into(),
+        |v, _| autoscale_ttft::spec(v.outcome, v.step()),
+        |v| autoscale_ttft::summary(v.outcome),
+    )
+    .seek(Seek::Step)
+    .help("Each line is one scaler's 95th-percentile time to first token over each half minute, on a log scale so a second and ten minutes both fit; the shaded band is the surge and the horizontal line the SLO. A scaler whose replicas arrive after the surge stays above the line until the queue it built has drained. Click to move the player there.")],
     comparison: Some(Comparison {
         heading: "The six scalers on the same arrivals",
         table: compare,
