@@ -156,7 +156,9 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
     let top = 66.0;
     let column = (width - 8.0) / places as f64;
     let slots = c.slots as usize;
-    let cols = if column >= 40.0 { 4 } else { 2 };
+    // Four cells a row wherever a cell keeps a few pixels: a short stage
+    // keeps an embed within its height.
+    let cols = if column >= 28.0 { 4 } else { 2 };
     let rows = slots.div_ceil(cols);
     let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
     let box_w = cols as f64 * (cell + 2.0) + 4.0;
