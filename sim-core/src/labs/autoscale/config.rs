@@ -227,7 +227,7 @@ impl Configurable for Config {
         P::real("ttft-target", "TTFT target", "s", (0.1, 600.0, 0.1), |c| c.ttft_target, |c, x| c.ttft_target = x)
             .doc("The TTFT scaler sizes the pool in proportion to the last period's TTFT P95 over this.")
             .advanced(),
-        P::whole("balance", "Balance threshold", "req", (0, 1000, 1), |c| c.balance.into(), |c, x| c.balance = narrow(x))
+        P::whole("balance", "Balance threshold (prefix-aware)", "req", (0, 1000, 1), |c| c.balance.into(), |c, x| c.balance = narrow(x))
             .doc("Prefix-aware: a replica with the prefix is skipped once it has this many more requests than the least busy one.")
             .advanced(),
         P::whole("slots", "Slots per replica", "", (1, 256, 1), |c| c.slots.into(), |c, x| c.slots = narrow(x))
