@@ -325,14 +325,16 @@ fn pick(config: &Config, pool: &[Option<Replica>], places: &[usize], group: u32)
     }
 }
 
-/// The scaler's reading over the ready replicas and the count it asks for.
+/// The scaler's reading over the ready replicas, the count it asks for, and
+/// the share of slots in use over the period (what the busy-fraction key
+/// moment compares its reading with).
 fn decide(
     config: &Config,
     scaler: Scaler,
     pool: &[Option<Replica>],
     t: u32,
     ttfts: &mut Vec<f64>,
-) -> (f64, u32) {
+) -> (f64, u32, f64) {
     let ready: Vec<&Replica> = pool
         .iter()
         .flatten()
@@ -343,7 +345,7 @@ fn decide(
     let kv =
         share(&|r| r.slots_used as f64 / (f64::from(r.counted.max(1)) * f64::from(config.slots)));
     let (reading, ratio) = match scaler {
-        Scaler::Fixed => return (0.0, config.start(false)),
+        Scaler::Fixed => return (0.0, config.start(false), kv),
         Scaler::Busy => {
             let b = share(&|r| f64::from(r.busy) / f64::from(r.counted.max(1)));
             (b, b / config.busy_target)
@@ -381,7 +383,7 @@ fn decide(
         reading = f64::from(need);
         desired = desired.max(need);
     }
-    (reading, desired.clamp(config.min, config.max))
+    (reading, desired.clamp(config.min, config.max), kv)
 }
 
 /// Run `scaler` over `reqs`, recording each second when `record`.
@@ -454,27 +456,35 @@ fn run_scaler(config: &Config, scaler: Scaler, reqs: &[Arrival], record: bool) -
             .collect();
         let mut sent = alloc::vec![0u32; pool.len()];
         let first = next;
+        // Which replicas are fresh or ramping, and the rest, stay the same
+        // through the second: worked out once, not per arrival.
+        let n = places.len().max(1) as f64;
+        let fresh: Vec<usize> = places
+            .iter()
+            .copied()
+            .filter(|&p| pool[p].as_ref().is_some_and(|r| r.fresh(t)))
+            .collect();
+        // Slow start (Envoy's, reduced to a lottery): a ramping replica
+        // takes the request with probability (age ÷ window) ÷ replicas,
+        // and is otherwise left out of the rule's choice, so its share
+        // climbs from nothing to a fair one over the window.
+        let ramping: Vec<usize> = places
+            .iter()
+            .copied()
+            .filter(|&p| {
+                pool[p]
+                    .as_ref()
+                    .is_some_and(|r| r.ramping(t, config.slow_start))
+            })
+            .collect();
+        let steady: Vec<usize> = places
+            .iter()
+            .copied()
+            .filter(|p| !ramping.contains(p))
+            .collect();
+        let candidates = if steady.is_empty() { &places } else { &steady };
         while next < reqs.len() && reqs[next].tick == t {
             let req = reqs[next];
-            let fresh: Vec<usize> = places
-                .iter()
-                .copied()
-                .filter(|&p| pool[p].as_ref().is_some_and(|r| r.fresh(t)))
-                .collect();
-            let n = places.len().max(1) as f64;
-            // Slow start (Envoy's, reduced to a lottery): a ramping replica
-            // takes the request with probability (age ÷ window) ÷ replicas,
-            // and is otherwise left out of the rule's choice, so its share
-            // climbs from nothing to a fair one over the window.
-            let ramping: Vec<usize> = places
-                .iter()
-                .copied()
-                .filter(|&p| {
-                    pool[p]
-                        .as_ref()
-                        .is_some_and(|r| r.ramping(t, config.slow_start))
-                })
-                .collect();
             let mut chosen = None;
             if !ramping.is_empty() {
                 let mut u = tie.unit();
@@ -488,18 +498,7 @@ fn run_scaler(config: &Config, scaler: Scaler, reqs: &[Arrival], record: bool) -
                     u -= w;
                 }
             }
-            let p = chosen.unwrap_or_else(|| {
-                let steady: Vec<usize> = places
-                    .iter()
-                    .copied()
-                    .filter(|p| !ramping.contains(p))
-                    .collect();
-                if steady.is_empty() {
-                    pick(config, &pool, &places, req.group)
-                } else {
-                    pick(config, &pool, &steady, req.group)
-                }
-            });
+            let p = chosen.unwrap_or_else(|| pick(config, &pool, candidates, req.group));
             if !fresh.is_empty() {
                 fresh_fair += fresh.len() as f64 / n;
                 if fresh.contains(&p) {
@@ -507,11 +506,9 @@ fn run_scaler(config: &Config, scaler: Scaler, reqs: &[Arrival], record: bool) -
                     to_fresh[next] = true;
                 }
             }
-            for &q in &places {
+            for &q in &fresh {
                 if let Some(r) = pool[q].as_mut() {
-                    if r.fresh(t) {
-                        r.fair += 1.0 / n;
-                    }
+                    r.fair += 1.0 / n;
                 }
             }
             if let Some(r) = pool.get_mut(p).and_then(Option::as_mut) {
@@ -634,22 +631,8 @@ fn run_scaler(config: &Config, scaler: Scaler, reqs: &[Arrival], record: bool) -
         }
         // The control loop.
         if scaler != Scaler::Fixed && t + 1 >= WARM_UP && (t + 1) % config.period == 0 {
-            let steady_kv_now = {
-                let ready: Vec<&Replica> = pool
-                    .iter()
-                    .flatten()
-                    .filter(|r| r.life == Life::Ready)
-                    .collect();
-                ready
-                    .iter()
-                    .map(|r| {
-                        r.slots_used as f64
-                            / (f64::from(r.counted.max(1)) * f64::from(config.slots))
-                    })
-                    .sum::<f64>()
-                    / ready.len().max(1) as f64
-            };
-            (reading, desired) = decide(config, scaler, &pool, t, &mut period_ttfts);
+            let kv_now;
+            (reading, desired, kv_now) = decide(config, scaler, &pool, t, &mut period_ttfts);
             for r in pool.iter_mut().flatten() {
                 (r.busy, r.slots_used, r.counted) = (0, 0, 0);
             }
@@ -677,11 +660,11 @@ fn run_scaler(config: &Config, scaler: Scaler, reqs: &[Arrival], record: bool) -
                 if config.surge > 0.0 && t >= config.surge_at && reaction.is_none() {
                     reaction = Some(t - config.surge_at);
                 }
-                if scaler == Scaler::Busy && steady_kv_now < 0.5 {
+                if scaler == Scaler::Busy && kv_now < 0.5 {
                     note(
                         Moment::Pinned {
                             busy: reading,
-                            kv: steady_kv_now,
+                            kv: kv_now,
                         },
                         0,
                         &mut seen,
