@@ -23,6 +23,7 @@ mod columns {
         add("admission", directions(&crate::labs::admission::COLS));
         add("fairness", directions(&crate::labs::fairness::COLS));
         add("autoscale", directions(&crate::labs::autoscale::COLS));
+        add("disagg", directions(&crate::labs::disagg::COLS));
         add("herding", directions(&crate::labs::herding::COLS));
         use crate::labs::queueing::hedging::{COLUMNS, HIGHER};
         add(
@@ -72,6 +73,11 @@ mod columns {
         ("Replica time", false),
         ("Peak", false),
         ("Late", false),
+        ("TTFT P50 (ms)", false),
+        ("TTFT P95 (ms)", false),
+        ("TPOT P50 (ms)", false),
+        ("TPOT P95 (ms)", false),
+        ("Mean latency (ms)", false),
     ];
 
     #[test]

@@ -17,6 +17,7 @@ pub mod work;
 pub mod admission;
 pub mod autoscale;
 pub mod batching;
+pub mod disagg;
 pub mod fairness;
 pub mod goodput;
 pub mod herding;
@@ -49,6 +50,7 @@ labs! {
     admission::AdmissionLab,
     fairness::FairnessLab,
     autoscale::AutoscaleLab,
+    disagg::DisaggLab,
     queueing::knee::KneeLab,
     queueing::little::LittleLab,
     queueing::retries::RetriesLab,

@@ -9,6 +9,7 @@ pub mod autoscale_replicas;
 pub mod autoscale_ttft;
 pub mod budget_tradeoff;
 pub mod cascade;
+pub mod disagg;
 pub mod fairness_service;
 pub mod goodput;
 pub mod hedging;

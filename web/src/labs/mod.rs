@@ -6,6 +6,7 @@
 pub mod admission;
 pub mod autoscale;
 pub mod batching;
+pub mod disagg;
 pub mod fairness;
 pub mod goodput;
 pub mod herding;
@@ -25,6 +26,7 @@ pub static PAGES: &[&dyn AnyPage] = &[
     &admission::PAGE,
     &fairness::PAGE,
     &autoscale::PAGE,
+    &disagg::PAGE,
     &queueing::knee::PAGE,
     &queueing::little::PAGE,
     &queueing::retries::PAGE,

@@ -1,0 +1,286 @@
+//! Prefill and decode on different GPUs (§7.3 of the reference article;
+//! Splitwise, ISCA 2024; DistServe, OSDI 2024), against the same GPUs each
+//! doing both, and Dynamo's conditional disaggregation in between.
+//!
+//! The model. Every GPU runs one engine priced by `crate::hardware` (BF16,
+//! no tensor parallelism). A step processes at most `chunk` tokens: one per
+//! decoding sequence first, then prompt chunks in arrival order (vLLM's
+//! chunked prefill), and lasts what the roofline gives for all of them, so a
+//! long prompt on a GPU that decodes stretches every decode in its steps.
+//! Prompts are a group's shared prefix (`shared` of the mean) plus a
+//! log-normal uncached part; each GPU caches the prefixes of its last
+//! `cache` groups and does not recompute a cached one.
+//!
+//! - **Colocated**: a request goes to the GPU with the least KV held or
+//!   queued plus the prompt tokens it would compute (Dynamo's KV router
+//!   cost with full overlap credit).
+//! - **Disaggregated**: the prefill pool's router weighs the same way over
+//!   its queued prompt tokens; once the prompt is computed the decode
+//!   router picks a decode GPU and the KV it does not already cache crosses
+//!   the prefill GPU's link, one transfer at a time, `hop` ms plus bytes
+//!   over `bandwidth`. The first token comes from the decode GPU's first
+//!   step after the KV lands (the time to first token includes the transfer).
+//! - **Conditional** (Dynamo's `isl_bounding`, `prefill_load`,
+//!   `isl_or_load`, `lib/llm/src/kv_router`): the decode GPU is picked up
+//!   front, and the prompt is prefilled there when its uncached part is
+//!   below `isl-threshold` tokens and `isl-ratio` of the prompt, or when the
+//!   prefill GPU it would use has more than `busy` steps of prompt tokens
+//!   queued, or either.
+//!
+//! The decode router weighs KV held against prefix credit; Dynamo turns the
+//! credit off under plain disaggregation and keeps it under conditional
+//! (`build_decode_router_override`). A decode GPU that caches the prefix
+//! receives only the rest of the KV (as vLLM's KV connector pulls only the
+//! tokens beyond the decode side's own prefix hit).
+//!
+//! The chart sweeps the mean prompt from 256 to 32,768 tokens on the same
+//! requests; the crossover is the prompt length from which disaggregation's
+//! mean request latency (arrival to last token) is below the colocated one's.
+//! `tests/disagg_claims.rs` holds the claims over seeds.
+
+mod config;
+mod report;
+mod sim;
+
+pub use config::{Config, DecodeRouter, Setup};
+pub use report::crossover_text;
+pub use sim::Measured;
+
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
+use super::work::Work;
+use crate::choice::Choice;
+use crate::params::{Configurable, ParamError};
+use crate::stats::{mean, percentile_sorted};
+
+/// The mean prompt lengths of the sweep, tokens.
+pub const SWEEP: [u32; 8] = [256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768];
+
+/// One setup at the configured prompt length; times in milliseconds.
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
+pub struct SetupRun {
+    /// The setup.
+    pub setup: Setup,
+    /// Time to first token, median and 95th percentile.
+    pub ttft_p50: f64,
+    /// See `ttft_p50`.
+    pub ttft_p95: f64,
+    /// Time per output token after the first, median and 95th percentile over requests.
+    pub tpot_p50: f64,
+    /// See `tpot_p50`.
+    pub tpot_p95: f64,
+    /// Mean request latency, arrival to last token.
+    pub e2e: f64,
+    /// Share of prefills run on a GPU that decodes.
+    pub local: f64,
+    /// Mean KV transfer time of a remote prefill (0 when none).
+    pub transfer: f64,
+    /// Share of prompt tokens served from a prefix cache.
+    pub cached: f64,
+    /// Output tokens per second per GPU.
+    pub throughput: f64,
+    /// Requests finished (every one is).
+    pub finished: u32,
+}
+
+/// Every setup's mean figures at one mean prompt length of the sweep.
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
+pub struct Point {
+    /// Mean prompt length, tokens.
+    pub prompt: u32,
+    /// Mean request latency per setup, in [`Setup::ALL`] order, ms.
+    pub e2e: Vec<f64>,
+    /// Mean time to first token per setup, ms.
+    pub ttft: Vec<f64>,
+    /// Mean time per output token per setup, ms.
+    pub tpot: Vec<f64>,
+}
+
+/// Where disaggregation starts to pay, on mean request latency.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
+pub enum Crossover {
+    /// Disaggregated is ahead from this mean prompt length on (tokens,
+    /// interpolated between two lengths of the sweep on a log scale).
+    At(f64),
+    /// Disaggregated is ahead already at the shortest prompt of the sweep.
+    Below,
+    /// Colocated stays ahead over the whole sweep.
+    Never,
+}
+
+/// Every setup on the same requests, and the sweep.
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
+)]
+pub struct Outcome {
+    /// The validated configuration.
+    pub config: Config,
+    /// One run per setup at the configured prompt, in [`Setup::ALL`] order.
+    pub runs: Vec<SetupRun>,
+    /// The sweep of mean prompt lengths ([`SWEEP`]).
+    pub sweep: Vec<Point>,
+    /// Disaggregated against colocated over the sweep.
+    pub crossover: Crossover,
+}
+
+fn sorted(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+fn summarise(setup: Setup, m: Measured, gpus: u32) -> SetupRun {
+    let finished = m.e2e.len() as u32;
+    let ttft = sorted(m.ttft);
+    let tpot = sorted(m.tpot);
+    SetupRun {
+        setup,
+        ttft_p50: percentile_sorted(&ttft, 50.0),
+        ttft_p95: percentile_sorted(&ttft, 95.0),
+        tpot_p50: percentile_sorted(&tpot, 50.0),
+        tpot_p95: percentile_sorted(&tpot, 95.0),
+        e2e: mean(&m.e2e),
+        local: f64::from(m.local) / f64::from(finished.max(1)),
+        transfer: if m.transfer.is_empty() {
+            0.0
+        } else {
+            mean(&m.transfer)
+        },
+        cached: m.cached.0 as f64 / (m.cached.1.max(1)) as f64,
+        throughput: m.output.0 as f64 / m.output.1.max(1e-9) / f64::from(gpus),
+        finished,
+    }
+}
+
+/// The crossover from the sweep: the first length where disaggregated's
+/// mean latency is at most colocated's, interpolated on log₂ of the length.
+pub fn crossover(sweep: &[Point]) -> Crossover {
+    let gap = |p: &Point| p.e2e[Setup::Disagg.index()] - p.e2e[Setup::Colocated.index()];
+    match sweep.iter().position(|p| gap(p) <= 0.0) {
+        None => Crossover::Never,
+        Some(0) => Crossover::Below,
+        Some(i) => {
+            let (a, b) = (&sweep[i - 1], &sweep[i]);
+            let (ga, gb) = (gap(a), gap(b));
+            // Natural logarithms: `log2` and `exp2` would each bring their
+            // own tables into the page's bundle.
+            let (la, lb) = (
+                libm::log(f64::from(a.prompt)),
+                libm::log(f64::from(b.prompt)),
+            );
+            Crossover::At(libm::exp(la + (lb - la) * ga / (ga - gb)))
+        }
+    }
+}
+
+/// Run every setup at the configured prompt, then the sweep.
+pub fn run(c: &Config) -> Result<Outcome, ParamError> {
+    c.validate()?;
+    // `validate` checked that the preset runs.
+    let cost = c.preset().step_cost().map_err(|e| ParamError {
+        key: "model",
+        given: c.model.name().into(),
+        problem: crate::params::Problem::Invalid(e.0),
+    })?;
+    let draws = sim::draws(c);
+    let runs = Setup::ALL
+        .iter()
+        .map(|&s| summarise(s, sim::simulate(c, &cost, s, c.prompt, &draws), c.gpus))
+        .collect();
+    let sweep: Vec<Point> = SWEEP
+        .iter()
+        .map(|&prompt| {
+            let mut p = Point {
+                prompt,
+                e2e: Vec::new(),
+                ttft: Vec::new(),
+                tpot: Vec::new(),
+            };
+            for &s in Setup::ALL {
+                let m = sim::simulate(c, &cost, s, prompt, &draws);
+                p.e2e.push(mean(&m.e2e));
+                p.ttft.push(mean(&m.ttft));
+                p.tpot.push(mean(&m.tpot));
+            }
+            p
+        })
+        .collect();
+    Ok(Outcome {
+        config: c.clone(),
+        runs,
+        crossover: crossover(&sweep),
+        sweep,
+    })
+}
+
+/// The disaggregation lab in the lab registry.
+pub struct DisaggLab;
+
+impl Lab for DisaggLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    type Item = Nothing;
+    const INFO: LabInfo = LabInfo {
+        id: "disagg",
+        title: "Disaggregation",
+        section: "§7.3",
+        layer: Layer::Accelerator,
+        summary: "Prefill on some GPUs and decode on the others, against every GPU doing both: where the KV transfer stops costing more than it saves.",
+        units: "Times in milliseconds, priced from the GPU and model presets.",
+        player: None,
+        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
+    };
+
+    /// Nine prompt lengths × five setups. A run's events are engine steps,
+    /// and a step serves at least one token: at worst (a load so light that
+    /// every request decodes alone) a request costs a step per output token
+    /// and per prompt chunk. Each step costs a fixed part and a scan of the
+    /// GPUs: fitted to `lblab disagg --rate 0.1` release runs (760 ms with 8
+    /// GPUs, 1,035 ms with 32, for estimates of 860 and 1,240 ms).
+    fn work(config: &Config, _: &Input<'_, Nothing>) -> Work {
+        let sweep_mean: f64 = SWEEP.iter().map(|&l| f64::from(l)).sum::<f64>() / SWEEP.len() as f64;
+        let steps = f64::from(config.output)
+            + (sweep_mean + f64::from(config.prompt)) / f64::from(config.chunk)
+            + 2.0;
+        Work {
+            ns: 45.0 * f64::from(config.requests) * steps * (42.0 + 0.9 * f64::from(config.gpus)),
+            what: alloc::format!(
+                "5 setups × 9 prompt lengths × {} requests",
+                super::work::thousands(config.requests.into())
+            ),
+            drivers: &["requests", "output", "gpus"],
+        }
+    }
+
+    fn run(config: &Config, _: &Input<'_, Nothing>) -> Result<Outcome, RunError> {
+        Ok(run(config)?)
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> alloc::string::String {
+        report::text(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> alloc::string::String {
+        report::csv(outcome)
+    }
+
+    fn tally(o: &Outcome) -> Vec<Tally> {
+        o.runs
+            .iter()
+            .map(|r| Tally {
+                what: alloc::format!("setup {}", r.setup.name()),
+                arrived: o.config.requests.into(),
+                finished: r.finished.into(),
+                rejected: 0,
+                outstanding: 0,
+            })
+            .collect()
+    }
+}
