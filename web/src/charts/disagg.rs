@@ -54,9 +54,11 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         .flat_map(|p| (0..p.e2e.len()).map(|i| gap(&p.e2e, i)))
         .fold(-2.0, f64::min);
     let (y0, y1) = (low - 1.0, TOP + 2.0);
-    let series = Setup::ALL
-        .iter()
-        .enumerate()
+    // The plain split last, on top: where a conditional policy never
+    // prefills locally its line is the split's, and would hide it.
+    let order = [0, 2, 3, 4, 1].map(|i| (i, Setup::ALL[i]));
+    let series = order
+        .into_iter()
         .map(|(i, s)| Series {
             label: Some(s.title().to_string()),
             color: replica_color(i),
@@ -78,7 +80,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
     };
     let mut notes = vec![(first, TOP + 1.0, format!("{}, off the top", percent(TOP)))];
     if let Some(x) = marker {
-        notes.push((x, low - 0.5, "split pays →".to_string()));
+        notes.push((x, TOP * 0.6, "split pays →".to_string()));
     }
     ChartSpec {
         x_desc: "mean prompt length (tokens, log scale)",
