@@ -78,10 +78,10 @@ fn cards(v: &View<'_, Lab>) -> Html {
     .collect();
     [
         Html::from(el("h2").text(format!(
-            "At {} prompt tokens, {} prefill and {} decode GPUs",
+            "At {} prompt tokens, {} prefill and {} decode engines",
             thousands(c.prompt.into()),
-            c.prefill_gpus,
-            c.gpus - c.prefill_gpus
+            c.prefill,
+            c.decode
         ))),
         el("div").class("cards").child(cards).into(),
     ]

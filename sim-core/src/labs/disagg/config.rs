@@ -56,12 +56,15 @@ crate::choices! {
 pub struct Config {
     /// The accelerator of every GPU.
     pub gpu: Gpu,
-    /// The model (one GPU per engine, no tensor parallelism).
+    /// The model, in BF16.
     pub model: Model,
-    /// GPUs in all (the colocated pool's size).
-    pub gpus: u32,
-    /// Of those, GPUs in the prefill pool when split.
-    pub prefill_gpus: u32,
+    /// GPUs per engine (tensor parallel).
+    pub tp: u32,
+    /// Engines of the prefill pool when split.
+    pub prefill: u32,
+    /// Engines of the decode pool when split (colocated, all `prefill +
+    /// decode` engines do both).
+    pub decode: u32,
     /// Arrivals per second (Poisson).
     pub rate: f64,
     /// Mean prompt length, tokens (log-normal around it).
@@ -94,7 +97,8 @@ pub struct Config {
     pub seed: u64,
 }
 
-/// Eight H100s serving Llama 3.1 8B, two of them prefilling when split; a
+/// Eight H100s serving Llama 3.1 8B, one engine each, two of them
+/// prefilling when split; a
 /// 200 Gb/s link per GPU; prompts of 2,000 tokens half made of one of 16
 /// shared prefixes; Dynamo's default thresholds.
 impl Default for Config {
@@ -104,8 +108,9 @@ impl Default for Config {
         Config {
             gpu: Gpu::H100,
             model: Model::Llama31_8b,
-            gpus: 8,
-            prefill_gpus: 2,
+            tp: 1,
+            prefill: 2,
+            decode: 6,
             rate: 10.0,
             prompt: 2000,
             shared: 0.5,
@@ -132,7 +137,7 @@ impl Config {
         Preset {
             gpu: self.gpu,
             model: self.model,
-            tp: 1,
+            tp: self.tp,
             precision: Precision::Bf16,
             kv_fp8: false,
             compute_eff: t.compute_eff,
@@ -159,16 +164,18 @@ impl Configurable for Config {
             .doc("Mean prompt length (log-normal around it); the table is at this length, the chart sweeps it."),
         P::real("bandwidth", "Link bandwidth", "GB/s", (0.5, 900.0, 0.5), |c| c.bandwidth, |c, x| c.bandwidth = x)
             .doc("Bytes per second out of each prefill GPU for the KV it sends (25 GB/s is one 200 Gb/s NIC; NVLink is 450)."),
-        P::whole("prefill-gpus", "Prefill GPUs", "", (1, 31, 1), |c| c.prefill_gpus.into(), |c, x| c.prefill_gpus = narrow(x))
-            .doc("GPUs in the prefill pool when the pool is split; the rest decode."),
+        P::whole("prefill", "Prefill engines", "", (1, 16, 1), |c| c.prefill.into(), |c, x| c.prefill = narrow(x))
+            .doc("Engines that only prefill when the pool is split; colocated, every engine does both."),
+        P::whole("decode", "Decode engines", "", (1, 16, 1), |c| c.decode.into(), |c, x| c.decode = narrow(x))
+            .doc("Engines that decode when the pool is split."),
         P::choice("decode-router", "Decode router", DecodeRouter::options, |c| c.decode_router.name(), |c, x| {
             if let Some(r) = DecodeRouter::from_name(x) {
                 c.decode_router = r;
             }
         })
         .doc("How the decode pool's router weighs a GPU that already caches the prompt's prefix."),
-        P::whole("gpus", "GPUs", "", (2, 32, 1), |c| c.gpus.into(), |c, x| c.gpus = narrow(x))
-            .doc("GPUs in all, one engine each; colocated, every one prefills and decodes.")
+        P::whole("tp", "GPUs per engine", "", (1, 8, 1), |c| c.tp.into(), |c, x| c.tp = narrow(x))
+            .doc("Tensor parallel: each engine splits the weights, KV and work over this many GPUs.")
             .advanced(),
         P::choice("gpu", "GPU", Gpu::options, |c| c.gpu.name(), |c, x| {
             if let Some(g) = Gpu::from_name(x) {
@@ -182,7 +189,7 @@ impl Configurable for Config {
                 c.model = m;
             }
         })
-        .doc("The model every GPU serves, in BF16 on one GPU; its KV bytes per token set the transfer.")
+        .doc("The model every engine serves, in BF16; its KV bytes per token set the transfer.")
         .advanced(),
         P::real("shared", "Shared prefix", "", (0.0, 0.95, 0.05), |c| c.shared, |c, x| c.shared = x)
             .doc("Share of the mean prompt that is one of the shared prefixes (system prompt, conversation so far).")
@@ -213,23 +220,14 @@ impl Configurable for Config {
         P::whole("cache", "Prefixes cached", "", (1, 1000, 1), |c| c.cache.into(), |c, x| c.cache = narrow(x))
             .doc("Shared prefixes one GPU keeps (least recently used goes first).")
             .advanced(),
-        P::whole("requests", "Requests", "", (100, 20_000, 100), |c| c.requests.into(), |c, x| c.requests = narrow(x))
+        P::whole("requests", "Requests", "", (100, 5000, 100), |c| c.requests.into(), |c, x| c.requests = narrow(x))
             .doc("Requests simulated for every setup and every prompt length of the sweep.")
             .advanced(),
         P::seed(|c| c.seed, |c, x| c.seed = x),
     ];
 
-    /// The split must leave a decode GPU, and the preset must fit its GPU.
+    /// The preset must fit its GPUs.
     fn cross_check(&self) -> Result<(), ParamError> {
-        if self.prefill_gpus >= self.gpus {
-            return Err(ParamError {
-                key: "prefill-gpus",
-                given: alloc::format!("{}", self.prefill_gpus),
-                problem: Problem::Invalid(String::from(
-                    "must be below gpus: the split keeps at least one decode GPU",
-                )),
-            });
-        }
         if let Err(e) = self.preset().step_cost() {
             return Err(ParamError {
                 key: "model",

@@ -136,7 +136,7 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
-fn summarise(setup: Setup, m: Measured, gpus: u32) -> SetupRun {
+fn summarise(setup: Setup, m: Measured, gpus: f64) -> SetupRun {
     let finished = m.e2e.len() as u32;
     let ttft = sorted(m.ttft);
     let tpot = sorted(m.tpot);
@@ -154,7 +154,7 @@ fn summarise(setup: Setup, m: Measured, gpus: u32) -> SetupRun {
             mean(&m.transfer)
         },
         cached: m.cached.0 as f64 / (m.cached.1.max(1)) as f64,
-        throughput: m.output.0 as f64 / m.output.1.max(1e-9) / f64::from(gpus),
+        throughput: m.output.0 as f64 / m.output.1.max(1e-9) / gpus,
         finished,
     }
 }
@@ -190,9 +190,10 @@ pub fn run(c: &Config) -> Result<Outcome, ParamError> {
         problem: crate::params::Problem::Invalid(e.0),
     })?;
     let draws = sim::draws(c);
+    let gpus = f64::from((c.prefill + c.decode) * c.tp);
     let runs = Setup::ALL
         .iter()
-        .map(|&s| summarise(s, sim::simulate(c, &cost, s, c.prompt, &draws), c.gpus))
+        .map(|&s| summarise(s, sim::simulate(c, &cost, s, c.prompt, &draws), gpus))
         .collect();
     let sweep: Vec<Point> = SWEEP
         .iter()
@@ -238,24 +239,33 @@ impl Lab for DisaggLab {
         embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
     };
 
-    /// Nine prompt lengths × five setups. A run's events are engine steps,
-    /// and a step serves at least one token: at worst (a load so light that
-    /// every request decodes alone) a request costs a step per output token
-    /// and per prompt chunk. Each step costs a fixed part and a scan of the
-    /// GPUs: fitted to `lblab disagg --rate 0.1` release runs (760 ms with 8
-    /// GPUs, 1,035 ms with 32, for estimates of 860 and 1,240 ms).
+    /// Nine prompt lengths × five setups. A run's events are engine steps;
+    /// each costs a fixed part and a scan of the engines, and each token a
+    /// step serves costs a little more. Steps: every prompt chunk, and the
+    /// output tokens over the decode batch, whose size is at least what
+    /// Little's law gives with every step at its unloaded time (arrival rate
+    /// × output × step time, over the engines). Fitted to `lblab disagg`
+    /// release runs: 300 ms at the defaults (estimate 470 ms) and 760 ms at
+    /// `--rate 0.1`, where every request decodes alone (estimate 930 ms).
     fn work(config: &Config, _: &Input<'_, Nothing>) -> Work {
+        let engines = f64::from(config.prefill + config.decode);
+        let step = config
+            .preset()
+            .step_cost()
+            .map_or(0.0, |c| c.decode_s(1.0, f64::from(config.prompt)));
+        let output = f64::from(config.output);
+        let batch = (config.rate * output * step / engines).max(1.0);
         let sweep_mean: f64 = SWEEP.iter().map(|&l| f64::from(l)).sum::<f64>() / SWEEP.len() as f64;
-        let steps = f64::from(config.output)
-            + (sweep_mean + f64::from(config.prompt)) / f64::from(config.chunk)
-            + 2.0;
+        let chunks = (sweep_mean + f64::from(config.prompt)) / f64::from(config.chunk) + 2.0;
+        let per_step = 40.0 + engines;
+        let per_request = (output / batch + chunks) * per_step + 5.0 * output;
         Work {
-            ns: 45.0 * f64::from(config.requests) * steps * (42.0 + 0.9 * f64::from(config.gpus)),
+            ns: 45.0 * f64::from(config.requests) * per_request,
             what: alloc::format!(
                 "5 setups × 9 prompt lengths × {} requests",
                 super::work::thousands(config.requests.into())
             ),
-            drivers: &["requests", "output", "gpus"],
+            drivers: &["requests", "output"],
         }
     }
 

@@ -19,12 +19,13 @@ pub fn crossover_text(c: Crossover) -> String {
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
     let mut s = format!(
-        "Disaggregation: {} × {} serving {}, {} prefill + {} decode when split; {} req/s, prompts of {} tokens ({:.0}% shared, {} prefixes), outputs of {}; link {} GB/s + {} ms; decode router {}\n",
-        c.gpus,
+        "Disaggregation: {} engines of {} × {} serving {}, {} prefill + {} decode when split; {} req/s, prompts of {} tokens ({:.0}% shared, {} prefixes), outputs of {}; link {} GB/s + {} ms; decode router {}\n",
+        c.prefill + c.decode,
+        c.tp,
         c.gpu.title(),
         c.model.title(),
-        c.prefill_gpus,
-        c.gpus - c.prefill_gpus,
+        c.prefill,
+        c.decode,
         c.rate,
         c.prompt,
         c.shared * 100.0,

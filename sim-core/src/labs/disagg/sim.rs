@@ -415,7 +415,7 @@ pub(super) fn simulate(
             output: d.output,
         })
         .collect();
-    let n = c.gpus as usize;
+    let n = (c.prefill + c.decode) as usize;
     let engines = (0..n)
         .map(|_| Engine {
             end: f64::INFINITY,
@@ -428,11 +428,7 @@ pub(super) fn simulate(
         first: vec![0.0; reqs.len()],
         reqs,
         engines,
-        prefill: if setup.split() {
-            c.prefill_gpus as usize
-        } else {
-            0
-        },
+        prefill: if setup.split() { c.prefill as usize } else { 0 },
         kv_bytes: c.model.spec().kv_bytes_per_token(2.0),
         m: Measured::default(),
         touched: Vec::new(),
