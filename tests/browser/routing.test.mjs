@@ -20,10 +20,11 @@ test('home and routing lab load with no console error', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(env.srv.base);
   await page.getByRole('link', { name: 'Routing Lab' }).first().waitFor();
-  // The queueing foundations first, then the layers L1–L4 that have labs (since
-  // issue 25 a layer with no lab yet is left out: no empty boxes); a card per lab.
+  // The queueing foundations first, then the layers that have labs (since
+  // issue 25 a layer with no lab yet is left out: no empty boxes; L5 has one
+  // since the disaggregation lab of issue 29); a card per lab.
   const groups = (await page.locator('.layer h2').allTextContents()).map((t) => t.split(' · ')[0]);
-  assert.deepEqual(groups, ['Foundations', 'L1', 'L2', 'L3', 'L4']);
+  assert.deepEqual(groups, ['Foundations', 'L1', 'L2', 'L3', 'L4', 'L5']);
   assert.equal(await page.locator('.layer .lab-card').count(), REGISTRY.length, 'one card per lab');
   await page.locator('.layer .lab-card', { hasText: 'Routing Lab' }).click();
   await rows(page).first().waitFor();

@@ -124,7 +124,7 @@ impl Default for Config {
             busy: 2.0,
             decode_router: DecodeRouter::Dynamo,
             cache: 8,
-            requests: 1500,
+            requests: 1000,
             seed: 1,
         }
     }

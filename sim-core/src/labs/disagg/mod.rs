@@ -244,9 +244,10 @@ impl Lab for DisaggLab {
     /// step serves costs a little more. Steps: every prompt chunk, and the
     /// output tokens over the decode batch, whose size is at least what
     /// Little's law gives with every step at its unloaded time (arrival rate
-    /// × output × step time, over the engines). Fitted to `lblab disagg`
-    /// release runs: 300 ms at the defaults (estimate 470 ms) and 760 ms at
-    /// `--rate 0.1`, where every request decodes alone (estimate 930 ms).
+    /// × output × step time, over the engines). Fitted to `lblab disagg
+    /// --requests 1500` release runs: 300 ms at otherwise default settings
+    /// (estimate 470 ms) and 760 ms with `--rate 0.1`, where every request
+    /// decodes alone (estimate 930 ms).
     fn work(config: &Config, _: &Input<'_, Nothing>) -> Work {
         let engines = f64::from(config.prefill + config.decode);
         let step = config
