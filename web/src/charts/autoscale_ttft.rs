@@ -19,7 +19,7 @@ fn log(x: f64) -> f64 {
 
 /// A log10 value as seconds.
 fn seconds(y: f64) -> String {
-    let s = 10f64.powf(y);
+    let s = libm::pow(10.0, y);
     if s < 1.0 {
         format!("{} s", crate::format::fixed(s, 1))
     } else {

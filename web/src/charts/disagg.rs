@@ -17,7 +17,7 @@ fn log2(x: f64) -> f64 {
 }
 
 fn tokens(x: f64) -> String {
-    let t = 2f64.powf(x).round();
+    let t = libm::pow(2.0, x).round();
     if t >= 1024.0 {
         format!("{}k", fixed(t / 1024.0, 0))
     } else {

@@ -20,7 +20,7 @@ pub fn policies(o: &Outcome) -> [&[f64]; 3] {
 
 /// A tick label on the log axis: the value 10^y.
 fn power_label(y: f64) -> String {
-    let v = 10f64.powf(y);
+    let v = libm::pow(10.0, y);
     if v < 10.0 {
         crate::format::fixed(v, 1)
     } else {
