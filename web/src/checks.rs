@@ -24,6 +24,7 @@ mod columns {
         add("fairness", directions(&crate::labs::fairness::COLS));
         add("autoscale", directions(&crate::labs::autoscale::COLS));
         add("disagg", directions(&crate::labs::disagg::COLS));
+        add("agents", directions(&crate::labs::agents::COLS));
         add("herding", directions(&crate::labs::herding::COLS));
         use crate::labs::queueing::hedging::{COLUMNS, HIGHER};
         add(
@@ -67,6 +68,10 @@ mod columns {
         ("Chat TTFT P95", false),
         ("Worst TTFT P95", false),
         ("Cache share", true),
+        ("Session P50", false),
+        ("Session P95", false),
+        ("Others' TTFT P95", false),
+        ("Burst queue", false),
         ("Preempted", false),
         ("Surge TTFT P95", false),
         ("Within SLO", true),

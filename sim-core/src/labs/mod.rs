@@ -15,6 +15,7 @@ pub mod lab;
 pub mod work;
 
 pub mod admission;
+pub mod agents;
 pub mod autoscale;
 pub mod batching;
 pub mod disagg;
@@ -51,6 +52,7 @@ labs! {
     fairness::FairnessLab,
     autoscale::AutoscaleLab,
     disagg::DisaggLab,
+    agents::AgentsLab,
     queueing::knee::KneeLab,
     queueing::little::LittleLab,
     queueing::retries::RetriesLab,

@@ -5,6 +5,7 @@
 //! wasm bundle once, not once per chart.
 
 pub mod admission_goodput;
+pub mod agents_queue;
 pub mod autoscale_replicas;
 pub mod autoscale_ttft;
 pub mod budget_tradeoff;

@@ -4,6 +4,7 @@
 //! description in the same order, and a test fails when the two differ.
 
 pub mod admission;
+pub mod agents;
 pub mod autoscale;
 pub mod batching;
 pub mod disagg;
@@ -27,6 +28,7 @@ pub static PAGES: &[&dyn AnyPage] = &[
     &fairness::PAGE,
     &autoscale::PAGE,
     &disagg::PAGE,
+    &agents::PAGE,
     &queueing::knee::PAGE,
     &queueing::little::PAGE,
     &queueing::retries::PAGE,

@@ -6,6 +6,7 @@
 //! lab's data: no signals, no DOM.
 
 pub mod admission;
+pub mod agents;
 pub mod autoscale;
 pub mod batching;
 pub mod fairness;
