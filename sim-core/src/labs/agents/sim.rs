@@ -11,7 +11,7 @@
 //! served within its per-step budget, decodes the ones past prefill, and
 //! finished calls release their slot and move their session on.
 
-use alloc::collections::{BTreeMap, BinaryHeap, VecDeque};
+use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 use serde::{Deserialize, Serialize};
@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{Config, Key};
 use super::Kind;
 use crate::choice::Choice;
+use crate::engine::prefix_cache::PrefixCache;
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
 use crate::stats::percentile_sorted;
@@ -274,7 +275,7 @@ struct Session {
     rng: Rng,
     /// Identifies the conversation's context in the caches (changes when a
     /// long-running agent compacts).
-    context: u64,
+    context: u32,
     /// Tokens of conversation after the system prompt.
     ctx: u32,
     /// Stages finished.
@@ -292,7 +293,7 @@ struct Call {
     session: usize,
     /// What the conversation-id key hashes.
     conversation: u64,
-    context: u64,
+    context: u32,
     ctx: u32,
     new: u32,
     out: u32,
@@ -307,73 +308,44 @@ struct Call {
     burst: Option<usize>,
 }
 
-/// A prefix cache: tokens by key, least recently used evicted first.
-struct Cache {
-    /// Tokens and last-use stamp by key.
-    by_key: BTreeMap<u64, (u32, u64)>,
-    /// Keys by last-use stamp, oldest first.
-    by_use: BTreeMap<u64, u64>,
-    tokens: u64,
-    stamp: u64,
+/// Tokens per cache block (vLLM's and SGLang's pages are 16 to 64 tokens;
+/// coarser blocks keep lookups cheap and move a hit by at most one block
+/// per part of the prompt).
+pub const BLOCK: u32 = 256;
+
+/// Block ids: system prompt `p`'s blocks are `p × 128 + k` (at most 128:
+/// 32,768 tokens), a conversation context's `CONTEXTS + id × 256 + k` (at
+/// most 256 blocks are cached of a longer context).
+const CONTEXTS: u32 = 64 * 128;
+
+/// The cache blocks of a prompt that starts with system prompt `prompt`
+/// and goes on with `ctx` tokens of context `context`, into `out`; returns
+/// how many are the system prompt's. The cache's chains make a prefix
+/// count only from the start.
+fn blocks(c: &Config, prompt: u32, context: u32, ctx: u32, out: &mut Vec<u32>) -> usize {
+    out.clear();
+    let sys = c.system.div_ceil(BLOCK);
+    out.extend((0..sys).map(|k| prompt * 128 + k));
+    let n = ctx.div_ceil(BLOCK).min(256);
+    out.extend((0..n).map(|k| CONTEXTS + context * 256 + k));
+    sys as usize
 }
 
-/// The cache key of system prompt `p` (conversation contexts use small
-/// integers, so the top bit keeps the two apart).
+/// Prompt tokens saved when `matched` leading blocks of the prompt are
+/// cached: the system prompt's, then (only once all of those are) the
+/// context's.
+fn hit_tokens(c: &Config, ctx: u32, matched: usize, sys: usize) -> u32 {
+    let m = matched as u32;
+    if matched <= sys {
+        (m * BLOCK).min(c.system)
+    } else {
+        c.system + ((m - sys as u32) * BLOCK).min(ctx)
+    }
+}
+
+/// What the prefix key hashes for system prompt `p`.
 fn prompt_key(p: u32) -> u64 {
     (1 << 63) | u64::from(p)
-}
-
-impl Cache {
-    fn new() -> Cache {
-        Cache {
-            by_key: BTreeMap::new(),
-            by_use: BTreeMap::new(),
-            tokens: 0,
-            stamp: 0,
-        }
-    }
-
-    fn get(&self, key: u64) -> Option<u32> {
-        self.by_key.get(&key).map(|e| e.0)
-    }
-
-    /// Prompt tokens of `call` this cache holds: the system prompt, then as
-    /// much of the conversation's context as it has (a prefix counts only
-    /// from the start).
-    fn hit(&self, c: &Config, prompt: u32, call: &Call) -> u32 {
-        if c.system > 0 && self.get(prompt_key(prompt)).is_none() {
-            return 0;
-        }
-        c.system + self.get(call.context).map_or(0, |t| t.min(call.ctx))
-    }
-
-    /// Cache `tokens` under `key` (never fewer than it holds) as the most
-    /// recently used, then evict the least recently used until the cache
-    /// fits `cap`.
-    fn put(&mut self, key: u64, tokens: u32, cap: u32) {
-        self.stamp += 1;
-        let stamp = self.stamp;
-        match self.by_key.get_mut(&key) {
-            Some(e) => {
-                self.by_use.remove(&e.1);
-                self.tokens += u64::from(tokens.saturating_sub(e.0));
-                *e = (e.0.max(tokens), stamp);
-            }
-            None => {
-                self.by_key.insert(key, (tokens, stamp));
-                self.tokens += u64::from(tokens);
-            }
-        }
-        self.by_use.insert(stamp, key);
-        while self.tokens > u64::from(cap) {
-            let Some((_, oldest)) = self.by_use.pop_first() else {
-                break;
-            };
-            if let Some((t, _)) = self.by_key.remove(&oldest) {
-                self.tokens -= u64::from(t);
-            }
-        }
-    }
 }
 
 struct Replica {
@@ -381,13 +353,19 @@ struct Replica {
     /// Subagent calls in `queue`.
     queued_children: u32,
     running: Vec<usize>,
-    cache: Cache,
+    cache: PrefixCache,
 }
 
 impl Replica {
     fn load(&self) -> usize {
         self.queue.len() + self.running.len()
     }
+}
+
+/// When session `s` is due at `ms`, as one number ordered by time, then
+/// session (at most 9,000 sessions start: 5 a second for 1,800 seconds).
+fn due(ms: u64, s: usize) -> u64 {
+    ms << 24 | s as u64
 }
 
 /// A splitmix64 finaliser, for the hashing keys.
@@ -421,7 +399,11 @@ struct World<'a> {
     key: Key,
     sessions: Vec<Session>,
     /// When each waiting session issues its next stage, soonest first.
-    due: BinaryHeap<Reverse<(u64, usize)>>,
+    due: BinaryHeap<Reverse<u64>>,
+    /// The next fresh context id (a compaction takes one).
+    contexts: u32,
+    /// Block lists are built here.
+    scratch: Vec<u32>,
     /// Sessions not finished.
     unfinished: u32,
     /// Calls the gateway holds for the cap.
@@ -455,11 +437,12 @@ impl World<'_> {
             Key::Bounded => {
                 // The best-cached replica; among equals, the prefix's own
                 // hash order keeps one prompt's sessions together.
+                let k = &self.calls[call];
+                let sys = blocks(self.c, prompt, k.context, k.ctx, &mut self.scratch);
                 let best = (0..n)
                     .max_by_key(|&r| {
-                        let hit = self.replicas[r]
-                            .cache
-                            .hit(self.c, prompt, &self.calls[call]);
+                        let m = self.replicas[r].cache.match_len(&self.scratch);
+                        let hit = hit_tokens(self.c, k.ctx, m, sys);
                         (hit, score(prompt_key(prompt), self.c.seed, r))
                     })
                     .unwrap_or(0);
@@ -546,7 +529,7 @@ impl World<'_> {
         let mut rng = sess.rng.clone();
         match stage(sess.start.kind, sess.done, c, &mut rng, self.now) {
             Some(st) => {
-                self.due.push(Reverse((self.now + st.gap, s)));
+                self.due.push(Reverse(due(self.now + st.gap, s)));
             }
             None => {
                 sess.finished_at = Some(self.now);
@@ -563,8 +546,10 @@ impl World<'_> {
             (k.session, k.child, k.context, k.ctx + k.new + k.out)
         };
         if !child {
-            // The finished conversation stays in the replica's radix tree.
-            self.replicas[r].cache.put(context, grown, self.c.cache);
+            // The finished conversation stays in the replica's cache.
+            let prompt = self.sessions[s].start.prompt;
+            blocks(self.c, prompt, context, grown, &mut self.scratch);
+            self.replicas[r].cache.touch(&self.scratch);
         }
         let sess = &mut self.sessions[s];
         sess.in_flight -= 1;
@@ -586,7 +571,8 @@ impl World<'_> {
                 // Compaction: a summary replaces the context, new text that
                 // no cache holds.
                 sess.ctx = COMPACTED;
-                sess.context = mix(sess.context ^ 0x5eed);
+                sess.context = self.contexts;
+                self.contexts += 1;
             }
             self.schedule(s);
         }
@@ -605,14 +591,15 @@ impl World<'_> {
                 self.replicas[r].queued_children -= u32::from(self.calls[call].child);
                 let prompt = self.sessions[self.calls[call].session].start.prompt;
                 let k = &self.calls[call];
-                let hit = self.replicas[r].cache.hit(c, prompt, k);
+                let sys = blocks(c, prompt, k.context, k.ctx, &mut self.scratch);
+                let cache = &mut self.replicas[r].cache;
+                let hit = hit_tokens(c, k.ctx, cache.match_len(&self.scratch), sys);
+                // The prompt's shared part is cached from its prefill on,
+                // so calls admitted after it find it.
+                cache.touch(&self.scratch);
                 let total = c.system + k.ctx + k.new;
                 hits.0 += u64::from(hit);
                 hits.1 += u64::from(total);
-                let (context, ctx) = (k.context, k.ctx);
-                let cache = &mut self.replicas[r].cache;
-                cache.put(prompt_key(prompt), c.system, c.cache);
-                cache.put(context, ctx, c.cache);
                 self.calls[call].prefill = f64::from(total - hit).max(1.0);
                 self.replicas[r].running.push(call);
                 if let Some(b) = self.calls[call].burst {
@@ -709,6 +696,8 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
         key,
         sessions: Vec::new(),
         due: BinaryHeap::new(),
+        contexts: starts.len() as u32,
+        scratch: Vec::new(),
         unfinished: 0,
         held: 0,
         calls: Vec::new(),
@@ -717,7 +706,7 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
                 queue: VecDeque::new(),
                 queued_children: 0,
                 running: Vec::new(),
-                cache: Cache::new(),
+                cache: PrefixCache::new((c.cache / BLOCK) as usize),
             })
             .collect(),
         bursts: Vec::new(),
@@ -743,7 +732,7 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
             w.sessions.push(Session {
                 start: st,
                 rng: Rng::new(c.seed, SESSIONS + 1 + next as u64),
-                context: next as u64,
+                context: next as u32,
                 ctx: 0,
                 done: 0,
                 open: 0,
@@ -751,16 +740,16 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
                 held: VecDeque::new(),
                 finished_at: None,
             });
-            w.due.push(Reverse((w.now, w.sessions.len() - 1)));
+            w.due.push(Reverse(due(w.now, w.sessions.len() - 1)));
             w.unfinished += 1;
             next += 1;
         }
-        while let Some(&Reverse((t, s))) = w.due.peek() {
-            if t > w.now {
+        while let Some(&Reverse(d)) = w.due.peek() {
+            if d >> 24 > w.now {
                 break;
             }
             w.due.pop();
-            w.issue(s);
+            w.issue((d & 0xff_ffff) as usize);
         }
         w.work(&mut ttft, &mut hits);
         let q = w.busiest_queue();
