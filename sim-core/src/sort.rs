@@ -4,14 +4,26 @@
 //! one again (some 7 KB of the browser bundle apiece). Hot loops keep the
 //! standard sorts; this one is a top-down merge sort, stable, so it orders
 //! exactly as `sort_by` does.
+//!
+//! The merge sort itself is compiled once: it sorts the elements' indices,
+//! comparing `v[i]` with `v[j]` through `dyn`, and each element type only
+//! adds a loop of swaps that moves its elements into that order. It makes
+//! the same comparisons in the same order as sorting the elements directly
+//! would, so even an inconsistent comparison orders the same way.
 
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 /// Sort `v` stably by `cmp` (equal elements keep their order).
 pub fn stable_by<T>(v: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    let all = core::mem::take(v);
-    *v = merge_sort(all, &mut cmp);
+    let swaps = {
+        let all: &[T] = v;
+        sorting_swaps(all.len(), &mut |i, j| cmp(&all[i], &all[j]))
+    };
+    // The only per-type code: swap each position with its element's place.
+    for (i, j) in swaps.into_iter().enumerate() {
+        v.swap(i, j);
+    }
 }
 
 /// Sort `v` stably by the key `key` gives.
@@ -24,8 +36,31 @@ pub fn stable<T: Ord>(v: &mut Vec<T>) {
     stable_by(v, T::cmp);
 }
 
-// One instance per element type: the comparison is called through `dyn`.
-fn merge_sort<T>(mut v: Vec<T>, cmp: &mut dyn FnMut(&T, &T) -> Ordering) -> Vec<T> {
+/// The swaps that sort `n` elements that `cmp` compares by index: swapping
+/// position `i` with `swaps[i]`, for each `i` in turn, leaves the element
+/// that was at `order[i]` at position `i`.
+fn sorting_swaps(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+    let order = merge_sort((0..n).collect(), cmp);
+    // `at[p]`: which original element is at position `p` now; `place[e]`:
+    // where original element `e` is now.
+    let mut at: Vec<usize> = (0..n).collect();
+    let mut place = at.clone();
+    let mut swaps = Vec::with_capacity(n);
+    for (i, &e) in order.iter().enumerate() {
+        let p = place[e];
+        swaps.push(p);
+        // Position `i`'s element moves to `p`, `e` moves to `i`.
+        let moved = at[i];
+        at[p] = moved;
+        place[moved] = p;
+        at[i] = e;
+        place[e] = i;
+    }
+    swaps
+}
+
+// Compiled once: sorts indices, the comparison is called through `dyn`.
+fn merge_sort(mut v: Vec<usize>, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
     if v.len() <= 1 {
         return v;
     }
@@ -35,7 +70,7 @@ fn merge_sort<T>(mut v: Vec<T>, cmp: &mut dyn FnMut(&T, &T) -> Ordering) -> Vec<
     let mut out = Vec::with_capacity(left.len() + right.len());
     let mut l = left.into_iter().peekable();
     let mut r = right.into_iter().peekable();
-    while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
+    while let (Some(&a), Some(&b)) = (l.peek(), r.peek()) {
         // Take from the right only when strictly smaller: stable.
         let next = if cmp(b, a) == Ordering::Less {
             r.next()
@@ -68,5 +103,73 @@ mod tests {
         let mut w = vec![3, 1, 2];
         stable(&mut w);
         assert_eq!(w, [1, 2, 3]);
+    }
+
+    /// The merge sort on the elements themselves, as this module had it
+    /// before it sorted indices.
+    fn by_value<T>(mut v: Vec<T>, cmp: &mut dyn FnMut(&T, &T) -> Ordering) -> Vec<T> {
+        if v.len() <= 1 {
+            return v;
+        }
+        let right = v.split_off(v.len() / 2);
+        let left = by_value(v, cmp);
+        let right = by_value(right, cmp);
+        let mut out = Vec::with_capacity(left.len() + right.len());
+        let mut l = left.into_iter().peekable();
+        let mut r = right.into_iter().peekable();
+        while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
+            let next = if cmp(b, a) == Ordering::Less {
+                r.next()
+            } else {
+                l.next()
+            };
+            out.extend(next);
+        }
+        out.extend(l);
+        out.extend(r);
+        out
+    }
+
+    /// An inconsistent comparison: its answers come from `answers` in turn;
+    /// it logs the pairs it is asked about.
+    fn answering<'a>(
+        answers: &'a [u32],
+        log: &'a mut Vec<(usize, usize)>,
+    ) -> impl FnMut(&(u32, usize), &(u32, usize)) -> Ordering + 'a {
+        let mut k = 0;
+        move |a, b| {
+            log.push((a.1, b.1));
+            k += 1;
+            match answers[k % answers.len()] {
+                0 => Ordering::Less,
+                1 => Ordering::Equal,
+                _ => a.0.cmp(&b.0),
+            }
+        }
+    }
+
+    #[test]
+    fn compares_as_sorting_the_elements_does_even_when_inconsistent() {
+        let mut rng = crate::rng::Rng::new(11, 0);
+        for n in [0usize, 1, 2, 5, 64, 300] {
+            let v: Vec<(u32, usize)> = (0..n).map(|i| (rng.next_u32() % 5, i)).collect();
+            let answers: Vec<u32> = (0..n * 16 + 1).map(|_| rng.next_u32() % 3).collect();
+            let (mut ours_log, mut theirs_log) = (Vec::new(), Vec::new());
+            let mut ours = v.clone();
+            stable_by(&mut ours, answering(&answers, &mut ours_log));
+            let theirs = by_value(v.clone(), &mut answering(&answers, &mut theirs_log));
+            assert_eq!(ours, theirs, "n = {n}");
+            assert_eq!(ours_log, theirs_log, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn moves_elements_that_are_not_copy() {
+        let mut v: Vec<alloc::string::String> = ["d", "b", "a", "c", "b"]
+            .iter()
+            .map(|s| (*s).into())
+            .collect();
+        stable(&mut v);
+        assert_eq!(v, ["a", "b", "b", "c", "d"]);
     }
 }
