@@ -14,7 +14,7 @@ crate::choices! {
         /// The shared prefix: every call that starts with one system prompt to one replica.
         Prefix = ("prefix", "Prefix", "A hash of the shared prefix (system prompt and tools) picks the replica, whatever its load."),
         /// The longest cached prefix, unless that replica is too busy.
-        Bounded = ("bounded", "Prefix, load-bounded", "The replica caching most of the prompt, unless it holds `balance` more calls than the least busy one."),
+        Bounded = ("bounded", "Prefix, load-bounded", "The replica caching most of the prompt, unless it is more than the balance threshold busier than the least busy one."),
     }
 }
 
