@@ -266,4 +266,44 @@ pub static TOURS: &[Tour] = &[
             ),
         ],
     },
+    Tour {
+        id: "sessions",
+        title: "Agent sessions",
+        summary: "Sessions of many calls, and what keying them on the prefix does to a burst of subagents.",
+        stops: &[
+            Stop::at(
+                "A fan-out lands on one replica",
+                "lab=agents&key=prefix&step=96",
+                "A planner starts 16 subagents at once. They share its prefix, so the prefix key sends all 16 \
+                 to replica 4: 6 wait for a slot while 36 slots sit free on the other replicas.",
+            ),
+            Stop::at(
+                "Load alone spreads it",
+                "lab=agents&key=load&step=97",
+                "Keyed on load, the same burst goes to all four replicas and nothing waits. The price is the \
+                 cache: most subagents land where the planner's context is not held.",
+            )
+            .also(&["cards"]),
+            Stop::at(
+                "Whole sessions pay for the burying",
+                "lab=agents&key=prefix",
+                "Over every session the prefix key has the best cache share, 92%, and by far the slowest \
+                 sessions: a P95 of 100 s against 45 s for load alone.",
+            )
+            .also(&["table"]),
+            Stop::at(
+                "Cap each session",
+                "lab=agents&key=prefix&cap=4&step=96",
+                "With a cap of four calls per session the gateway holds 12 of the subagents back. Other \
+                 sessions' TTFT P95 falls from 16 s to under 4 s; the fan-out itself takes longer.",
+            )
+            .reveal("cap")
+            .also(&["cards"]),
+            Stop::playground(
+                "Your turn",
+                "lab=agents&key=bounded",
+                "The load-bounded prefix key keeps most of the cache without the burying; move its balance threshold, the fan-out or the cap.",
+            ),
+        ],
+    },
 ];

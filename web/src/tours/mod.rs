@@ -159,7 +159,7 @@ mod tests {
         let order: Vec<&str> = TOURS.iter().map(|t| t.id).collect();
         assert_eq!(
             order,
-            ["why", "routing", "herding", "prefix", "batching", "split", "scaling"]
+            ["why", "routing", "herding", "prefix", "batching", "split", "scaling", "sessions"]
         );
         for t in TOURS {
             assert!(find(t.id).is_some());
