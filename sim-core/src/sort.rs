@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 /// Sort `v` stably by `cmp` (equal elements keep their order).
-pub fn stable_by<T>(v: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
+pub fn stable_by<T>(v: &mut [T], mut cmp: impl FnMut(&T, &T) -> Ordering) {
     let swaps = {
         let all: &[T] = v;
         sorting_swaps(all.len(), &mut |i, j| cmp(&all[i], &all[j]))
@@ -27,12 +27,12 @@ pub fn stable_by<T>(v: &mut Vec<T>, mut cmp: impl FnMut(&T, &T) -> Ordering) {
 }
 
 /// Sort `v` stably by the key `key` gives.
-pub fn stable_by_key<T, K: Ord>(v: &mut Vec<T>, mut key: impl FnMut(&T) -> K) {
+pub fn stable_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     stable_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Sort `v` stably in its natural order.
-pub fn stable<T: Ord>(v: &mut Vec<T>) {
+pub fn stable<T: Ord>(v: &mut [T]) {
     stable_by(v, T::cmp);
 }
 
