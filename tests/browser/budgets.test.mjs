@@ -32,6 +32,20 @@ test('all wasm + JS + CSS of the release build is at most 500 KB gzipped', () =>
   assert.ok(total <= 500_000, `bundle is ${(total / 1000).toFixed(1)} KB gzipped`);
 });
 
+// Leptos pulls in wasm-streams through server_fn; its #[wasm_bindgen] classes
+// are exports, so nothing can drop them or the code they reach (about 6 KB
+// gzipped). The root Cargo.toml patches in a stub (vendor/wasm-streams): this
+// app has no server functions. A glue file that exports them again means the
+// patch stopped applying (server_fn asking for another version, say).
+test('the JS glue exports no wasm-streams classes (vendor/wasm-streams stubs them)', () => {
+  const glue = fs.readdirSync(dist).filter((f) => f.endsWith('.js'));
+  assert.ok(glue.length > 0, 'dist/ holds the JS glue');
+  for (const f of glue) {
+    const text = fs.readFileSync(path.join(dist, f), 'utf8');
+    assert.ok(!text.includes('IntoUnderlying'), `${f} exports wasm-streams' IntoUnderlying* classes`);
+  }
+});
+
 // Speed targets are reported, not asserted (issue 24): wall-clock figures on
 // a busy two-core CI machine would make the suite flaky. `lblab bench` holds
 // the native simulation to its targets.
