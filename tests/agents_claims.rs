@@ -14,7 +14,7 @@ fn runs(seed: u64, change: impl Fn(&mut Config)) -> Vec<KeyRun> {
         ..Config::default()
     };
     change(&mut c);
-    agents::run_keys(&c, &Key::ALL).expect("valid")
+    agents::run_keys(&c, Key::ALL).expect("valid")
 }
 
 fn of(runs: &[KeyRun], k: Key) -> &KeyRun {
@@ -136,7 +136,7 @@ fn fan_out_moments_match_the_recorded_pool() {
             seed,
             ..Config::default()
         };
-        let o = agents::run(&c, &Key::ALL).expect("valid");
+        let o = agents::run(&c, Key::ALL).expect("valid");
         for r in &o.runs {
             let mut first = None;
             for (i, s) in r.timeline.iter().enumerate() {

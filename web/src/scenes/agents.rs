@@ -115,10 +115,9 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
     let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
     let box_w = cols as f64 * (cell + 2.0) + 4.0;
     let box_h = rows as f64 * (cell + 2.0) + 6.0;
-    let busiest = match s.moment {
-        Some(Moment::Burst { busiest, .. }) => Some(busiest as usize),
-        None => None,
-    };
+    let busiest = s
+        .moment
+        .map(|Moment::Burst { busiest, .. }| busiest as usize);
     for (p, spot) in s.pool.iter().enumerate() {
         let x = 4.0 + column * (p as f64 + 0.5);
         scene
