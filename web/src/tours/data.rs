@@ -282,8 +282,7 @@ pub static TOURS: &[Tour] = &[
                 "lab=agents&key=load&step=97",
                 "Keyed on load, the same burst goes to all four replicas and nothing waits. The price is the \
                  cache: most subagents land where the planner's context is not held.",
-            )
-            .also(&["cards"]),
+            ),
             Stop::at(
                 "Whole sessions pay for the burying",
                 "lab=agents&key=prefix",
@@ -297,8 +296,7 @@ pub static TOURS: &[Tour] = &[
                 "With a cap of four calls per session the gateway holds 12 of the subagents back. Other \
                  sessions' TTFT P95 falls from 16 s to under 4 s; the fan-out itself takes longer.",
             )
-            .reveal("cap")
-            .also(&["cards"]),
+            .reveal("cap"),
             Stop::playground(
                 "Your turn",
                 "lab=agents&key=bounded",
