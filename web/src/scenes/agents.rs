@@ -155,27 +155,18 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
                 text: None,
             });
         }
-        if spot.waiting > 0 {
-            // A bar for the queue (full at two batches) and its count.
-            let full = 2.0 * f64::from(c.slots);
-            let h = 2.0 + 14.0 * (f64::from(spot.waiting) / full).min(1.0);
-            scene.rects.push(Rect {
-                x: x - box_w / 2.0,
-                y: top - 1.0 - h,
-                w: box_w.min(8.0),
-                h,
-                fill: Some(pal.warn.clone()),
-                stroke: None,
-                line: 0.0,
-            });
-            scene.labels.push(label(
-                x + 6.0,
-                top - 6.0,
-                format!("+{}", spot.waiting),
-                &pal.warn,
-                true,
-            ));
-        }
+        // The queue's bar is full at two batches.
+        let full = 2.0 * f64::from(c.slots);
+        super::queue_bar(
+            &mut scene,
+            x,
+            top,
+            box_w,
+            spot.waiting,
+            full,
+            column >= 34.0,
+            pal,
+        );
     }
     let foot = top + box_h + 18.0;
     let waiting: u32 = s.pool.iter().map(|p| p.waiting).sum();

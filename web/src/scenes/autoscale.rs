@@ -217,30 +217,18 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
                 text: None,
             });
         }
-        if spot.waiting > 0 {
-            // A bar for the queue (full at four batches), and its count where
-            // the column has room for the digits.
-            let full = 4.0 * f64::from(c.slots);
-            let h = 2.0 + 14.0 * (f64::from(spot.waiting) / full).min(1.0);
-            scene.rects.push(Rect {
-                x: x - box_w / 2.0,
-                y: top - 1.0 - h,
-                w: box_w.min(8.0),
-                h,
-                fill: Some(pal.warn.clone()),
-                stroke: None,
-                line: 0.0,
-            });
-            if column >= 34.0 {
-                scene.labels.push(label(
-                    x + 4.0,
-                    top - 6.0,
-                    format!("+{}", spot.waiting),
-                    &pal.warn,
-                    true,
-                ));
-            }
-        }
+        // The queue's bar is full at four batches.
+        let full = 4.0 * f64::from(c.slots);
+        super::queue_bar(
+            &mut scene,
+            x,
+            top,
+            box_w,
+            spot.waiting,
+            full,
+            column >= 34.0,
+            pal,
+        );
         // This second's arrivals fly in from the gateway.
         for k in 0..spot.sent.min(6) {
             scene.marks.push(Mark {

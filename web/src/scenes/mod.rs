@@ -33,6 +33,45 @@ pub fn small_label(
     }
 }
 
+/// A replica's queue above its box: a warning-coloured bar at the box's
+/// left edge, 2 px for one call up to 16 px at `full` calls, and the count
+/// beside it when `count` (the column has room for the digits). Shared by
+/// the players whose stage draws one box per replica.
+#[allow(clippy::too_many_arguments)]
+pub fn queue_bar(
+    scene: &mut crate::components::Scene,
+    x: f64,
+    top: f64,
+    box_w: f64,
+    waiting: u32,
+    full: f64,
+    count: bool,
+    pal: &crate::components::Palette,
+) {
+    if waiting == 0 {
+        return;
+    }
+    let h = 2.0 + 14.0 * (f64::from(waiting) / full).min(1.0);
+    scene.rects.push(crate::components::Rect {
+        x: x - box_w / 2.0,
+        y: top - 1.0 - h,
+        w: box_w.min(8.0),
+        h,
+        fill: Some(pal.warn.clone()),
+        stroke: None,
+        line: 0.0,
+    });
+    if count {
+        scene.labels.push(small_label(
+            x + 5.0,
+            top - 6.0,
+            format!("+{waiting}"),
+            &pal.warn,
+            true,
+        ));
+    }
+}
+
 /// The steps of a recording that are key moments, ascending.
 pub fn moment_steps<S>(steps: &[S], is_moment: impl Fn(&S) -> bool) -> Vec<usize> {
     (0..steps.len()).filter(|&i| is_moment(&steps[i])).collect()
