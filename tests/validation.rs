@@ -139,3 +139,33 @@ fn setups_are_valid_links() {
         );
     }
 }
+
+/// Pass: the web page's path (each seed measured in its worker, the figures
+/// packed, read back and summarised where the page draws) gives exactly what
+/// `validate` gives, and a cut-short buffer is refused.
+#[test]
+fn packed_figures_summarise_to_what_validate_gives() {
+    let s = scenarios::find("smg").expect("smg is a scenario");
+    let seeds = [1, 2, 3];
+    let direct = validation::validate(s, &seeds, &|_, _| {}).expect("valid setup");
+    let mut all = Vec::new();
+    for &seed in &seeds {
+        all.extend(validation::measure(s, seed).expect("valid setup"));
+    }
+    let bytes = validation::pack(&all);
+    assert_eq!(bytes.len(), 16 * all.len());
+    let back = validation::unpack(&bytes).expect("whole figures");
+    assert_eq!(back, all, "bit for bit");
+    let per_seed: Vec<Vec<(f64, f64)>> = back
+        .chunks(s.published.len())
+        .map(<[_]>::to_vec)
+        .collect();
+    let summarised = validation::summarise(s, &seeds, &per_seed);
+    assert_eq!(validation::text(&summarised), validation::text(&direct));
+    assert_eq!(
+        validation::figure_rows(&summarised).len(),
+        2 * s.published.len()
+    );
+    assert!(validation::unpack(&bytes[..bytes.len() - 1]).is_none());
+    assert!(scenarios::find("nope").is_none());
+}

@@ -19,7 +19,7 @@
 mod report;
 pub mod scenarios;
 
-pub use report::text;
+pub use report::{fig, figure_rows, judged, text, FigureRow, Judged};
 
 use alloc::format;
 use alloc::string::String;
@@ -338,6 +338,18 @@ pub fn validate(
     seeds: &[u64],
     progress: &dyn Fn(usize, usize),
 ) -> Result<Validation, ParamError> {
+    let mut figures = Vec::with_capacity(seeds.len());
+    for (i, &seed) in seeds.iter().enumerate() {
+        figures.push(measure(scenario, seed)?);
+        progress(i + 1, seeds.len());
+    }
+    Ok(summarise(scenario, seeds, &figures))
+}
+
+/// The comparison of `scenario` from each seed's figures (`figures[i]` is
+/// [`measure`] of `seeds[i]`): what [`validate`] returns, kept apart so the
+/// web page can measure in its worker and summarise where it draws.
+pub fn summarise(scenario: &Scenario, seeds: &[u64], figures: &[Vec<(f64, f64)>]) -> Validation {
     let n = scenario.published.len();
     let (a, b) = scenario.headline;
     let pub_thr: Vec<f64> = scenario.published.iter().map(|p| p.throughput).collect();
@@ -346,8 +358,7 @@ pub fn validate(
     let mut ttft: Vec<Vec<f64>> = alloc::vec![Vec::new(); n];
     let (mut thr_ratio, mut ttft_ratio) = (Vec::new(), Vec::new());
     let (mut thr_order, mut ttft_order) = (0, 0);
-    for (i, &seed) in seeds.iter().enumerate() {
-        let figures = measure(scenario, seed)?;
+    for figures in figures {
         let t: Vec<f64> = figures.iter().map(|f| f.0).collect();
         let l: Vec<f64> = figures.iter().map(|f| f.1).collect();
         thr_order += usize::from(same_order(&pub_thr, &t, true));
@@ -358,13 +369,12 @@ pub fn validate(
             thr[k].push(t[k]);
             ttft[k].push(l[k]);
         }
-        progress(i + 1, seeds.len());
     }
     let thr: Vec<Spread> = thr.iter().map(|v| Spread::of(v)).collect();
     let ttft: Vec<Spread> = ttft.iter().map(|v| Spread::of(v)).collect();
     let thr_medians: Vec<f64> = thr.iter().map(|s| s.median).collect();
     let ttft_medians: Vec<f64> = ttft.iter().map(|s| s.median).collect();
-    Ok(Validation {
+    Validation {
         scenario: *scenario,
         seeds: seeds.to_vec(),
         rows: (0..n)
@@ -380,5 +390,24 @@ pub fn validate(
         ttft_order,
         throughput_ratio: Spread::of(&thr_ratio),
         ttft_ratio: Spread::of(&ttft_ratio),
-    })
+    }
+}
+
+/// One seed's figures as bytes (each figure's throughput then TTFT, as
+/// little-endian `f64`s): how the web page's worker sends them back.
+pub fn pack(figures: &[(f64, f64)]) -> Vec<u8> {
+    figures
+        .iter()
+        .flat_map(|&(t, l)| [t.to_le_bytes(), l.to_le_bytes()])
+        .flatten()
+        .collect()
+}
+
+/// Read back what [`pack`] wrote (`None` when the length is not whole figures).
+pub fn unpack(bytes: &[u8]) -> Option<Vec<(f64, f64)>> {
+    if bytes.len() % 16 != 0 {
+        return None;
+    }
+    let f = |b: &[u8]| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    Some(bytes.chunks(16).map(|c| (f(&c[..8]), f(&c[8..]))).collect())
 }

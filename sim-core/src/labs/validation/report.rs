@@ -1,8 +1,11 @@
-//! A validation as plain text: one row per published figure with the
-//! simulated median and range, then the judged lines with their verdicts.
+//! A validation in words: one [`FigureRow`] per published figure (the
+//! simulated median and range beside it), then the [`Judged`] lines with
+//! their verdicts. [`text`] sets them out for the CLI and the golden file;
+//! the web page's validation view puts the same rows in a table.
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::Write;
 
 use crate::choice::Choice;
@@ -18,7 +21,7 @@ fn verdict(ok: bool) -> &'static str {
 }
 
 /// Figures at a precision that suits their size.
-fn fig(x: f64) -> String {
+pub fn fig(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {
@@ -26,6 +29,114 @@ fn fig(x: f64) -> String {
     } else {
         format!("{x:.3}")
     }
+}
+
+/// One published figure beside the lab's, as shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureRow {
+    /// The source's policy and what is measured ("random · TTFT p90").
+    pub figure: String,
+    /// The lab's rule standing for the policy.
+    pub rule: &'static str,
+    /// The published figure, with its unit.
+    pub published: String,
+    /// The seed median and range, with its unit.
+    pub simulated: String,
+    /// Simulated median over published.
+    pub ratio: String,
+    /// Whether the median ranks where the source puts it.
+    pub in_order: bool,
+}
+
+/// Every figure of `v`, throughput then TTFT for each policy.
+pub fn figure_rows(v: &Validation) -> Vec<FigureRow> {
+    let s = &v.scenario;
+    let mut out = Vec::new();
+    for r in &v.rows {
+        let p = &r.published;
+        for (what, unit, published, spread, in_order) in [
+            (
+                s.throughput.unit(),
+                "",
+                p.throughput,
+                r.throughput,
+                r.throughput_in_order,
+            ),
+            (s.ttft.name(), " s", p.ttft_s, r.ttft, r.ttft_in_order),
+        ] {
+            out.push(FigureRow {
+                figure: format!("{} · {what}", p.policy),
+                rule: p.rule.name(),
+                published: format!("{}{unit}", fig(published)),
+                simulated: format!(
+                    "{}{unit} [{}–{}]",
+                    fig(spread.median),
+                    fig(spread.min),
+                    fig(spread.max)
+                ),
+                ratio: format!("{}×", fig(spread.median / published)),
+                in_order,
+            });
+        }
+    }
+    out
+}
+
+/// One judged line: what is compared, and whether it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The line, without its verdict.
+    pub what: String,
+    /// Its verdict.
+    pub holds: bool,
+}
+
+/// The four judged lines of `v`: the two rank orders over seeds, the two
+/// headline ratios at the median.
+pub fn judged(v: &Validation) -> [Judged; 4] {
+    let s = &v.scenario;
+    let n = v.seeds.len();
+    let need = libm::ceil(ORDER_PASS * n as f64) as usize;
+    let (a, b) = s.headline;
+    let (pa, pb) = (&s.published[a].policy, &s.published[b].policy);
+    [
+        Judged {
+            what: format!(
+                "rank order by throughput: {}/{n} seeds (need {need})",
+                v.throughput_order
+            ),
+            holds: v.throughput_order_holds(),
+        },
+        Judged {
+            what: format!(
+                "rank order by {}: {}/{n} seeds (need {need})",
+                s.ttft.name(),
+                v.ttft_order
+            ),
+            holds: v.ttft_order_holds(),
+        },
+        Judged {
+            what: format!(
+                "throughput {pa} / {pb}: published {}×, simulated {}× [{}–{}] (within {THROUGHPUT_FACTOR}×)",
+                fig(v.published_throughput_ratio()),
+                fig(v.throughput_ratio.median),
+                fig(v.throughput_ratio.min),
+                fig(v.throughput_ratio.max),
+            ),
+            holds: v.throughput_ratio_holds(),
+        },
+        Judged {
+            what: format!(
+                "{} {pb} / {pa}: published {}×, simulated {}× [{}–{}] (within {TTFT_FACTOR}×)",
+                s.ttft.name(),
+                fig(v.published_ttft_ratio()),
+                fig(v.ttft_ratio.median),
+                fig(v.ttft_ratio.min),
+                fig(v.ttft_ratio.max),
+            ),
+            holds: v.ttft_ratio_holds(),
+        },
+    ]
 }
 
 /// The validation of one scenario as text.
@@ -47,74 +158,25 @@ pub fn text(v: &Validation) -> String {
         "{:<50} {:<20} {:>10} {:>26}  {:>13}  rank at the median",
         "figure", "lab rule", "published", "simulated", "sim/published"
     );
-    for r in &v.rows {
-        let p = &r.published;
-        for (what, published, spread, in_order) in [
-            (
-                s.throughput.unit(),
-                p.throughput,
-                r.throughput,
-                r.throughput_in_order,
-            ),
-            (s.ttft.name(), p.ttft_s, r.ttft, r.ttft_in_order),
-        ] {
-            let unit = if what == s.ttft.name() { " s" } else { "" };
-            let _ = writeln!(
-                out,
-                "{:<50} {:<20} {:>10} {:>26}  {:>13}  {}",
-                format!("{} · {what}", p.policy),
-                p.rule.name(),
-                format!("{}{unit}", fig(published)),
-                format!(
-                    "{}{unit} [{}–{}]",
-                    fig(spread.median),
-                    fig(spread.min),
-                    fig(spread.max)
-                ),
-                format!("{}×", fig(spread.median / published)),
-                if in_order {
-                    "as published"
-                } else {
-                    "OUT OF ORDER"
-                },
-            );
-        }
+    for r in figure_rows(v) {
+        let _ = writeln!(
+            out,
+            "{:<50} {:<20} {:>10} {:>26}  {:>13}  {}",
+            r.figure,
+            r.rule,
+            r.published,
+            r.simulated,
+            r.ratio,
+            if r.in_order {
+                "as published"
+            } else {
+                "OUT OF ORDER"
+            },
+        );
     }
-    let need = libm::ceil(ORDER_PASS * n as f64) as usize;
-    let _ = writeln!(
-        out,
-        "rank order by throughput: {}/{n} seeds (need {need})  {}",
-        v.throughput_order,
-        verdict(v.throughput_order_holds())
-    );
-    let _ = writeln!(
-        out,
-        "rank order by {}: {}/{n} seeds (need {need})  {}",
-        s.ttft.name(),
-        v.ttft_order,
-        verdict(v.ttft_order_holds())
-    );
-    let (a, b) = s.headline;
-    let (pa, pb) = (&s.published[a].policy, &s.published[b].policy);
-    let _ = writeln!(
-        out,
-        "throughput {pa} / {pb}: published {}×, simulated {}× [{}–{}] (within {THROUGHPUT_FACTOR}×)  {}",
-        fig(v.published_throughput_ratio()),
-        fig(v.throughput_ratio.median),
-        fig(v.throughput_ratio.min),
-        fig(v.throughput_ratio.max),
-        verdict(v.throughput_ratio_holds())
-    );
-    let _ = writeln!(
-        out,
-        "{} {pb} / {pa}: published {}×, simulated {}× [{}–{}] (within {TTFT_FACTOR}×)  {}",
-        s.ttft.name(),
-        fig(v.published_ttft_ratio()),
-        fig(v.ttft_ratio.median),
-        fig(v.ttft_ratio.min),
-        fig(v.ttft_ratio.max),
-        verdict(v.ttft_ratio_holds())
-    );
+    for j in judged(v) {
+        let _ = writeln!(out, "{}  {}", j.what, verdict(j.holds));
+    }
     let _ = writeln!(out, "modelling gaps:");
     for g in s.gaps {
         let _ = writeln!(out, "  - {g}");

@@ -145,3 +145,8 @@ pub const KUBEAI: Scenario = Scenario {
 
 /// Every scenario, in the order `lblab validate` prints them.
 pub const ALL: &[Scenario] = &[LLM_D, SMG, KUBEAI];
+
+/// The scenario called `id`.
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    ALL.iter().find(|s| s.id == id)
+}
