@@ -77,3 +77,33 @@ fn the_bundle_code_maps_case_in_ascii_only() {
         "Unicode case mapping in {offenders:?}"
     );
 }
+
+/// Lab pages stay descriptions (issue 24): every Rust file under
+/// `web/src/labs` together is at most 3,500 lines. What a page draws beyond
+/// the shared template (its own tables, readouts, explorers) belongs in
+/// `web/src/panels` or `web/src/scenes`, as ARCHITECTURE.md says.
+#[test]
+fn lab_pages_stay_descriptions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/src/labs");
+    let mut all = Vec::new();
+    files(&root, &mut all);
+    let rust: Vec<&PathBuf> = all
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    assert!(rust.len() >= 15, "found only {} page files", rust.len());
+    let lines: usize = rust
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .expect("readable")
+                .lines()
+                .count()
+        })
+        .sum();
+    println!("web/src/labs: {lines} lines in {} files", rust.len());
+    assert!(
+        lines <= 3_500,
+        "web/src/labs is {lines} lines (at most 3,500)"
+    );
+}

@@ -156,10 +156,8 @@ fn packed_figures_summarise_to_what_validate_gives() {
     assert_eq!(bytes.len(), 16 * all.len());
     let back = validation::unpack(&bytes).expect("whole figures");
     assert_eq!(back, all, "bit for bit");
-    let per_seed: Vec<Vec<(f64, f64)>> = back
-        .chunks(s.published.len())
-        .map(<[_]>::to_vec)
-        .collect();
+    let per_seed: Vec<Vec<(f64, f64)>> =
+        back.chunks(s.published.len()).map(<[_]>::to_vec).collect();
     let summarised = validation::summarise(s, &seeds, &per_seed);
     assert_eq!(validation::text(&summarised), validation::text(&direct));
     assert_eq!(

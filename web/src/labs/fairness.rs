@@ -7,17 +7,13 @@ use sim_core::labs::fairness::{FairnessLab as Lab, SchedulerRun, TENANTS};
 
 use crate::charts::fairness_service;
 use crate::format::fixed;
-use crate::html::{card, el, Cell, Column, Compare, Html, Row, Table};
+use crate::html::{card, el, Column, Compare, Html};
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
-use crate::theme::replica_hex;
+use crate::panels::fairness::{percent, tenants};
 
 /// The run of the scheduler in focus (recorded by the page's run).
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a SchedulerRun> {
     v.outcome.run(v.focus?)
-}
-
-fn percent(x: f64) -> String {
-    format!("{}%", fixed(x * 100.0, 1))
 }
 
 /// Most weighted service per iteration over least, across tenants (1 is
@@ -110,55 +106,6 @@ fn cards(v: &View<'_, Lab>) -> Html {
     ]
     .into_iter()
     .collect()
-}
-
-/// Per tenant under the scheduler in focus.
-fn tenants(r: &SchedulerRun) -> Html {
-    let head = [
-        ("Tenant", ""),
-        ("Finished", "requests finished"),
-        ("Requests", "share of all finished requests"),
-        ("GPU time", "share of the engine's GPU time"),
-        (
-            "Service",
-            "weighted tokens served per iteration (VTC's measure)",
-        ),
-        ("TTFT P95", "iterations to the first token, 95th percentile"),
-        (
-            "From cache",
-            "share of its prompt tokens served from the prefix cache",
-        ),
-        ("Preempted", "its sequences evicted by strict priority"),
-    ];
-    Table {
-        id: "fairness-tenants",
-        class: "",
-        caption: format!("Tenants under {}", r.scheduler.title()),
-        head: head
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect(),
-        rows: r
-            .tenants
-            .iter()
-            .enumerate()
-            .map(|(t, x)| Row {
-                cells: vec![
-                    Cell::new(TENANTS[t].name).swatch(replica_hex(t)),
-                    Cell::new(x.finished.to_string()),
-                    Cell::new(percent(x.request_share)),
-                    Cell::new(percent(x.gpu_share)),
-                    Cell::new(fixed(x.service, 1)),
-                    Cell::new(fixed(x.ttft_p95, 0)),
-                    Cell::new(percent(x.cache_share)),
-                    Cell::new(x.preempted.to_string()),
-                ],
-                selected: false,
-                key: None,
-            })
-            .collect(),
-    }
-    .html()
 }
 
 /// The comparison's columns.

@@ -2,7 +2,6 @@
 //! tick-by-tick player (one rule, or two side by side), headline cards for one
 //! rule, the queue-evolution chart, and the all-rules comparison.
 
-mod decisions;
 mod player;
 
 pub(crate) mod tables;
@@ -311,7 +310,7 @@ pub static PAGE: Page<Lab> = Page {
             .map(|r| tables::replica_table(r, v.config.timing.in_ms()))
             .unwrap_or_default()
     }],
-    extras: &[decisions::decisions],
+    extras: &[crate::panels::decisions::decisions],
     comparison: Some(Comparison {
         heading: "Every rule, same trace",
         table: |v| {
