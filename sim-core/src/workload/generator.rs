@@ -6,6 +6,7 @@
 //!   shape `b` (CV = 1/√b) when `burstiness` ≠ 1; with a `ramp` above 1 the rate
 //!   climbs linearly in time from `rate` to `ramp × rate` over the trace (the
 //!   load ramps of published benchmarks), by stretching the same draws;
+//!   with `stages`, the rate is each stage's in turn, stage by stage;
 //! - **prompts**: log-normal lengths with the given mean and CV, clipped to
 //!   `[prompt_min, prompt_max]` (the outcome reports the observed range);
 //! - **outputs**: a long class with probability `long_share`; each class is
@@ -36,6 +37,11 @@ pub struct GeneratorSpec {
     /// The rate at the end of the trace over the rate at its start (1 is a
     /// steady rate; at least 1).
     pub ramp: f64,
+    /// Load stages as (arrivals per tick, requests), in order; empty for
+    /// one stage at `rate` with `ramp`. Requests past the last stage come
+    /// at its rate. Times run on from one stage to the next here; the
+    /// routing run holds each stage until the previous one is answered.
+    pub stages: Vec<(f64, u32)>,
     /// Gamma shape of inter-arrival times; 1 is Poisson, below 1 is burstier.
     pub burstiness: f64,
     /// Mean prompt length before clipping, in tokens.
@@ -103,13 +109,28 @@ pub fn generate(spec: &GeneratorSpec, seed: u64) -> Workload {
 
     let mut time = 0.0f64;
     let mut requests = Vec::with_capacity(spec.requests as usize);
+    let (mut stage, mut left) = (0usize, spec.stages.first().map_or(0, |s| s.1));
     for _ in 0..spec.requests {
-        time += if spec.burstiness == 1.0 {
-            arrivals.exponential(1.0 / spec.rate)
-        } else {
-            arrivals.gamma(spec.burstiness, 1.0 / (spec.rate * spec.burstiness))
+        // With stages, the rate is the stage's and the ramp is not used.
+        let rate = match spec.stages.get(stage) {
+            Some(&(r, _)) => r,
+            None => spec.stages.last().map_or(spec.rate, |s| s.0),
         };
-        let arrival = Tick(libm::floor(ramped(time, spec)) as u64);
+        time += if spec.burstiness == 1.0 {
+            arrivals.exponential(1.0 / rate)
+        } else {
+            arrivals.gamma(spec.burstiness, 1.0 / (rate * spec.burstiness))
+        };
+        let arrival = if spec.stages.is_empty() {
+            Tick(libm::floor(ramped(time, spec)) as u64)
+        } else {
+            left = left.saturating_sub(1);
+            if left == 0 && stage < spec.stages.len() {
+                stage += 1;
+                left = spec.stages.get(stage).map_or(u32::MAX, |s| s.1);
+            }
+            Tick(libm::floor(time) as u64)
+        };
 
         let raw = prompts.lognormal_mean_cv(spec.mean_prompt, spec.prompt_cv);
         let prompt_tokens = (libm::round(raw) as u32).clamp(spec.prompt_min, spec.prompt_max);

@@ -37,6 +37,16 @@ pub struct Config {
     /// it climbs linearly in time between them (default 1, a steady rate;
     /// published benchmarks ramp their load, e.g. 3 to 60 QPS is 20).
     pub ramp: f64,
+    /// Load stages, each `[rate, duration]` (requests per second and
+    /// seconds in milliseconds mode; per tick and ticks otherwise), run one
+    /// after another as inference-perf runs its stages: a stage sends
+    /// `⌊rate × duration⌋` requests, Poisson at its rate, and the next one
+    /// starts a second (a tick) after every request of the stage has its
+    /// answer (`inference_perf/loadgen/load_generator.py`, `run_stage`).
+    /// `requests` still counts the requests: past the last stage they
+    /// come at its rate, and fewer cut the last stages short. Empty (the
+    /// default): one stage at `rate`/`rps` with `ramp`.
+    pub stages: Vec<[f64; 2]>,
     /// Clients sending the trace's requests in order (default 0: none, each
     /// request leaves at its trace time). With N > 0 a request leaves at its
     /// trace time or, when all N are waiting on answers, once one is free a
@@ -141,6 +151,7 @@ impl Default for Config {
             rps: 24.0,
             burstiness: 1.0,
             ramp: 1.0,
+            stages: Vec::new(),
             clients: 0,
             think: 0.0,
             mean_prompt: 957,
@@ -255,6 +266,21 @@ impl<C: AsRouting> Rows<C> {
             |c, x| c.routing_mut().ramp = x,
         )
         .doc("The rate climbs linearly to this multiple of itself over the trace; 1 keeps it steady.")
+        .advanced(),
+        Param::<C>::text(
+            "stages",
+            "Load stages",
+            (
+                "stages as rate×duration separated by commas (e.g. 3x20,10x20): at most 64, rate and duration above 0; empty for one steady stage",
+                &["3x20,10x20", "5x60"],
+            ),
+            |c| stages_text(&c.routing().stages),
+            |c, t| {
+                c.routing_mut().stages = parse_stages(t)?;
+                Ok(())
+            },
+        )
+        .doc("Stages of steady load, each a rate (req/s, or per tick) for a duration (s, or ticks); each starts once the previous one's requests are all answered, as inference-perf runs its stages.")
         .advanced(),
         Param::<C>::whole(
             "clients",
@@ -792,6 +818,50 @@ fn gateway_spreads() -> Vec<crate::params::Opt> {
     ]
 }
 
+/// Most load stages.
+pub const MAX_STAGES: usize = 64;
+
+/// Stages in their text form: `3x20,10x20` (empty for none).
+fn stages_text(stages: &[[f64; 2]]) -> String {
+    let parts: Vec<String> = stages
+        .iter()
+        .map(|[r, d]| {
+            alloc::format!(
+                "{}x{}",
+                crate::params::real_text(*r),
+                crate::params::real_text(*d)
+            )
+        })
+        .collect();
+    parts.join(",")
+}
+
+/// Parse `3x20,10x20`: 1–64 stages of a rate and a duration, both above 0
+/// (and at most a million), or empty for none.
+pub fn parse_stages(text: &str) -> Result<Vec<[f64; 2]>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(Vec::new());
+    }
+    let why =
+        || String::from("empty, or 1–64 stages rate×duration (e.g. 3x20,10x20), each above 0");
+    let num = |x: &str| {
+        crate::decimal::parse_f64(x.trim()).filter(|v| v.is_finite() && *v > 0.0 && *v <= 1e6)
+    };
+    let stages: Vec<[f64; 2]> = t
+        .split(',')
+        .map(|s| {
+            let (r, d) = s.split_once(['x', '×'])?;
+            Some([num(r)?, num(d)?])
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(why)?;
+    if stages.len() > MAX_STAGES {
+        return Err(why());
+    }
+    Ok(stages)
+}
+
 /// Speeds in their text form: `2,1,1,1` (empty for none).
 fn speeds_text(speeds: &[f64]) -> String {
     let parts: Vec<String> = speeds
@@ -831,6 +901,26 @@ impl Config {
         }
     }
 
+    /// The load stages as (arrivals per tick, requests sent), in order
+    /// (empty without stages). A stage sends `⌊rate × duration⌋` requests,
+    /// as inference-perf's `run_stage` does, and at least one.
+    pub fn stage_plan(&self) -> Vec<(f64, u32)> {
+        let per_tick = if self.timing.in_ms() {
+            1.0 / 1000.0
+        } else {
+            1.0
+        };
+        self.stages
+            .iter()
+            .map(|&[rate, duration]| {
+                (
+                    rate * per_tick,
+                    (libm::floor(rate * duration) as u32).max(1),
+                )
+            })
+            .collect()
+    }
+
     /// The TTFT objective in ticks of the clock.
     pub fn slo_ticks(&self) -> u64 {
         if self.timing.in_ms() {
@@ -851,6 +941,7 @@ impl Config {
             requests: self.requests,
             rate: self.arrivals_per_tick(),
             ramp: self.ramp,
+            stages: self.stage_plan(),
             burstiness: self.burstiness,
             mean_prompt: f64::from(self.mean_prompt),
             prompt_cv: self.prompt_cv,

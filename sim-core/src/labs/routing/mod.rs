@@ -26,7 +26,9 @@ mod stepwise;
 mod tick;
 pub mod work;
 
-pub use config::{parse_speeds, AsRouting, Config, Rows, MAX_SPEEDS, TRACE_ENGINE};
+pub use config::{
+    parse_speeds, parse_stages, AsRouting, Config, Rows, MAX_SPEEDS, MAX_STAGES, TRACE_ENGINE,
+};
 pub use outcome::{
     Alternative, DecisionDetail, Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome,
     TraceSource,

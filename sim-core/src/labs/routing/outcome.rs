@@ -164,6 +164,15 @@ pub struct RuleOutcome {
     /// iteration), by request; `None` if it never finished (not serialised).
     #[serde(skip)]
     pub finished_at: Vec<Option<u64>>,
+    /// Each request's TTFT in ticks, by request; `None` if its first token
+    /// never came out (not serialised: for statistics over a slice of the
+    /// requests, such as a load stage's).
+    #[serde(skip)]
+    pub ttft_by_request: Vec<Option<u64>>,
+    /// When each request was sent, by request: its trace time, or later
+    /// when clients or load stages held it (not serialised).
+    #[serde(skip)]
+    pub sent_at: Vec<u64>,
     /// With `counterfactuals` on: every decision with the other rules' picks.
     #[serde(default)]
     pub counterfactuals: Vec<DecisionDetail>,

@@ -35,6 +35,8 @@ fn stretches_give_what_ticking_through_gives() {
         "long-share=0.8&rate=0.3&requests=300&seed=5",
         "gateways=3&rate=0.5&seed=7",
         "gpu=h100&model=llama-3.1-8b&rps=40&requests=300&seed=10",
+        "stages=0.1x200,0.6x100,0.3x100&requests=160&seed=11",
+        "gpu=h100&model=llama-3.1-8b&stages=20x2,80x3,40x2&requests=420&seed=12",
     ];
     let mut stretched = 0;
     for query in cases {
@@ -48,7 +50,7 @@ fn stretches_give_what_ticking_through_gives() {
             stretched += 1;
         }
     }
-    assert_eq!(stretched, 10 * RuleKind::ALL.len());
+    assert_eq!(stretched, 12 * RuleKind::ALL.len());
 }
 
 /// The recording keeps a frame only for ticks that change something; read

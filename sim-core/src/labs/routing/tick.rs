@@ -238,6 +238,8 @@ pub(super) fn run_observed(
             now.0 + 1
         };
         let batch = until > now.0 + 1;
+        // Asked before the stretch: its answers can open the next stage.
+        let draining = arrivals.waiting_on_answers();
         let ran = now;
         let mut counts: Vec<u32> = Vec::new();
         let mut finishes: Vec<(u64, usize)> = Vec::new();
@@ -293,7 +295,7 @@ pub(super) fn run_observed(
         if batch {
             // With no arrival left, the run ends when the last replica
             // falls idle, as it would tick by tick.
-            let end = if arrivals.all_routed() && config.scale_up_at <= now.0 {
+            let end = if draining && config.scale_up_at <= now.0 {
                 stopped.min(until)
             } else {
                 until
@@ -446,6 +448,8 @@ pub(super) fn run_observed(
         decisions,
         ttfts,
         finished_at,
+        ttft_by_request: ttft,
+        sent_at: arrivals.times(),
         counterfactuals,
     }
 }

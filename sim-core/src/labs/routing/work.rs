@@ -44,9 +44,22 @@ impl Shape {
             + config.long_share * config.long_output_mean;
         let requests = f64::from(config.requests);
         // The arrivals' span, shorter by the ramp's mean rate (the
-        // generator's ramp); with clients, at least each client's pauses
+        // generator's ramp) or stage by stage; with clients, at least each client's pauses
         // (their waits for the pool are in `ticks`).
-        let open = 2.0 * requests / (config.arrivals_per_tick().max(1e-9) * (1.0 + config.ramp));
+        let plan = config.stage_plan();
+        let open = if plan.is_empty() {
+            2.0 * requests / (config.arrivals_per_tick().max(1e-9) * (1.0 + config.ramp))
+        } else {
+            // Each stage's own span (the waits between stages are in
+            // `ticks`); requests past the last come at its rate.
+            let (mut left, mut span) = (requests, 0.0);
+            for &(rate, count) in &plan {
+                let k = f64::from(count).min(left);
+                span += k / rate.max(1e-9);
+                left -= k;
+            }
+            span + left / plan.last().map_or(1.0, |s| s.0.max(1e-9))
+        };
         let window = if config.clients > 0 {
             open.max(requests / f64::from(config.clients) * config.think)
         } else {

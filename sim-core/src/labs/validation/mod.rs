@@ -42,20 +42,21 @@ pub const TTFT_FACTOR: f64 = 5.0;
 /// What a source's throughput figure counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Throughput {
-    /// Output tokens per second finished while the load ran (first to last
-    /// arrival), as a load generator measuring stage by stage does.
-    WindowOutputTokens,
     /// Requests completed per second, to the last response (a benchmark
     /// that waits for every answer, as `vllm bench serve` does).
     Requests,
+    /// Output tokens of the requests sent, per second from the first
+    /// sending to the last answer (inference-perf's `output_tokens_per_sec`:
+    /// a stage's tokens over the span its requests took).
+    SpanOutputTokens,
 }
 
 impl Throughput {
     /// The unit, as the source writes it.
     pub fn unit(self) -> &'static str {
         match self {
-            Throughput::WindowOutputTokens => "output tok/s",
             Throughput::Requests => "req/s",
+            Throughput::SpanOutputTokens => "output tok/s",
         }
     }
 }
@@ -111,6 +112,13 @@ pub struct Scenario {
     pub published: &'static [Published],
     /// Indices into `published`: the headline policy and its baseline.
     pub headline: (usize, usize),
+    /// The source's load stages, as requests sent in each (empty: one
+    /// run, no stages). With stages, each figure is the mean over stages of
+    /// the figure over that stage's requests, as inference-perf sums up.
+    pub stages: &'static [u32],
+    /// How many of the first `stages` warm the caches and are left out of
+    /// the figures, as the source leaves them out.
+    pub warm_up: usize,
     /// What the lab's version of the setup leaves out or guesses.
     pub gaps: &'static [&'static str],
 }
@@ -157,7 +165,8 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
     let outcome = routing::run_rules_on(&config, &workload, &rules)?;
     // One tick is a millisecond (every scenario has a GPU).
     let per_s = if config.timing.in_ms() { 1000.0 } else { 1.0 };
-    let first = workload.requests.first().map_or(0, |r| r.arrival.0);
+    let mut stages = stage_ranges(scenario.stages, workload.requests.len());
+    stages.drain(..scenario.warm_up.min(stages.len().saturating_sub(1)));
     Ok(rules
         .iter()
         .map(|&rule| {
@@ -168,27 +177,91 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
                 // Cannot fail: `run_rules_on` runs with an unlimited meter,
                 // so every rule asked for has an outcome.
                 .expect("every rule asked for ran");
-            let throughput = match scenario.throughput {
-                Throughput::Requests => f64::from(r.completed) / r.ticks as f64 * per_s,
-                Throughput::WindowOutputTokens => {
-                    let end = workload.requests.last().map_or(0, |q| q.arrival.0) + 1;
-                    let tokens: u64 = r
-                        .finished_at
-                        .iter()
-                        .zip(&workload.requests)
-                        .filter(|(f, _)| f.is_some_and(|f| f <= end))
-                        .map(|(_, q)| u64::from(q.output_tokens))
-                        .sum();
-                    tokens as f64 / (end - first).max(1) as f64 * per_s
-                }
-            };
-            let ttft = match scenario.ttft {
-                Latency::Mean => mean(&r.ttfts),
-                Latency::P90 => percentile_sorted(&r.ttfts, 90.0),
-            } / per_s;
-            (throughput, ttft)
+            let figures: Vec<(f64, f64)> = stages
+                .iter()
+                .map(|range| {
+                    figures(
+                        scenario,
+                        r,
+                        &workload.requests[range.clone()],
+                        range.start,
+                        per_s,
+                    )
+                })
+                .collect();
+            // inference-perf's summary across stages is the plain mean of
+            // each stage's figure (checked against the llm-d report: the
+            // mean of its 16 stages' output tok/s is its summary, 8,730.0).
+            let n = figures.len().max(1) as f64;
+            (
+                figures.iter().map(|f| f.0).sum::<f64>() / n,
+                figures.iter().map(|f| f.1).sum::<f64>() / n,
+            )
         })
         .collect())
+}
+
+/// The requests of each load stage, by index: the whole run when the source
+/// has no stages, else the source's stage sizes scaled to `n` requests.
+fn stage_ranges(stages: &[u32], n: usize) -> Vec<core::ops::Range<usize>> {
+    let total: u64 = stages.iter().map(|&s| u64::from(s)).sum();
+    if total == 0 {
+        return alloc::vec![0..n];
+    }
+    let mut out = Vec::with_capacity(stages.len());
+    let (mut start, mut seen) = (0usize, 0u64);
+    for &s in stages {
+        seen += u64::from(s);
+        let end = (seen * n as u64 / total) as usize;
+        if end > start {
+            out.push(start..end);
+        }
+        start = end;
+    }
+    out
+}
+
+/// One rule's (throughput, TTFT s) over the requests `reqs`, the first of
+/// which is request `first` of the run.
+fn figures(
+    scenario: &Scenario,
+    r: &routing::RuleOutcome,
+    reqs: &[crate::workload::Request],
+    first: usize,
+    per_s: f64,
+) -> (f64, f64) {
+    let idx = first..first + reqs.len();
+    let start = r.sent_at.get(first).copied().unwrap_or(0);
+    let throughput = match scenario.throughput {
+        Throughput::Requests => f64::from(r.completed) / r.ticks as f64 * per_s,
+        Throughput::SpanOutputTokens => {
+            let end = r.finished_at[idx.clone()]
+                .iter()
+                .flatten()
+                .max()
+                .copied()
+                .unwrap_or(start);
+            let span = end.saturating_sub(start).max(1);
+            let tokens: u64 = r.finished_at[idx.clone()]
+                .iter()
+                .zip(reqs)
+                .filter(|(f, _)| f.is_some())
+                .map(|(_, q)| u64::from(q.output_tokens))
+                .sum();
+            tokens as f64 / span as f64 * per_s
+        }
+    };
+    let mut ttfts: Vec<f64> = r.ttft_by_request[idx]
+        .iter()
+        .flatten()
+        .map(|&t| t as f64)
+        .collect();
+    ttfts.sort_by(f64::total_cmp);
+    let ttft = match scenario.ttft {
+        Latency::Mean => mean(&ttfts),
+        Latency::P90 => percentile_sorted(&ttfts, 90.0),
+    } / per_s;
+    (throughput, ttft)
 }
 
 /// Median, least and greatest of a set of seeds' values.
