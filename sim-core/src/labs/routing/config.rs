@@ -245,7 +245,7 @@ impl<C: AsRouting> Rows<C> {
             |c| c.routing().rate,
             |c, x| c.routing_mut().rate = x,
         )
-        .doc("Mean arrivals per tick (λ).")
+        .doc("Mean arrivals per tick (λ); load stages, when set, bring their own rates.")
         .ticks_only(),
         Param::<C>::real(
             "rps",
@@ -255,7 +255,7 @@ impl<C: AsRouting> Rows<C> {
             |c| c.routing().rps,
             |c, x| c.routing_mut().rps = x,
         )
-        .doc("Mean arrivals per second.")
+        .doc("Mean arrivals per second; load stages, when set, bring their own rates.")
         .ms_only(),
         Param::<C>::real(
             "ramp",
@@ -265,13 +265,13 @@ impl<C: AsRouting> Rows<C> {
             |c| c.routing().ramp,
             |c, x| c.routing_mut().ramp = x,
         )
-        .doc("The rate climbs linearly to this multiple of itself over the trace; 1 keeps it steady.")
+        .doc("The rate climbs linearly to this multiple of itself over the trace; 1 keeps it steady. Not used with load stages.")
         .advanced(),
         Param::<C>::text(
             "stages",
             "Load stages",
             (
-                "stages as rate×duration separated by commas (e.g. 3x20,10x20): at most 64, rate and duration above 0; empty for one steady stage",
+                "stages as rate×duration separated by commas (e.g. 3x20,10x20): at most 64, rate and duration above 0; empty for the rate and ramp above",
                 &["3x20,10x20", "5x60"],
             ),
             |c| stages_text(&c.routing().stages),
