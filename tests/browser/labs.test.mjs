@@ -97,6 +97,12 @@ test('a payload typed into every text field (traces, retry stack) stays text', a
     await page.locator('.lab-header h1').waitFor();
     const fields = await page.locator('.controls-panel input[type="text"]').evaluateAll((els) => els.map((e) => e.id));
     for (const id of fields) {
+      // A field under "More settings" is typed into as a reader would: with
+      // its section opened.
+      await page.locator(`#${id}`).evaluate((e) => {
+        const d = e.closest('details');
+        if (d) d.open = true;
+      });
       await page.locator(`#${id}`).fill(PAYLOAD);
       await page.locator(`#${id}`).press('Enter');
       // The refusal names the value, as text.
