@@ -68,22 +68,13 @@ impl Arrivals {
         } else {
             alloc::vec![0; if clients > 0 { n } else { 0 }]
         };
-        let mut barriers = Vec::new();
-        let mut sent = 0usize;
-        for (_, count) in config.stage_plan() {
-            sent += count as usize;
-            if sent >= n {
-                break;
-            }
-            barriers.push(sent);
-        }
         Arrivals {
             at: workload.requests.iter().map(|r| r.arrival).collect(),
             closed: clients > 0,
             think,
             next: 0,
             free: (0..clients).map(|_| Reverse(0)).collect(),
-            barriers,
+            barriers: config.stage_starts(n),
             passed: 0,
             in_flight: 0,
             pause: if config.timing.in_ms() { 1000 } else { 1 },

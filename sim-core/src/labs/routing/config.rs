@@ -921,6 +921,22 @@ impl Config {
             .collect()
     }
 
+    /// The first request of each load stage after the first, for a run of
+    /// `n` requests (empty without stages; a stage past `n` is not sent).
+    /// The run holds each of these until the stages before are answered.
+    pub fn stage_starts(&self, n: usize) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut sent = 0usize;
+        for (_, count) in self.stage_plan() {
+            sent += count as usize;
+            if sent >= n {
+                break;
+            }
+            starts.push(sent);
+        }
+        starts
+    }
+
     /// The TTFT objective in ticks of the clock.
     pub fn slo_ticks(&self) -> u64 {
         if self.timing.in_ms() {

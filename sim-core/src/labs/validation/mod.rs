@@ -112,12 +112,10 @@ pub struct Scenario {
     pub published: &'static [Published],
     /// Indices into `published`: the headline policy and its baseline.
     pub headline: (usize, usize),
-    /// The source's load stages, as requests sent in each (empty: one
-    /// run, no stages). With stages, each figure is the mean over stages of
+    /// How many of the first load stages of the setup (`stages=`) warm the
+    /// caches and are left out of the figures, as the source leaves them
+    /// out. With stages, each figure is the mean over the stages measured of
     /// the figure over that stage's requests, as inference-perf sums up.
-    pub stages: &'static [u32],
-    /// How many of the first `stages` warm the caches and are left out of
-    /// the figures, as the source leaves them out.
     pub warm_up: usize,
     /// What the lab's version of the setup leaves out or guesses.
     pub gaps: &'static [&'static str],
@@ -165,7 +163,10 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
     let outcome = routing::run_rules_on(&config, &workload, &rules)?;
     // One tick is a millisecond (every scenario has a GPU).
     let per_s = if config.timing.in_ms() { 1000.0 } else { 1.0 };
-    let mut stages = stage_ranges(scenario.stages, workload.requests.len());
+    let mut stages = stage_ranges(
+        &config.stage_starts(workload.requests.len()),
+        workload.requests.len(),
+    );
     stages.drain(..scenario.warm_up.min(stages.len().saturating_sub(1)));
     Ok(rules
         .iter()
@@ -201,24 +202,13 @@ pub fn measure(scenario: &Scenario, seed: u64) -> Result<Vec<(f64, f64)>, ParamE
         .collect())
 }
 
-/// The requests of each load stage, by index: the whole run when the source
-/// has no stages, else the source's stage sizes scaled to `n` requests.
-fn stage_ranges(stages: &[u32], n: usize) -> Vec<core::ops::Range<usize>> {
-    let total: u64 = stages.iter().map(|&s| u64::from(s)).sum();
-    if total == 0 {
-        return alloc::vec![0..n];
-    }
-    let mut out = Vec::with_capacity(stages.len());
-    let (mut start, mut seen) = (0usize, 0u64);
-    for &s in stages {
-        seen += u64::from(s);
-        let end = (seen * n as u64 / total) as usize;
-        if end > start {
-            out.push(start..end);
-        }
-        start = end;
-    }
-    out
+/// The requests of each load stage, by index, from the first request of
+/// each stage after the first (one range for the whole run without stages).
+fn stage_ranges(starts: &[usize], n: usize) -> Vec<core::ops::Range<usize>> {
+    let mut bounds = alloc::vec![0];
+    bounds.extend_from_slice(starts);
+    bounds.push(n);
+    bounds.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
 /// One rule's (throughput, TTFT s) over the requests `reqs`, the first of

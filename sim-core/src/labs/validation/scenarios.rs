@@ -56,7 +56,6 @@ pub const LLM_D: Scenario = Scenario {
     ],
     headline: (0, 2),
     warm_up: 1,
-    stages: &[750, 60, 200, 300, 760, 748, 750, 750, 735, 1520, 1548, 1518, 1470, 1508, 1485, 1482, 1500],
     gaps: &[
         "Output: the source asks for 1,000 tokens, yet its own stage rows imply far fewer counted per request (output tokens over the stage's span against the requests it sent: about 500–700 in the light stages, about 250 in the heaviest; its client counts tokens by re-tokenising the text it received). At 1,000 the lab's engines are overloaded under every rule, precise scoring included (TTFT p90 about 70 s against 0.54 s), so the lab runs 500: the scenario holds from 450 to 550 tokens; at 400 the TTFT order holds in 14 seeds of 20, at 600 precise scoring overloads in some seeds.",
         "Precise scoring is modelled by prefix-aware (longest prefix in the engines' own caches unless the pool is imbalanced), approximate by SGLang's cache-aware tree of past decisions, load-aware by least outstanding; llm-d's scorer weights (prefix 3, KV 2, queue 2) are not modelled. Dynamo's KV cost, the other cache-reading rule, spreads by KV load and finds little of the cache here.",
@@ -94,7 +93,6 @@ pub const SMG: Scenario = Scenario {
         },
     ],
     headline: (0, 1),
-    stages: &[],
     warm_up: 0,
     gaps: &[
         "The suffix and output lengths are not in the source: 1,500-token suffixes (so a repeated prefix covers the 40% of the prompt that matches the 26.5% cache hit the source measured at three requests a prefix) and vLLM's default 128 output tokens are guesses.",
@@ -141,7 +139,6 @@ pub const KUBEAI: Scenario = Scenario {
         },
     ],
     headline: (0, 1),
-    stages: &[],
     warm_up: 0,
     gaps: &[
         "Each prompt is the start of one of 100 conversations, so every prompt of a conversation is a prefix of its longer ones, as the source's prompts (a conversation's first 1, 3, 5… messages) are; lengths are log-normal with CV 0.58, the spread of lengths growing evenly up to twice the mean, rather than ShareGPT's own.",
