@@ -1,5 +1,5 @@
 //! Decimal text to `f64`, correctly rounded, without the standard library's
-//! tables.
+//! tables (and back: [`Fixed`] and [`Shortest`], see `write.rs`).
 //!
 //! `str::parse::<f64>` is exact and fast, but its fast algorithm (Eisel–Lemire)
 //! carries a 10 KB table of powers of five that gzip cannot shrink: a tenth of
@@ -20,6 +20,9 @@
 //! any case) and the tests compare the two on a million inputs.
 
 use alloc::vec::Vec;
+
+mod write;
+pub use write::{shortest_exponent, Exponent, Fixed, Shortest};
 
 /// `s` as the nearest `f64` (ties to even), or `None` when `s` is not a number
 /// in the grammar of `str::parse::<f64>`.

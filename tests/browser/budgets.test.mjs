@@ -49,6 +49,20 @@ test('the JS glue exports no wasm-streams classes (vendor/wasm-streams stubs the
 // Speed targets are reported, not asserted (issue 24): wall-clock figures on
 // a busy two-core CI machine would make the suite flaky. `lblab bench` holds
 // the native simulation to its targets.
+// Core's float formatting (Grisu with Dragon4, big integers, tables of
+// cached powers) is about 8 KB gzipped; the page writes numbers through
+// sim_core::decimal (Fixed, Shortest) and the patched plotters-canvas
+// instead. One `{}` or `{:.1}` on an f64 anywhere the page reaches brings it
+// all back, so look for the first entry of Grisu's table of cached powers of
+// ten (0xe61acf033d1a45df, little-endian) in the wasm.
+test('the wasm carries no core float formatter (numbers go through sim_core::decimal)', () => {
+  const grisu = Buffer.from('df451a3d03cf1ae6', 'hex');
+  for (const f of fs.readdirSync(dist).filter((f) => f.endsWith('.wasm'))) {
+    const at = fs.readFileSync(path.join(dist, f)).indexOf(grisu);
+    assert.equal(at, -1, `${f} holds core's float formatter (Grisu's cached powers at byte ${at}): an f64 is written with {} or {:.N} somewhere the page reaches; use sim_core::decimal::Fixed or Shortest`);
+  }
+});
+
 test('the Routing Lab shows its table after navigation (time reported; target 1.5 s)', async () => {
   const times = [];
   const problems = [];

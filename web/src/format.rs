@@ -14,7 +14,13 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "∞" } else { "−∞" }.into();
     }
-    format!("{x:.*}", decimals as usize)
+    format!("{}", sim_core::decimal::Fixed(x, decimals as usize))
+}
+
+/// `x` as `{}` writes it (the fewest digits that read back as `x`), without
+/// core's float formatting (see `sim_core::decimal`).
+pub fn shortest(x: f64) -> String {
+    format!("{}", sim_core::decimal::Shortest(x))
 }
 
 /// [`fixed`] with a sign: `+1.5`, `-0.3`, `0.0`.

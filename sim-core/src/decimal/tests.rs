@@ -159,3 +159,92 @@ fn short_page_values_round_like_the_standard_library() {
         }
     }
 }
+
+/// `Fixed` and `Shortest` write what `{:.N}` and `{}` write.
+mod writing {
+    extern crate std;
+    use super::super::{shortest_exponent, Exponent, Fixed, Shortest};
+    use crate::rng::Rng;
+    use alloc::format;
+
+    fn check(x: f64) {
+        assert_eq!(format!("{}", Shortest(x)), format!("{x}"), "{x:e}");
+        assert_eq!(shortest_exponent(x), format!("{x:e}"));
+        for n in 0..=8 {
+            assert_eq!(
+                format!("{}", Fixed(x, n)),
+                format!("{x:.n$}"),
+                "{x:e} to {n}"
+            );
+            assert_eq!(
+                format!("{}", Exponent(x, n)),
+                format!("{x:.n$e}"),
+                "{x:e} to {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn edges_and_ties() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            2.5,
+            0.25,
+            0.125,
+            0.375,
+            9.5,
+            99.5,
+            999.95,
+            0.05,
+            0.15,
+            0.35,
+            1e21,
+            1e22,
+            1e-7,
+            123456789012345680.0,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::EPSILON,
+            0.1,
+            0.2,
+            0.3,
+            0.834,
+            2.0f64.powi(60),
+            2.0f64.powi(-30),
+            4428.7,
+            8730.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ] {
+            check(x);
+        }
+        // Flags go through as they do for numbers.
+        assert_eq!(format!("{:+}", Fixed(1.25, 1)), format!("{:+.1}", 1.25));
+        assert_eq!(format!("{:>8}", Fixed(-1.25, 2)), format!("{:>8.2}", -1.25));
+        assert_eq!(format!("{:08}", Fixed(-1.25, 2)), format!("{:08.2}", -1.25));
+        assert_eq!(format!("{:<6}|", Shortest(0.5)), format!("{:<6}|", 0.5));
+    }
+
+    #[test]
+    fn same_as_the_standard_library_on_random_values() {
+        let mut rng = Rng::new(7, 1);
+        for i in 0..100_000u32 {
+            let x = match i % 4 {
+                // Any bit pattern: every magnitude.
+                0 => f64::from_bits(rng.next_u64()),
+                // The magnitudes the page shows, and halves (exact ties).
+                1 => (rng.unit() * 2e6).round() / 1024.0,
+                2 => rng.unit() * 10f64.powi((rng.next_u64() % 16) as i32 - 6),
+                _ => (rng.next_u64() % 100_000) as f64 / 1000.0,
+            };
+            check(x);
+        }
+    }
+}

@@ -47,6 +47,7 @@ pub mod gpu;
 pub mod model;
 pub mod timing;
 
+use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::String;
 
@@ -177,15 +178,14 @@ impl Preset {
         };
         if self.kv_tokens_of(m) < 1.0 {
             return Err(PresetError(format!(
-                "{} in {} needs {:.0} GB of weights, more than {} × {} leaves ({:.0} GB at {:.0}% of memory); raise tp or use fp8",
+                "{} in {} needs {} GB of weights, more than {} × {} leaves ({} GB at {}% of memory); raise tp or use fp8",
                 self.model.title(),
                 self.precision.title(),
-                m.params * weight_bytes / 1e9,
+                Fixed(m.params * weight_bytes / 1e9, 0),
                 self.tp,
                 self.gpu.title(),
-                tp * g.mem_bytes * MEMORY_SHARE / 1e9,
-                MEMORY_SHARE * 100.0
-            )));
+                Fixed(tp * g.mem_bytes * MEMORY_SHARE / 1e9, 0),
+                Fixed(MEMORY_SHARE * 100.0, 0))));
         }
         Ok(cost)
     }

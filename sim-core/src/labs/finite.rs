@@ -45,7 +45,8 @@ impl Finder {
             if at.is_empty() {
                 at.push_str("(top)");
             }
-            self.found.push(format!("{at} = {x}"));
+            self.found
+                .push(format!("{at} = {}", crate::decimal::Shortest(x)));
         }
     }
 

@@ -10,6 +10,7 @@
 //! once and its arrival times are compressed or stretched so it arrives at
 //! each swept rate.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -488,7 +489,11 @@ impl Lab for GoodputLab {
         for (i, p) in o.points.iter().enumerate() {
             for r in &p.rules {
                 out.push(Tally {
-                    what: alloc::format!("point {i} (rate {}), rule {}", p.rate, r.rule.name()),
+                    what: alloc::format!(
+                        "point {i} (rate {}), rule {}",
+                        crate::decimal::Shortest(p.rate),
+                        r.rule.name()
+                    ),
                     arrived: u64::from(r.requests),
                     finished: u64::from(r.completed),
                     rejected: 0,
@@ -505,11 +510,11 @@ impl Lab for GoodputLab {
             for r in &p.rules {
                 s.push_str(&alloc::format!(
                     "{},{},{},{},{}\n",
-                    p.rate,
+                    Shortest(p.rate),
                     r.rule.name(),
-                    r.slo_attainment,
-                    r.goodput,
-                    r.ttft_p95
+                    Shortest(r.slo_attainment),
+                    Shortest(r.goodput),
+                    Shortest(r.ttft_p95)
                 ));
             }
         }
@@ -557,13 +562,13 @@ fn report(o: &Outcome, detail: bool) -> String {
     };
     let unit = r.timing.unit();
     let mut s = format!(
-        "Goodput lab: {} replicas, rates {}–{} per {per} in {} steps, SLO TTFT ≤ {} {unit}, capacity at ≥ {:.0}% within SLO, seed {}\n",
+        "Goodput lab: {} replicas, rates {}–{} per {per} in {} steps, SLO TTFT ≤ {} {unit}, capacity at ≥ {}% within SLO, seed {}\n",
         r.replicas,
         crate::params::real_text(from),
         crate::params::real_text(to),
         c.sweep_points,
         r.slo_ticks(),
-        c.slo_target * 100.0,
+        Fixed(c.slo_target * 100.0, 0),
         r.seed
     );
     if let Some(summary) = r.timing.summary(r.kv_block_tokens) {
@@ -602,9 +607,9 @@ fn report(o: &Outcome, detail: bool) -> String {
             for p in &o.points {
                 let r = &p.rules[k];
                 s.push_str(&format!(
-                    " {:>5.0}% ({:.3})",
-                    r.slo_attainment * 100.0,
-                    r.goodput
+                    " {:>5}% ({})",
+                    Fixed(r.slo_attainment * 100.0, 0),
+                    Fixed(r.goodput, 3)
                 ));
             }
             s.push('\n');

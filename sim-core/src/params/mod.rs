@@ -710,7 +710,7 @@ pub fn narrow(x: u64) -> u32 {
 /// A real value in canonical text: the shortest decimal that reads back to the
 /// same `f64` (Rust's `Display`), so text round-trips exactly.
 pub fn real_text(x: f64) -> String {
-    format!("{x}")
+    format!("{}", crate::decimal::Shortest(x))
 }
 
 /// A range bound as people type it: no trailing `.0`.
@@ -718,7 +718,7 @@ pub fn number_text(x: f64) -> String {
     if x == libm::trunc(x) && libm::fabs(x) < 1e15 {
         format!("{}", x as i64)
     } else {
-        format!("{x}")
+        format!("{}", crate::decimal::Shortest(x))
     }
 }
 

@@ -174,7 +174,7 @@ fn value(w: &Walk<'_>, out: &mut String) -> Result<(), Error> {
         Item::Bool(b) => out.push_str(if b { "true" } else { "false" }),
         Item::Uint(x) => out.push_str(&x.to_string()),
         Item::Int(x) => out.push_str(&x.to_string()),
-        Item::F64(x) => float(out, x.is_finite(), || format!("{x:e}")),
+        Item::F64(x) => float(out, x.is_finite(), || crate::decimal::shortest_exponent(x)),
         Item::Str(x) | Item::Char(x) => string(out, x),
         Item::Unit => out.push_str("null"),
         Item::Array(n) => array(w, n, out)?,

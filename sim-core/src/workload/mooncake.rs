@@ -36,7 +36,10 @@ fn number(fields: &[(String, Value)], key: &str) -> Result<f64, String> {
 fn whole(fields: &[(String, Value)], key: &str, least: u32) -> Result<u32, String> {
     let x = number(fields, key)?;
     if x != libm::trunc(x) || x < 0.0 || x > f64::from(u32::MAX) {
-        return Err(format!("{key} must be a whole number of tokens (got {x})"));
+        return Err(format!(
+            "{key} must be a whole number of tokens (got {})",
+            crate::decimal::Shortest(x)
+        ));
     }
     let n = x as u32;
     if n < least {

@@ -8,6 +8,7 @@
 //! malformed row is skipped and reported by line number; a file with no usable
 //! row, or over the size cap, is an error.
 
+use crate::decimal::{Exponent, Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -80,8 +81,8 @@ pub fn too_big(bytes: Option<usize>) -> TraceError {
     let cap = MAX_TRACE_BYTES / (1024 * 1024);
     TraceError(match bytes {
         Some(b) => format!(
-            "the trace is {:.1} MB; traces up to {cap} MB are read",
-            b as f64 / 1.0e6
+            "the trace is {} MB; traces up to {cap} MB are read",
+            Fixed(b as f64 / 1.0e6, 1)
         ),
         None => format!("the trace is over {cap} MB; traces up to {cap} MB are read"),
     })
@@ -302,10 +303,10 @@ impl ImportReport {
         }
         if self.compression != 1.0 {
             s.push_str(&format!(
-                "; time compressed ×{:.2} (estimated utilisation {:.2} → {:.2})",
-                self.compression,
-                self.utilisation,
-                self.utilisation * self.compression
+                "; time compressed ×{} (estimated utilisation {} → {})",
+                Fixed(self.compression, 2),
+                Fixed(self.utilisation, 2),
+                Fixed(self.utilisation * self.compression, 2)
             ));
         }
         s
@@ -353,10 +354,10 @@ impl ImportOptions {
         let workload = self.build(rows, capacity, &mut report);
         if workload.requests.is_empty() {
             return Err(TraceError(format!(
-                "no request in the window ({} s from {} s); the trace spans {:.0} s",
-                self.window_length_s,
-                self.window_start_s,
-                report_span_s(text, format)
+                "no request in the window ({} s from {} s); the trace spans {} s",
+                Shortest(self.window_length_s),
+                Shortest(self.window_start_s),
+                Fixed(report_span_s(text, format), 0)
             )));
         }
         Ok((workload, report))
@@ -462,9 +463,9 @@ fn far_out(rows: &mut Vec<Row>, report: &mut ImportReport) {
                 why: format!(
                     "{} days {} the rest of the trace",
                     if days >= 1.0e6 {
-                        format!("{days:.1e}")
+                        format!("{}", Exponent(days, 1))
                     } else {
-                        format!("{days:.0}")
+                        format!("{}", Fixed(days, 0))
                     },
                     if r.ms < lo { "before" } else { "after" }
                 ),

@@ -4,6 +4,7 @@
 
 use plotters::style::RGBColor;
 use sim_core::choice::Choice;
+use sim_core::decimal::Fixed;
 use sim_core::labs::goodput::Outcome;
 use sim_core::routing::RuleKind;
 
@@ -18,7 +19,7 @@ fn rate_label(x: f64) -> String {
 }
 
 fn percent_label(y: f64) -> String {
-    format!("{:.0}%", y * 100.0)
+    format!("{}%", Fixed(y * 100.0, 0))
 }
 
 fn goodput_label(y: f64) -> String {
@@ -142,22 +143,21 @@ pub fn summary(o: &Outcome, focus: RuleKind) -> String {
     let cap = o.capacities.iter().find(|c| c.rule == focus);
     match cap.and_then(|c| c.rate.map(|r| (r, c.beyond_sweep))) {
         Some((r, false)) => format!(
-            "{} keeps {:.0}% of requests within the SLO up to {} requests per {}; above that its attainment falls.",
+            "{} keeps {}% of requests within the SLO up to {} requests per {}; above that its attainment falls.",
             focus.title(),
-            o.config.slo_target * 100.0,
+            Fixed(o.config.slo_target * 100.0, 0),
             rate_label(r),
             if o.config.routing.timing.in_ms() { "second" } else { "tick" }
         ),
         Some((r, true)) => format!(
-            "{} keeps {:.0}% within the SLO at every swept rate, up to {}: its capacity is beyond the sweep.",
+            "{} keeps {}% within the SLO at every swept rate, up to {}: its capacity is beyond the sweep.",
             focus.title(),
-            o.config.slo_target * 100.0,
+            Fixed(o.config.slo_target * 100.0, 0),
             rate_label(r)
         ),
         None => format!(
-            "{} misses {:.0}% within the SLO even at the lowest swept rate.",
+            "{} misses {}% within the SLO even at the lowest swept rate.",
             focus.title(),
-            o.config.slo_target * 100.0
-        ),
+            Fixed(o.config.slo_target * 100.0, 0)),
     }
 }

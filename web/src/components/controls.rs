@@ -13,12 +13,13 @@
 //! Each control's key is its element id, its `data-control` (see `embed.rs`)
 //! and its URL key.
 
+use sim_core::stats::Bounded;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use sim_core::params::{Opt, Shape, Show, Spec, Tier, When};
 
-use crate::format::{fixed, thousands};
+use crate::format::{fixed, shortest, thousands};
 
 /// What kind of input a control is.
 #[derive(Clone, Debug, PartialEq)]
@@ -240,12 +241,12 @@ fn range_value(position: &str, kind: &ControlKind) -> String {
     if *inf && x > *max {
         return "inf".into();
     }
-    let snapped = (min + ((x.clamp(*min, *max) - min) / step).round() * step).clamp(*min, *max);
+    let snapped = (min + ((x.bounded(*min, *max) - min) / step).round() * step).bounded(*min, *max);
     let mut decimals = 0;
     while decimals < 6 && (step * 10f64.powi(decimals)).fract().abs() > 1e-9 {
         decimals += 1;
     }
-    let text = format!("{snapped:.*}", decimals as usize);
+    let text = format!("{}", sim_core::decimal::Fixed(snapped, decimals as usize));
     if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -334,10 +335,10 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 <label for=key>{c.label}</label>
                 <output for=key class="slider-value" id=format!("{key}-out")>{shown}</output>
             </div>
-            <input type="range" id=key min=min.to_string() max=top.to_string() step=step.to_string()
+            <input type="range" id=key min=shortest(min) max=shortest(top) step=shortest(step)
                 aria-describedby=hint_id(key)
                 aria-valuetext=value_text
-                prop:value=move || position().to_string()
+                prop:value=move || shortest(position())
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     if deferred {
@@ -445,7 +446,7 @@ fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
         ControlKind::Number { min, max } => view! {
             <div class="seed-row" data-control=key hidden=hidden>
                 <label for=key>{c.label}</label>
-                <input id=key type="number" min=min.to_string() max=max.to_string() step="any"
+                <input id=key type="number" min=shortest(min) max=shortest(max) step="any"
                     inputmode="decimal" aria-describedby=described prop:value=value on:change=change />
                 {hint}
             </div>

@@ -9,6 +9,8 @@
 //! index and its key moments come from sim-core (the UI never re-simulates).
 //! Playback runs on the `use_interval` hook while playing.
 
+use sim_core::decimal::Fixed;
+use sim_core::decimal::Shortest;
 use std::time::Duration;
 
 use leptos::ev;
@@ -179,7 +181,7 @@ pub fn Player(
                     {move || {
                         let span = last().max(1) as f64;
                         moments.get().into_iter().map(|i| view! {
-                            <span class="scrub-mark" style=format!("left:{:.3}%", 100.0 * i as f64 / span)></span>
+                            <span class="scrub-mark" style=format!("left:{}%", Fixed(100.0 * i as f64 / span, 3))></span>
                         }).collect_view()
                     }}
                 </div>
@@ -209,7 +211,7 @@ pub fn Player(
                         speed.set(v);
                     }
                 }>{SPEEDS.iter().map(|&s| view! {
-                    <option value=s.to_string() selected=s == speed.get_untracked()>{format!("{s}/s")}</option>
+                    <option value=crate::format::shortest(s) selected=s == speed.get_untracked()>{format!("{}/s", Shortest(s))}</option>
                 }).collect_view()}</select>
             </label>
         </div>

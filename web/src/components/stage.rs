@@ -10,6 +10,8 @@
 //! script time is recorded (`globalThis.lblabFrames`, see [`record_frame`]) so
 //! the browser tests can report the frame cost.
 
+use sim_core::decimal::Shortest;
+use sim_core::stats::Bounded;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -344,7 +346,7 @@ pub fn Stage(
             m.duration = if calm {
                 0.0
             } else {
-                (700.0 / speed.get_untracked().max(0.5)).clamp(60.0, 450.0)
+                (700.0 / speed.get_untracked().max(0.5)).bounded(60.0, 450.0)
             };
             drop(m);
             request();
@@ -369,7 +371,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     let css_w = m.width.max(1.0);
     let css_h = m.target.height.max(40.0);
     let style = AsRef::<web_sys::HtmlElement>::as_ref(canvas).style();
-    let h_text = format!("{css_h}px");
+    let h_text = format!("{}px", Shortest(css_h));
     if style.get_property_value("height").ok().as_deref() != Some(h_text.as_str()) {
         let _ = style.set_property("height", &h_text);
     }
@@ -388,7 +390,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     let p = if m.duration <= 0.0 {
         1.0
     } else {
-        ((t.min(crate::clock::now_ms()) - m.began) / m.duration).clamp(0.0, 1.0)
+        ((t.min(crate::clock::now_ms()) - m.began) / m.duration).bounded(0.0, 1.0)
     };
     let e = ease(p);
     let scene = &m.target;
@@ -408,7 +410,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
         ctx.set_font(&format!(
             "{}{}px sans-serif",
             if l.bold { "600 " } else { "" },
-            l.size
+            Shortest(l.size)
         ));
         ctx.set_fill_style_str(&l.color);
         ctx.set_text_align(if l.centre { "center" } else { "left" });
@@ -468,7 +470,10 @@ fn mark(ctx: &web_sys::CanvasRenderingContext2d, k: &Mark, x: f64, y: f64, r: f6
     }
     if let Some(text) = &k.text {
         if r >= 6.0 {
-            ctx.set_font(&format!("600 {}px sans-serif", (r * 1.1).clamp(8.0, 12.0)));
+            ctx.set_font(&format!(
+                "600 {}px sans-serif",
+                Shortest((r * 1.1).bounded(8.0, 12.0))
+            ));
             ctx.set_fill_style_str("#ffffff");
             ctx.set_text_align("center");
             let _ = ctx.fill_text(text, x, y + 0.5);

@@ -178,7 +178,7 @@ impl Configurable for Config {
         if self.mix().iter().sum::<f64>() <= 0.0 {
             return Err(ParamError {
                 key: "chat",
-                given: alloc::format!("{}", self.chat),
+                given: alloc::format!("{}", crate::decimal::Shortest(self.chat)),
                 problem: Problem::Invalid(
                     "the session mix is empty: give at least one kind of session a share".into(),
                 ),

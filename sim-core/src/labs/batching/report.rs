@@ -1,5 +1,6 @@
 //! The batching player as plain text (the CLI's output, the golden file) and CSV.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -33,12 +34,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for m in &o.modes {
         s.push_str(&format!(
-            "{:<12} {:>10} {:>12} {:>9.0}% {:>9.2}\n",
+            "{:<12} {:>10} {:>12} {:>9}% {:>9}\n",
             m.mode.name(),
             m.iterations,
             m.zero_output_iterations,
-            m.slot_occupancy * 100.0,
-            m.mean_gap
+            Fixed(m.slot_occupancy * 100.0, 0),
+            Fixed(m.mean_gap, 2)
         ));
     }
     if detail {
@@ -88,8 +89,8 @@ pub fn csv(o: &Outcome) -> String {
             m.mode.name(),
             m.iterations,
             m.zero_output_iterations,
-            m.slot_occupancy,
-            m.mean_gap
+            Shortest(m.slot_occupancy),
+            Shortest(m.mean_gap)
         ));
     }
     s

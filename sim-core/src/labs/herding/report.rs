@@ -1,5 +1,6 @@
 //! The herding lab as plain text (the CLI's output, the golden file) and CSV.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -27,12 +28,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.rules {
         s.push_str(&format!(
-            "{:<26} {:>9} {:>9.2} {:>11.2} {:>7.0}%\n",
+            "{:<26} {:>9} {:>9} {:>11} {:>7}%\n",
             r.rule.name(),
             r.peak_skew,
-            r.mean_skew,
-            r.oscillation,
-            r.pile_up_share * 100.0
+            Fixed(r.mean_skew, 2),
+            Fixed(r.oscillation, 2),
+            Fixed(r.pile_up_share * 100.0, 0)
         ));
     }
     if detail {
@@ -107,9 +108,9 @@ pub fn csv(o: &Outcome) -> String {
             "{},{},{},{},{}\n",
             r.rule.name(),
             r.peak_skew,
-            r.mean_skew,
-            r.oscillation,
-            r.pile_up_share
+            Shortest(r.mean_skew),
+            Shortest(r.oscillation),
+            Shortest(r.pile_up_share)
         ));
     }
     s

@@ -8,6 +8,7 @@
 //! escalations are a state-dependent thinning of the arrivals, so they are no
 //! longer Poisson: it is Ca², not Cs², that grows.
 
+use crate::decimal::{Fixed, Shortest};
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
@@ -109,7 +110,7 @@ pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, ParamError> {
     if !(q > 0.0 && q <= 1.0) {
         return Err(ParamError {
             key: "escalate",
-            given: alloc::format!("{q}"),
+            given: alloc::format!("{}", crate::decimal::Shortest(q)),
             problem: Problem::Invalid(alloc::string::String::from("a share above 0 and at most 1")),
         });
     }
@@ -198,20 +199,23 @@ impl Lab for CascadeLab {
 /// The escalated pool's variability and mean, exact and sampled.
 fn report_text(o: &Cascade) -> String {
     format!(
-        "Escalating the slowest {:.1}% of an exponential workload: C² {:.3} (from 1), mean ×{:.2}; sampled C² {:.3}, mean ×{:.2}\n\
+        "Escalating the slowest {}% of an exponential workload: C² {} (from 1), mean ×{}; sampled C² {}, mean ×{}\n\
          The escalated stream is a state-dependent thinning of the arrivals: no longer Poisson.\n",
-        o.escalate * 100.0,
-        o.cv2,
-        o.mean_ratio,
-        o.sampled.0,
-        o.sampled.1
-    )
+        Fixed(o.escalate * 100.0, 1),
+        Fixed(o.cv2, 3),
+        Fixed(o.mean_ratio, 2),
+        Fixed(o.sampled.0, 3),
+        Fixed(o.sampled.1, 2))
 }
 
 /// Exact and sampled figures as one row.
 fn report_csv(o: &Cascade) -> String {
     format!(
         "escalate,cv2,mean_ratio,sampled_cv2,sampled_mean_ratio\n{},{},{},{},{}\n",
-        o.escalate, o.cv2, o.mean_ratio, o.sampled.0, o.sampled.1
+        Shortest(o.escalate),
+        Shortest(o.cv2),
+        Shortest(o.mean_ratio),
+        Shortest(o.sampled.0),
+        Shortest(o.sampled.1)
     )
 }

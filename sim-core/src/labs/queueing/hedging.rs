@@ -15,6 +15,7 @@
 //!   **full duplication** (the same hedge, but both copies run to their last
 //!   token), in GPU work spent.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -308,18 +309,25 @@ impl Lab for HedgingLab {
 /// Latency percentiles and costs per strategy.
 fn report_text(o: &Outcome) -> String {
     let mut s = format!(
-        "Hedge after P{} = {:.0} ms\n{:<18} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
-        o.config.hedge_at, o.threshold, "strategy", "p50", "p95", "p99", "extra load", "extra work"
+        "Hedge after P{} = {} ms\n{:<18} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
+        o.config.hedge_at,
+        Fixed(o.threshold, 0),
+        "strategy",
+        "p50",
+        "p95",
+        "p99",
+        "extra load",
+        "extra work"
     );
     for x in &o.strategies {
         s += &format!(
-            "{:<18} {:>7.0} {:>7.0} {:>7.0} {:>9.1}% {:>9.1}%\n",
+            "{:<18} {:>7} {:>7} {:>7} {:>9}% {:>9}%\n",
             x.strategy,
-            x.p50,
-            x.p95,
-            x.p99,
-            x.extra_load * 100.0,
-            x.extra_work * 100.0
+            Fixed(x.p50, 0),
+            Fixed(x.p95, 0),
+            Fixed(x.p99, 0),
+            Fixed(x.extra_load * 100.0, 1),
+            Fixed(x.extra_work * 100.0, 1)
         );
     }
     s
@@ -331,7 +339,12 @@ fn report_csv(o: &Outcome) -> String {
     for x in &o.strategies {
         s += &format!(
             "{},{},{},{},{},{}\n",
-            x.strategy, x.p50, x.p95, x.p99, x.extra_load, x.extra_work
+            x.strategy,
+            Shortest(x.p50),
+            Shortest(x.p95),
+            Shortest(x.p99),
+            Shortest(x.extra_load),
+            Shortest(x.extra_work)
         );
     }
     s

@@ -12,6 +12,7 @@
 //! Waits are reported in units of the mean service time. The error band is
 //! ±1.96 standard errors over 20 batch means.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -335,14 +336,19 @@ fn report_text(o: &Outcome) -> String {
     );
     for (c, n) in o.curves.iter().zip(KNEE_CURVES) {
         s += &format!(
-            "  {n:<28} Ca² {:<5} Cs² {:<5} ρ = {:.2}\n",
-            c.ca2, c.cv2, c.usable_utilization
+            "  {n:<28} Ca² {:<5} Cs² {:<5} ρ = {}\n",
+            c.ca2,
+            c.cv2,
+            Fixed(c.usable_utilization, 2)
         );
     }
     for p in &o.simulated {
         s += &format!(
-            "  simulated ρ {:.1}: wait {:.3} ± {:.3} service times (formula {:.3})\n",
-            p.rho, p.mean_wait, p.band, p.formula
+            "  simulated ρ {}: wait {} ± {} service times (formula {})\n",
+            Fixed(p.rho, 1),
+            Fixed(p.mean_wait, 3),
+            Fixed(p.band, 3),
+            Fixed(p.formula, 3)
         );
     }
     s
@@ -355,9 +361,9 @@ fn report_csv(o: &Outcome) -> String {
         s += &format!(
             "{},{},{},{}\n",
             crate::labs::lab::csv_field(n),
-            c.ca2,
-            c.cv2,
-            c.usable_utilization
+            Shortest(c.ca2),
+            Shortest(c.cv2),
+            Shortest(c.usable_utilization)
         );
     }
     s

@@ -15,6 +15,7 @@
 //! sequence). Completions per tick come out at Lmax / E[W]: Little's law needs no
 //! assumption about the distribution.
 
+use crate::decimal::{Fixed, Shortest};
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
@@ -315,26 +316,26 @@ impl Lab for LittleLab {
 fn report_text(o: &Outcome) -> String {
     let c = &o.config;
     format!(
-        "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\n\
-         with {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\n\
-         seeded check (exponential outputs): {:.4} requests/tick over {} sequences, mean W {:.1} ticks{}\n",
+        "Lmax = {} sequences ({} blocks each); W = {} prefill + {} decode = {} ticks → λmax = {} requests/tick\n\
+         with {}% of the prompt cached: W = {} ticks → λmax = {} requests/tick (+{}%)\n\
+         seeded check (exponential outputs): {} requests/tick over {} sequences, mean W {} ticks{}\n",
         o.l_max,
         o.blocks_per_sequence,
-        o.prefill_ticks,
+        Fixed(o.prefill_ticks, 1),
         c.output_tokens,
-        o.residency,
-        o.lambda_max,
-        c.cache_hit * 100.0,
-        o.residency_cached,
-        o.lambda_max_cached,
-        if o.lambda_max > 0.0 {
+        Fixed(o.residency, 1),
+        Fixed(o.lambda_max, 4),
+        Fixed(c.cache_hit * 100.0, 0),
+        Fixed(o.residency_cached, 1),
+        Fixed(o.lambda_max_cached, 4),
+        Fixed(if o.lambda_max > 0.0 {
             (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0
         } else {
             0.0
-        },
-        o.check.throughput,
+        }, 1),
+        Fixed(o.check.throughput, 4),
         o.check.sequences,
-        o.check.mean_residency,
+        Fixed(o.check.mean_residency, 1),
         if o.check.slots_simulated < o.l_max {
             format!(
                 " ({} of the {} slots simulated, the rest counted at their rate)",
@@ -352,10 +353,9 @@ fn report_csv(o: &Outcome) -> String {
         "l_max,blocks_per_sequence,residency,lambda_max,residency_cached,lambda_max_cached,check_throughput\n{},{},{},{},{},{},{}\n",
         o.l_max,
         o.blocks_per_sequence,
-        o.residency,
-        o.lambda_max,
-        o.residency_cached,
-        o.lambda_max_cached,
-        o.check.throughput
-    )
+        Shortest(o.residency),
+        Shortest(o.lambda_max),
+        Shortest(o.residency_cached),
+        Shortest(o.lambda_max_cached),
+        Shortest(o.check.throughput))
 }

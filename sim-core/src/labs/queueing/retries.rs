@@ -14,6 +14,7 @@
 //!   `budget` × the successes of the previous step, and each retry waits a
 //!   jittered exponential backoff (1, 2, 4 … steps, times a uniform 0.5–1.5).
 
+use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -489,15 +490,14 @@ fn report_text(o: &Outcome) -> String {
     let products: Vec<String> = o.running_product.iter().map(|x| format!("×{x}")).collect();
     format!(
         "Attempts {:?}: running product {} → up to {} upstream calls per user action\n\
-         Peak calls per action during the incident: every layer {:.1}, one layer {:.2}, one layer with a {:.0}% budget {:.3}\n",
+         Peak calls per action during the incident: every layer {}, one layer {}, one layer with a {}% budget {}\n",
         c.attempts,
         products.join(" "),
         o.upstream_calls,
-        incident_peak(c, &o.every_layer),
-        incident_peak(c, &o.one_layer),
-        c.budget * 100.0,
-        incident_peak(c, &o.budgeted)
-    )
+        Fixed(incident_peak(c, &o.every_layer), 1),
+        Fixed(incident_peak(c, &o.one_layer), 2),
+        Fixed(c.budget * 100.0, 0),
+        Fixed(incident_peak(c, &o.budgeted), 3))
 }
 
 /// Calls per action per step under each policy.
@@ -510,7 +510,12 @@ fn report_csv(o: &Outcome) -> String {
         .zip(&o.budgeted)
         .enumerate()
     {
-        s += &format!("{t},{a},{b},{c}\n");
+        s += &format!(
+            "{t},{},{},{}\n",
+            crate::decimal::Shortest(*a),
+            crate::decimal::Shortest(*b),
+            crate::decimal::Shortest(*c)
+        );
     }
     s
 }

@@ -3,6 +3,7 @@
 //! their verdicts. [`text`] sets them out for the CLI and the golden file;
 //! the web page's validation view puts the same rows in a table.
 
+use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -23,11 +24,11 @@ fn verdict(ok: bool) -> &'static str {
 /// Figures at a precision that suits their size.
 pub fn fig(x: f64) -> String {
     if x >= 100.0 {
-        format!("{x:.0}")
+        format!("{}", Fixed(x, 0))
     } else if x >= 10.0 {
-        format!("{x:.1}")
+        format!("{}", Fixed(x, 1))
     } else {
-        format!("{x:.3}")
+        format!("{}", Fixed(x, 3))
     }
 }
 
@@ -117,22 +118,24 @@ pub fn judged(v: &Validation) -> [Judged; 4] {
         },
         Judged {
             what: format!(
-                "throughput {pa} / {pb}: published {}×, simulated {}× [{}–{}] (within {THROUGHPUT_FACTOR}×)",
+                "throughput {pa} / {pb}: published {}×, simulated {}× [{}–{}] (within {}×)",
                 fig(v.published_throughput_ratio()),
                 fig(v.throughput_ratio.median),
                 fig(v.throughput_ratio.min),
                 fig(v.throughput_ratio.max),
+                Shortest(THROUGHPUT_FACTOR),
             ),
             holds: v.throughput_ratio_holds(),
         },
         Judged {
             what: format!(
-                "{} {pb} / {pa}: published {}×, simulated {}× [{}–{}] (within {TTFT_FACTOR}×)",
+                "{} {pb} / {pa}: published {}×, simulated {}× [{}–{}] (within {}×)",
                 s.ttft.name(),
                 fig(v.published_ttft_ratio()),
                 fig(v.ttft_ratio.median),
                 fig(v.ttft_ratio.min),
                 fig(v.ttft_ratio.max),
+                Shortest(TTFT_FACTOR),
             ),
             holds: v.ttft_ratio_holds(),
         },
