@@ -14,9 +14,10 @@ use crate::labs;
 use crate::page::shell::Shell;
 use crate::tours::{self, page::TourPage};
 use crate::url;
+use crate::validate::ValidationPage;
 
 /// The site header: the brand and one link per registered lab.
-fn header_html(current: Option<&str>, home: bool) -> Html {
+fn header_html(current: Option<&str>, home: bool, validating: bool) -> Html {
     let link = |href: String, text: &str, here: bool| {
         el("a")
             .href(href)
@@ -32,7 +33,8 @@ fn header_html(current: Option<&str>, home: bool) -> Html {
                 l.info.title,
                 current == Some(l.info.id),
             )
-        }));
+        }))
+        .child(link("?lab=validate".into(), "Validation", validating));
     el("div")
         .class("site-header-inner")
         .child(
@@ -71,11 +73,12 @@ pub fn App() -> impl IntoView {
     }
     // A tour's steps name their own labs.
     let lab = if tour.is_some() { None } else { lab };
+    let validating = lab.as_deref() == Some("validate");
     let current = lab.as_deref().and_then(registry::find);
     embed::apply_document(&opts, current.map(|l| &l.info));
     provide_context(opts.clone());
     if let (Some(id), None) = (&lab, current) {
-        if !id.is_empty() {
+        if !id.is_empty() && !validating {
             notices.push(format!(
                 "There is no lab called “{}”; showing the home page.",
                 crate::format::clip(id)
@@ -97,6 +100,10 @@ pub fn App() -> impl IntoView {
             view! { <TourPage tour=t start=start /> }.into_any()
         }
         (None, Some(page)) => view! { <Shell page=page pairs=pairs.clone() /> }.into_any(),
+        (None, None) if validating => {
+            let seeds = crate::validate::seeds_of(&pairs, &mut notices);
+            view! { <ValidationPage seeds=seeds /> }.into_any()
+        }
         (None, None) => view! { <Home /> }.into_any(),
     };
     if let (true, Some(l)) = (opts.embed, current) {
@@ -108,7 +115,7 @@ pub fn App() -> impl IntoView {
     let current_id = current.map(|l| l.info.id);
     let in_tour = tour.is_some();
     let header = (!opts.embed).then(|| {
-        view! { <header class="site-header"><Markup html=header_html(current_id, current_id.is_none() && !in_tour) /></header> }
+        view! { <header class="site-header"><Markup html=header_html(current_id, current_id.is_none() && !in_tour && !validating, validating) /></header> }
     });
     let share = current.map(|l| {
         if opts.embed {

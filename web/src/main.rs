@@ -31,6 +31,7 @@ mod theme;
 mod tours;
 mod traces;
 mod url;
+mod validate;
 mod worker;
 
 pub use worker::lblab_worker_message;

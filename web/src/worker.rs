@@ -518,6 +518,9 @@ pub fn lblab_worker_message(data: JsValue) {
         let _ = Reflect::set(&msg, &"trace".into(), &JsValue::from_bool(trace));
         post(&msg);
     };
+    if lab_id == "validate" {
+        return validate(id, &pairs, &fail);
+    }
     let Some(lab) = labs::find(&lab_id) else {
         return fail(format!("no lab '{lab_id}'"), false);
     };
@@ -580,6 +583,51 @@ pub fn lblab_worker_message(data: JsValue) {
             fail(e.to_string(), trace)
         }
     }
+}
+
+/// The validation page's job (`crate::validate`): one published scenario
+/// over seeds 1–N (`scenario`, `seeds` ≤ 20), progress after every seed, and
+/// every seed's figures packed as sim-core's validation packs them.
+fn validate(id: u32, pairs: &[(String, String)], fail: &dyn Fn(String, bool)) {
+    use sim_core::labs::validation;
+    let value = |k: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let Some(scenario) = value("scenario").and_then(validation::scenarios::find) else {
+        return fail(String::from("no such published scenario"), false);
+    };
+    let seeds: u32 = value("seeds")
+        .and_then(|v| v.parse().ok())
+        .filter(|n| (1..=20).contains(n))
+        .unwrap_or(20);
+    let start = crate::clock::now_ms_anywhere();
+    let mut all = Vec::new();
+    for seed in 1..=seeds {
+        match validation::measure(scenario, u64::from(seed)) {
+            Ok(figures) => all.extend(figures),
+            Err(e) => return fail(e.to_string(), false),
+        }
+        let msg = message(id, "progress");
+        let _ = Reflect::set(&msg, &"done".into(), &JsValue::from(seed));
+        let _ = Reflect::set(&msg, &"total".into(), &JsValue::from(seeds));
+        post(&msg);
+    }
+    let msg = message(id, "done");
+    let bytes = validation::pack(&all);
+    let _ = Reflect::set(
+        &msg,
+        &"bytes".into(),
+        &js_sys::Uint8Array::from(bytes.as_slice()),
+    );
+    let _ = Reflect::set(
+        &msg,
+        &"ms".into(),
+        &JsValue::from(crate::clock::now_ms_anywhere() - start),
+    );
+    post(&msg);
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ pub struct FigureRow {
     pub in_order: bool,
 }
 
-/// Every figure of `v`, throughput then TTFT for each policy.
+/// Every figure of `v`, throughput then TTFT for each policy (with no
+/// seeds, [`super::summarise`] of nothing, only the published figures).
 pub fn figure_rows(v: &Validation) -> Vec<FigureRow> {
     let s = &v.scenario;
     let mut out = Vec::new();
@@ -65,17 +66,28 @@ pub fn figure_rows(v: &Validation) -> Vec<FigureRow> {
             ),
             (s.ttft.name(), " s", p.ttft_s, r.ttft, r.ttft_in_order),
         ] {
+            // With no seeds run yet (the page's first view), the published
+            // figure alone.
+            let measured = !v.seeds.is_empty();
             out.push(FigureRow {
                 figure: format!("{} · {what}", p.policy),
                 rule: p.rule.name(),
                 published: format!("{}{unit}", fig(published)),
-                simulated: format!(
-                    "{}{unit} [{}–{}]",
-                    fig(spread.median),
-                    fig(spread.min),
-                    fig(spread.max)
-                ),
-                ratio: format!("{}×", fig(spread.median / published)),
+                simulated: if measured {
+                    format!(
+                        "{}{unit} [{}–{}]",
+                        fig(spread.median),
+                        fig(spread.min),
+                        fig(spread.max)
+                    )
+                } else {
+                    String::from("…")
+                },
+                ratio: if measured {
+                    format!("{}×", fig(spread.median / published))
+                } else {
+                    String::new()
+                },
                 in_order,
             });
         }

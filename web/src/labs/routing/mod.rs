@@ -110,9 +110,11 @@ fn header() -> Html {
              choose a GPU under the workload settings to price each iteration in milliseconds from \
              that GPU and a model. Follows §4.2 of the reference article; compare rules by their \
              gaps, not absolute values. The table differs from the article's, which prints one trace of \
-             its generator: this lab's claims hold as medians over seeds 1–100, and the command lblab validate sets \
-             it beside three published deployments.",
-        ))
+             its generator: this lab's claims hold as medians over seeds 1–100. ",
+            )
+            .child(el("a").href("?lab=validate").text("The validation page"))
+            .text(" (or lblab validate) sets the lab beside three published deployments."),
+        )
         .into()
 }
 
