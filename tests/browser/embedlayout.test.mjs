@@ -56,7 +56,9 @@ const LOCKS = [
 test('controls= locks everything it does not list: every button, link and key tried', async () => {
   const report = [];
   // As an embed showing every panel, and as a full page (inside the lab only:
-  // the site's navigation leaves the page, which is its job).
+  // the site's navigation leaves the page, which is its job; the Routing
+  // Lab's link to the validation page, #validation-link, opens a new tab as
+  // #open-full does).
   const views = ['&embed=1&view=player,chart,controls,cards,table,intro', ''];
   for (const [lab, open] of LOCKS) for (const view of views) {
     const { page, problems } = await watchedPage(env.browser.context);
@@ -65,7 +67,7 @@ test('controls= locks everything it does not list: every button, link and key tr
     await settled(page);
     const before = await state(page, [open]);
     // Every visible button, link, label and form control, clicked.
-    const targets = page.locator('#lab-root').locator('button:visible, summary:visible, a:visible:not(#open-full), label:visible, input:visible, select:visible, [data-key]:visible, canvas:visible');
+    const targets = page.locator('#lab-root').locator('button:visible, summary:visible, a:visible:not(#open-full):not(#validation-link), label:visible, input:visible, select:visible, [data-key]:visible, canvas:visible');
     const n = await targets.count();
     for (let i = 0; i < n; i++) {
       await targets.nth(i).click({ timeout: 1000 }).catch(() => {});
@@ -76,7 +78,7 @@ test('controls= locks everything it does not list: every button, link and key tr
     for (const k of keys) await page.keyboard.press(k);
     // Focus moves through the lab's own elements (Tab would also reach the
     // site navigation, whose links rightly leave the page).
-    const focusable = page.locator('#lab-root').locator('button:visible, a:visible:not(#open-full), input:visible, select:visible, [tabindex]:visible');
+    const focusable = page.locator('#lab-root').locator('button:visible, a:visible:not(#open-full):not(#validation-link), input:visible, select:visible, [tabindex]:visible');
     const f = await focusable.count();
     for (let i = 0; i < f; i++) {
       await focusable.nth(i).focus().catch(() => {});

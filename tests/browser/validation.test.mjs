@@ -42,9 +42,13 @@ test('the validation page shows the published figures at once, then measures eve
   await page.close();
 });
 
-test('Stop ends the runs and offers to run them again', async () => {
+test('at the defaults (20 seeds) the page shows at once, and Stop ends the runs and offers to run them again', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
-  await page.goto(`${env.srv.base}?lab=validate&seeds=20`, { settle: false });
+  await page.goto(`${env.srv.base}?lab=validate`, { settle: false });
+  await page.waitForSelector('#scenario-kubeai table tbody tr');
+  const shown = await page.evaluate(() => performance.now());
+  console.log(`budget: validation page at the defaults visible ${shown.toFixed(0)} ms after navigation (target 2000)`);
+  assert.equal(await page.locator('#scenario-llm-d progress').getAttribute('max'), '20');
   await page.waitForFunction(() => Number(document.querySelector('#scenario-llm-d progress')?.value || 0) >= 1, null, { timeout: 120_000 });
   await page.click('#validation-stop');
   await page.waitForSelector('#validation-again');

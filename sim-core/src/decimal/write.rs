@@ -2,7 +2,7 @@
 //! and `{}`, without its float formatting.
 //!
 //! Why: core's float formatting (Grisu with a Dragon4 fallback, big-integer
-//! arithmetic and tables of cached powers) is about 9 KB of the gzipped
+//! arithmetic and tables of cached powers) is about 8 KB of the gzipped
 //! browser bundle, and every lab reaches it through a single `{:.1}`. The
 //! page writes few numbers, and short ones, so this module trades speed for
 //! size: it computes the *exact* decimal expansion of the binary value
@@ -11,7 +11,8 @@
 //! The shortest form (`{}`) tries ever finer roundings of that expansion and
 //! keeps the first that reads back as the same `f64` through
 //! [`super::parse_f64`], which is what "shortest round trip" means.
-//! The tests compare both with the standard library on a million values.
+//! The tests compare every form with the standard library on 100,000
+//! values of every magnitude, at every precision from 0 to 8.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -19,17 +20,19 @@ use core::fmt;
 
 /// `x` written as `{:.N}` writes it: `Fixed(2.345, 1)` shows `2.3`, and
 /// width, alignment, `+` and `0` flags behave as they do for numbers.
-#[derive(Clone, Copy, Debug)]
+// No `Debug` on these three: a derived one would print the `f64` with
+// core's formatter.
+#[derive(Clone, Copy)]
 pub struct Fixed(pub f64, pub usize);
 
 /// `x` written as `{}` writes it: the fewest digits that read back as the
 /// same `f64`, never in exponent form (`1e21` shows 22 digits).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Shortest(pub f64);
 
 /// `x` written as `{:.Ne}` writes it: `Exponent(12345678.0, 1)` shows
 /// `1.2e7`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Exponent(pub f64, pub usize);
 
 impl fmt::Display for Exponent {

@@ -109,12 +109,8 @@ fn header() -> Html {
             "A tick is one engine iteration (one prefill or one decode step), not a measured time; \
              choose a GPU under the workload settings to price each iteration in milliseconds from \
              that GPU and a model. Follows §4.2 of the reference article; compare rules by their \
-             gaps, not absolute values. The table differs from the article's, which prints one trace of \
-             its generator: this lab's claims hold as medians over seeds 1–100. ",
-            )
-            .child(el("a").href("?lab=validate").text("The validation page"))
-            .text(" (or lblab validate) sets the lab beside three published deployments."),
-        )
+             gaps, not absolute values.",
+        ))
         .into()
 }
 
@@ -323,13 +319,27 @@ pub static PAGE: Page<Lab> = Page {
                 .unwrap_or_default()
         },
         note: |v| {
+            // Why this table is not the article's, beside the table; the
+            // link sits after the player and the controls in tab order.
             el("p")
                 .class("small muted")
                 .text(format!(
-                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} {}. Hover a column title for its meaning.",
+                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} {}. Hover a column title for its meaning. \
+                     The article's §4.2 table differs: it prints one trace of its generator, while this lab's claims hold as medians over seeds 1–100. ",
                     v.config.slo_ticks(),
                     v.config.timing.unit()
                 ))
+                .child(
+                    el("a")
+                        .id("validation-link")
+                        .href("?lab=validate")
+                        // A new tab: the lab keeps its state, and an embed
+                        // does not turn into the validation page.
+                        .attr("target", "_blank")
+                        .attr("rel", "noopener")
+                        .text("The validation page"),
+                )
+                .text(" (or lblab validate) sets the lab beside three published deployments.")
                 .into()
         },
     }),
