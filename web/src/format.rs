@@ -5,6 +5,11 @@
 /// messages separate thousands the same way with one copy of the code).
 pub use sim_core::params::thousands;
 
+/// `x` as `{}` writes it (the fewest digits that read back as `x`), through
+/// `sim_core::decimal` rather than core's float formatting; the same text
+/// the simulation's parameters use.
+pub use sim_core::params::real_text;
+
 /// `x` with exactly `decimals` digits after the point (as `{:.N}` writes it).
 /// Non-finite values read "–" (NaN) or "∞".
 pub fn fixed(x: f64, decimals: u32) -> String {
@@ -15,12 +20,6 @@ pub fn fixed(x: f64, decimals: u32) -> String {
         return if x > 0.0 { "∞" } else { "−∞" }.into();
     }
     format!("{}", sim_core::decimal::Fixed(x, decimals as usize))
-}
-
-/// `x` as `{}` writes it (the fewest digits that read back as `x`), without
-/// core's float formatting (see `sim_core::decimal`).
-pub fn shortest(x: f64) -> String {
-    format!("{}", sim_core::decimal::Shortest(x))
 }
 
 /// [`fixed`] with a sign: `+1.5`, `-0.3`, `0.0`.

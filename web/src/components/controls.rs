@@ -19,7 +19,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use sim_core::params::{Opt, Shape, Show, Spec, Tier, When};
 
-use crate::format::{fixed, shortest, thousands};
+use crate::format::{fixed, real_text, thousands};
 
 /// What kind of input a control is.
 #[derive(Clone, Debug, PartialEq)]
@@ -335,10 +335,10 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 <label for=key>{c.label}</label>
                 <output for=key class="slider-value" id=format!("{key}-out")>{shown}</output>
             </div>
-            <input type="range" id=key min=shortest(min) max=shortest(top) step=shortest(step)
+            <input type="range" id=key min=real_text(min) max=real_text(top) step=real_text(step)
                 aria-describedby=hint_id(key)
                 aria-valuetext=value_text
-                prop:value=move || shortest(position())
+                prop:value=move || real_text(position())
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     if deferred {
@@ -446,7 +446,7 @@ fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
         ControlKind::Number { min, max } => view! {
             <div class="seed-row" data-control=key hidden=hidden>
                 <label for=key>{c.label}</label>
-                <input id=key type="number" min=shortest(min) max=shortest(max) step="any"
+                <input id=key type="number" min=real_text(min) max=real_text(max) step="any"
                     inputmode="decimal" aria-describedby=described prop:value=value on:change=change />
                 {hint}
             </div>

@@ -211,7 +211,7 @@ pub fn Player(
                         speed.set(v);
                     }
                 }>{SPEEDS.iter().map(|&s| view! {
-                    <option value=crate::format::shortest(s) selected=s == speed.get_untracked()>{format!("{}/s", Shortest(s))}</option>
+                    <option value=crate::format::real_text(s) selected=s == speed.get_untracked()>{format!("{}/s", Shortest(s))}</option>
                 }).collect_view()}</select>
             </label>
         </div>
