@@ -62,8 +62,11 @@ pub type FxHashMap<K, V> = hashbrown::HashMap<K, V, BuildHasherDefault<FxHasher>
 /// of every admitted request is looked up, inserted or evicted.
 #[derive(Clone, Debug, Default)]
 pub struct BlockMap {
-    /// `(key, value)`; `EMPTY` in `value` marks a free slot.
-    slots: alloc::vec::Vec<(u32, u32)>,
+    /// `(key, value)`; `EMPTY` in `value` marks a free slot. A boxed slice
+    /// rather than a `Vec`: indexing one is a bounds check in place, where a
+    /// `Vec`'s goes through `Index::index`, which the size-optimised browser
+    /// build leaves as a call in these loops.
+    slots: alloc::boxed::Box<[(u32, u32)]>,
     len: usize,
     /// `64 - log2(slots.len())`: the shift that maps a hash onto the table.
     shift: u32,
@@ -83,11 +86,13 @@ impl BlockMap {
         self.len == 0
     }
 
+    #[inline(always)]
     fn home(&self, key: u32) -> usize {
         (u64::from(key).wrapping_mul(SEED) >> self.shift) as usize
     }
 
     /// The slot holding `key`, or the free slot where it would go.
+    #[inline(always)]
     fn probe(&self, key: u32) -> usize {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
@@ -158,10 +163,13 @@ impl BlockMap {
 
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(16);
-        let old = core::mem::replace(&mut self.slots, alloc::vec![(0, EMPTY); size]);
+        let old = core::mem::replace(
+            &mut self.slots,
+            alloc::vec![(0, EMPTY); size].into_boxed_slice(),
+        );
         self.shift = 64 - size.trailing_zeros();
         self.len = 0;
-        for (k, v) in old {
+        for &(k, v) in old.iter() {
             if v != EMPTY {
                 self.insert(k, v);
             }

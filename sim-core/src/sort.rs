@@ -2,8 +2,9 @@
 //! trace's rows once, a player's few items): the standard library's sorts
 //! are fast but large, and each element type and comparison instantiates
 //! one again (some 7 KB of the browser bundle apiece). Hot loops keep the
-//! standard sorts; this one is a top-down merge sort, stable, so it orders
-//! exactly as `sort_by` does.
+//! standard sorts; this one is a top-down merge sort (insertion below a
+//! dozen elements, and nothing at all for input already in order), stable,
+//! so it orders exactly as `sort_by` does.
 //!
 //! The merge sort itself is compiled once: it sorts the elements' indices,
 //! comparing `v[i]` with `v[j]` through `dyn`, and each element type only
@@ -38,9 +39,16 @@ pub fn stable<T: Ord>(v: &mut [T]) {
 
 /// The swaps that sort `n` elements that `cmp` compares by index: swapping
 /// position `i` with `swaps[i]`, for each `i` in turn, leaves the element
-/// that was at `order[i]` at position `i`.
+/// that was at `order[i]` at position `i`. Empty when the elements are
+/// already in order (the common case in the Routing Lab's tick loop, which
+/// sorts each stretch's finishes: nothing is allocated then).
 fn sorting_swaps(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
-    let order = merge_sort((0..n).collect(), cmp);
+    if (1..n).all(|i| cmp(i, i - 1) != Ordering::Less) {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut scratch = Vec::with_capacity(n / 2);
+    merge_sort(&mut order, &mut scratch, cmp);
     // `at[p]`: which original element is at position `p` now; `place[e]`:
     // where original element `e` is now.
     let mut at: Vec<usize> = (0..n).collect();
@@ -59,29 +67,56 @@ fn sorting_swaps(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec
     swaps
 }
 
+/// Runs this short are sorted by insertion (stable: an element moves left
+/// only past strictly greater ones), as most merge sorts do below a cutoff.
+const INSERTION_MAX: usize = 12;
+
 // Compiled once: sorts indices, the comparison is called through `dyn`.
-fn merge_sort(mut v: Vec<usize>, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
-    if v.len() <= 1 {
-        return v;
+// Top-down; `scratch` holds the left half while the halves merge back.
+fn merge_sort(
+    v: &mut [usize],
+    scratch: &mut Vec<usize>,
+    cmp: &mut dyn FnMut(usize, usize) -> Ordering,
+) {
+    if v.len() <= INSERTION_MAX {
+        for i in 1..v.len() {
+            let x = v[i];
+            let mut j = i;
+            while j > 0 && cmp(x, v[j - 1]) == Ordering::Less {
+                v[j] = v[j - 1];
+                j -= 1;
+            }
+            v[j] = x;
+        }
+        return;
     }
-    let right = v.split_off(v.len() / 2);
-    let left = merge_sort(v, cmp);
-    let right = merge_sort(right, cmp);
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let mut l = left.into_iter().peekable();
-    let mut r = right.into_iter().peekable();
-    while let (Some(&a), Some(&b)) = (l.peek(), r.peek()) {
+    let mid = v.len() / 2;
+    merge_sort(&mut v[..mid], scratch, cmp);
+    merge_sort(&mut v[mid..], scratch, cmp);
+    // Already in order across the halves: nothing to merge.
+    if cmp(v[mid], v[mid - 1]) != Ordering::Less {
+        return;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(&v[..mid]);
+    let (mut l, mut r, mut k) = (0, mid, 0);
+    while l < scratch.len() && r < v.len() {
         // Take from the right only when strictly smaller: stable.
-        let next = if cmp(b, a) == Ordering::Less {
-            r.next()
+        if cmp(v[r], scratch[l]) == Ordering::Less {
+            v[k] = v[r];
+            r += 1;
         } else {
-            l.next()
-        };
-        out.extend(next);
+            v[k] = scratch[l];
+            l += 1;
+        }
+        k += 1;
     }
-    out.extend(l);
-    out.extend(r);
-    out
+    // What is left of the right half is already in place.
+    while l < scratch.len() {
+        v[k] = scratch[l];
+        l += 1;
+        k += 1;
+    }
 }
 
 #[cfg(test)]
@@ -105,29 +140,51 @@ mod tests {
         assert_eq!(w, [1, 2, 3]);
     }
 
-    /// The merge sort on the elements themselves, as this module had it
-    /// before it sorted indices.
-    fn by_value<T>(mut v: Vec<T>, cmp: &mut dyn FnMut(&T, &T) -> Ordering) -> Vec<T> {
-        if v.len() <= 1 {
+    /// The same sort on the elements themselves (the order check, then
+    /// insertion below the cutoff and merges above it), written directly.
+    fn by_value<T: Copy>(mut v: Vec<T>, cmp: &mut dyn FnMut(&T, &T) -> Ordering) -> Vec<T> {
+        if (1..v.len()).all(|i| cmp(&v[i], &v[i - 1]) != Ordering::Less) {
             return v;
         }
-        let right = v.split_off(v.len() / 2);
-        let left = by_value(v, cmp);
-        let right = by_value(right, cmp);
-        let mut out = Vec::with_capacity(left.len() + right.len());
-        let mut l = left.into_iter().peekable();
-        let mut r = right.into_iter().peekable();
-        while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
-            let next = if cmp(b, a) == Ordering::Less {
-                r.next()
-            } else {
-                l.next()
-            };
-            out.extend(next);
+        fn sort<T: Copy>(v: &mut [T], cmp: &mut dyn FnMut(&T, &T) -> Ordering) {
+            if v.len() <= INSERTION_MAX {
+                for i in 1..v.len() {
+                    let x = v[i];
+                    let mut j = i;
+                    while j > 0 && cmp(&x, &v[j - 1]) == Ordering::Less {
+                        v[j] = v[j - 1];
+                        j -= 1;
+                    }
+                    v[j] = x;
+                }
+                return;
+            }
+            let mid = v.len() / 2;
+            sort(&mut v[..mid], cmp);
+            sort(&mut v[mid..], cmp);
+            if cmp(&v[mid], &v[mid - 1]) != Ordering::Less {
+                return;
+            }
+            let left: Vec<T> = v[..mid].to_vec();
+            let (mut l, mut r, mut k) = (0, mid, 0);
+            while l < left.len() && r < v.len() {
+                if cmp(&v[r], &left[l]) == Ordering::Less {
+                    v[k] = v[r];
+                    r += 1;
+                } else {
+                    v[k] = left[l];
+                    l += 1;
+                }
+                k += 1;
+            }
+            while l < left.len() {
+                v[k] = left[l];
+                l += 1;
+                k += 1;
+            }
         }
-        out.extend(l);
-        out.extend(r);
-        out
+        sort(&mut v, cmp);
+        v
     }
 
     /// An inconsistent comparison: its answers come from `answers` in turn;
@@ -160,6 +217,25 @@ mod tests {
             let theirs = by_value(v.clone(), &mut answering(&answers, &mut theirs_log));
             assert_eq!(ours, theirs, "n = {n}");
             assert_eq!(ours_log, theirs_log, "n = {n}");
+        }
+    }
+
+    /// Input in order, in reverse, and in order but for its last element:
+    /// the order check, the skipped merges and the insertion runs.
+    #[test]
+    fn orders_nearly_sorted_input_as_the_standard_sort() {
+        for n in [2usize, 12, 13, 100, 1000] {
+            let sorted: Vec<(u32, usize)> = (0..n).map(|i| (i as u32 / 3, i)).collect();
+            let reversed: Vec<(u32, usize)> = sorted.iter().rev().copied().collect();
+            let mut last_low = sorted.clone();
+            last_low[n - 1].0 = 0;
+            for v in [sorted, reversed, last_low] {
+                let mut ours = v.clone();
+                stable_by_key(&mut ours, |p| p.0);
+                let mut std = v;
+                std.sort_by_key(|p| p.0);
+                assert_eq!(ours, std, "n = {n}");
+            }
         }
     }
 

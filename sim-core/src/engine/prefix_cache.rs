@@ -81,24 +81,31 @@ impl PrefixCache {
             .count()
     }
 
+    // The list's links are read and written through a slice: a `Vec`'s
+    // indexing is a call in the size-optimised browser build, a slice's a
+    // bounds check in place, and every prompt block passes through here.
+    #[inline(always)]
     fn unlink(&mut self, i: u32) {
-        let Node { newer, older, .. } = self.nodes[i as usize];
+        let nodes = self.nodes.as_mut_slice();
+        let Node { newer, older, .. } = nodes[i as usize];
         match newer {
             NONE => self.newest = older,
-            n => self.nodes[n as usize].older = older,
+            n => nodes[n as usize].older = older,
         }
         match older {
             NONE => self.oldest = newer,
-            o => self.nodes[o as usize].newer = newer,
+            o => nodes[o as usize].newer = newer,
         }
     }
 
+    #[inline(always)]
     fn push_newest(&mut self, i: u32) {
-        self.nodes[i as usize].newer = NONE;
-        self.nodes[i as usize].older = self.newest;
+        let nodes = self.nodes.as_mut_slice();
+        nodes[i as usize].newer = NONE;
+        nodes[i as usize].older = self.newest;
         match self.newest {
             NONE => self.oldest = i,
-            n => self.nodes[n as usize].newer = i,
+            n => nodes[n as usize].newer = i,
         }
         self.newest = i;
     }
