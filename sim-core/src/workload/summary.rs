@@ -9,10 +9,10 @@
 //! serve at best, so no routing rule's cache share can exceed it.
 
 use alloc::vec::Vec;
-use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 
-use super::{BlockId, Workload};
+use super::Workload;
+use crate::fasthash::BlockMap;
 use crate::stats::percentile_sorted;
 
 /// Distribution of one length (prompt or output), in tokens.
@@ -121,13 +121,16 @@ impl Workload {
             .windows(2)
             .map(|w| w[1].arrival.0.saturating_sub(w[0].arrival.0) as f64)
             .collect();
-        let mut seen: HashSet<BlockId> = HashSet::new();
+        // Every block id seen so far (the value is unused).
+        let mut seen = BlockMap::default();
         let (mut blocks, mut repeats) = (0u64, 0u64);
         for r in reqs {
             for &b in &r.blocks {
                 blocks += 1;
-                if !seen.insert(b) {
+                if seen.get(b).is_some() {
                     repeats += 1;
+                } else {
+                    seen.insert(b, 0);
                 }
             }
         }
@@ -157,7 +160,7 @@ impl Workload {
 mod tests {
     use super::*;
     use crate::time::Tick;
-    use crate::workload::Request;
+    use crate::workload::{BlockId, Request};
     use alloc::vec;
 
     fn req(arrival: u64, prompt: u32, output: u32, blocks: Vec<BlockId>) -> Request {

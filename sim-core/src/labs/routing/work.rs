@@ -76,14 +76,25 @@ impl Shape {
     }
 
     /// What `workload` holds.
+    ///
+    /// The same figures as [`Workload::stats`] gives (its means are sums of
+    /// whole token counts, exact in `f64`), without the rest of that summary
+    /// (its set of every prompt block, its sorted lengths), which the page's
+    /// Routing Lab run paid for twice, for figures the estimate never reads.
     pub fn of(workload: &Workload) -> Shape {
-        let s = workload.stats();
+        let reqs = &workload.requests;
+        let n = reqs.len();
+        let mean = |total: u64| if n == 0 { 0.0 } else { total as f64 / n as f64 };
+        let prompt: u64 = reqs.iter().map(|r| u64::from(r.prompt_tokens)).sum();
+        let output: u64 = reqs.iter().map(|r| u64::from(r.output_tokens)).sum();
+        let first = reqs.first().map_or(0, |r| r.arrival.0);
+        let last = reqs.last().map_or(0, |r| r.arrival.0);
         Shape {
-            requests: f64::from(s.requests),
-            prompt: s.prompt.mean,
-            output: s.output.mean,
-            block_tokens: f64::from(s.block_tokens.max(1)),
-            window: s.last_arrival.saturating_sub(s.first_arrival) as f64,
+            requests: n as f64,
+            prompt: mean(prompt),
+            output: mean(output),
+            block_tokens: f64::from(workload.block_tokens.max(1)),
+            window: last.saturating_sub(first) as f64,
         }
     }
 }
@@ -217,5 +228,32 @@ pub fn work(config: &Config, rules: usize, shape: &Shape) -> Work {
             "+rate",
             "+rps",
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::generator;
+
+    /// `of` reads the same figures off a workload as its full statistics.
+    #[test]
+    fn shape_of_a_workload_agrees_with_its_statistics() {
+        for seed in 1..6 {
+            let config = Config {
+                seed,
+                ..Config::default()
+            };
+            let w = generator::generate(&config.generator(), seed);
+            let (shape, s) = (Shape::of(&w), w.stats());
+            assert_eq!(shape.requests, f64::from(s.requests));
+            assert_eq!(shape.prompt.to_bits(), s.prompt.mean.to_bits());
+            assert_eq!(shape.output.to_bits(), s.output.mean.to_bits());
+            assert_eq!(shape.block_tokens, f64::from(s.block_tokens.max(1)));
+            assert_eq!(
+                shape.window,
+                s.last_arrival.saturating_sub(s.first_arrival) as f64
+            );
+        }
     }
 }
