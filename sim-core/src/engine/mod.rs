@@ -541,12 +541,14 @@ impl Replica {
                 kv += done;
             }
         } else {
-            for seq in &self.running {
-                let context = f64::from(seq.ctx);
-                tokens += 1.0;
-                attended += context;
-                kv += context;
-            }
+            // One new token per sequence, each attending to and reading its
+            // whole context. Summed as integers (exact, as the `f64` sums of
+            // whole numbers were, and a loop the compiler vectorises: this
+            // runs once per decode iteration of every replica).
+            let context: u64 = self.running.iter().map(|seq| u64::from(seq.ctx)).sum();
+            tokens = self.running.len() as f64;
+            attended = context as f64;
+            kv = context as f64;
         }
         cost.step_s(tokens, attended, kv) * 1000.0
     }
