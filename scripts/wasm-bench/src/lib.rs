@@ -1,0 +1,46 @@
+//! The Routing Lab's run as the page's worker makes it (the registry's
+//! erased entry point, the page's default rules recorded for the player),
+//! timed from its start to the end of the simulation as the page's
+//! `lblab_last_compute_ms` is: the outcome's encoding is not counted.
+
+use core::cell::Cell;
+use sim_core::labs::entry::RunRequest;
+
+extern "C" {
+    /// `performance.now()`, passed in by run.mjs.
+    fn now() -> f64;
+}
+
+/// Milliseconds of one run at the Routing Lab's defaults. `mode` 0: ticks,
+/// nothing recorded; 1: ticks with the player's two rules recorded (the
+/// page as it opens); 2: as 1 in milliseconds mode (H100, Llama 3.1 8B).
+#[no_mangle]
+pub extern "C" fn bench(mode: u32) -> f64 {
+    let record: &[&str] = if mode >= 1 {
+        &["least-outstanding", "round-robin"]
+    } else {
+        &[]
+    };
+    let pairs: &[(&str, &str)] = if mode == 2 {
+        &[("gpu", "h100"), ("model", "llama-3.1-8b")]
+    } else {
+        &[]
+    };
+    let lab = sim_core::labs::find("routing").expect("the Routing Lab is registered");
+    // SAFETY: an import without arguments or preconditions.
+    let clock = || unsafe { now() };
+    let end = Cell::new(f64::NAN);
+    let computed = || end.set(clock());
+    let request = RunRequest {
+        pairs,
+        only: &[],
+        trace: None,
+        record,
+        progress: None,
+        computed: Some(&computed),
+    };
+    let start = clock();
+    let out = (lab.run)(&request);
+    assert!(out.is_ok(), "the run at the defaults succeeds");
+    end.get() - start
+}
