@@ -1,5 +1,6 @@
-//! A small stable sort for the places that sort rarely and briefly (a
-//! trace's rows once, a player's few items): the standard library's sorts
+//! A small stable sort for the places that sort rarely or briefly (a
+//! trace's rows once, a player's few items, the finishes of a stretch of the
+//! Routing Lab's tick loop, nearly always in order already): the standard library's sorts
 //! are fast but large, and each element type and comparison instantiates
 //! one again (some 7 KB of the browser bundle apiece). Hot loops keep the
 //! standard sorts; this one is a top-down merge sort (insertion below a
