@@ -13,6 +13,10 @@ use plotters_backend::{
 pub struct CanvasBackend {
     canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
+    /// The font this backend last set on the context (patched, see
+    /// VENDORED.md): setting `font` makes the browser parse it again, and a
+    /// chart's labels nearly all share one font.
+    font: String,
 }
 
 pub struct CanvasError(String);
@@ -42,7 +46,11 @@ impl std::error::Error for CanvasError {}
 impl CanvasBackend {
     fn init_backend(canvas: HtmlCanvasElement) -> Option<Self> {
         let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        Some(CanvasBackend { canvas, context })
+        Some(CanvasBackend {
+            canvas,
+            context,
+            font: String::new(),
+        })
     }
 
     /// Create a new drawing backend backed with an HTML5 canvas object with given Id
@@ -295,18 +303,24 @@ impl DrawingBackend for CanvasBackend {
 
         self.context
             .set_fill_style(&make_canvas_color(color.clone()));
-        self.context.set_font(&format!(
+        let font = format!(
             "{} {}px {}",
             style.style().as_str(),
             css_number(style.size()),
             style.family().as_str(),
-        ));
+        );
+        if font != self.font {
+            self.context.set_font(&font);
+            self.font = font;
+        }
         self.context
             .fill_text(text, f64::from(x), f64::from(y))
             .map_err(error_cast)?;
 
         if degree != 0.0 {
             self.context.restore();
+            // `restore` put back the font from before `save`.
+            self.font.clear();
         }
 
         Ok(())

@@ -406,15 +406,33 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
         }
     }
     ctx.set_text_baseline("middle");
+    // Setting a font makes the browser parse it again, and a scene's labels
+    // alternate between a few (a name, then its count): draw them one font
+    // at a time (labels do not overlap, so their order is free) and set each
+    // font once a frame.
+    let mut font = String::new();
+    let mut fonts: Vec<(bool, f64)> = Vec::new();
     for l in &scene.labels {
-        ctx.set_font(&format!(
+        if !fonts.contains(&(l.bold, l.size)) {
+            fonts.push((l.bold, l.size));
+        }
+    }
+    for (bold, size) in fonts {
+        let face = format!(
             "{}{}px sans-serif",
-            if l.bold { "600 " } else { "" },
-            Shortest(l.size)
-        ));
-        ctx.set_fill_style_str(&l.color);
-        ctx.set_text_align(if l.centre { "center" } else { "left" });
-        let _ = ctx.fill_text(&l.text, l.x, l.y);
+            if bold { "600 " } else { "" },
+            Shortest(size)
+        );
+        set_font(&ctx, &mut font, face);
+        for l in scene
+            .labels
+            .iter()
+            .filter(|l| (l.bold, l.size) == (bold, size))
+        {
+            ctx.set_fill_style_str(&l.color);
+            ctx.set_text_align(if l.centre { "center" } else { "left" });
+            let _ = ctx.fill_text(&l.text, l.x, l.y);
+        }
     }
     ctx.set_global_alpha(e);
     for l in &scene.lines {
@@ -428,7 +446,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     ctx.set_global_alpha(1.0 - e);
     for k in &m.leaving {
         let (x, y, r) = m.drawn.get(&k.id).copied().unwrap_or((k.x, k.y, k.r));
-        mark(&ctx, k, x, y, r);
+        mark(&ctx, &mut font, k, x, y, r);
     }
     ctx.set_global_alpha(1.0);
     let mut drawn = HashMap::with_capacity(scene.marks.len());
@@ -444,7 +462,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
             y0 + (k.y - y0) * e,
             r0 + (k.r - r0) * e,
         );
-        mark(&ctx, k, x, y, r);
+        mark(&ctx, &mut font, k, x, y, r);
         drawn.insert(k.id, (x, y, r));
     }
     m.drawn = drawn;
@@ -454,7 +472,23 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     p < 1.0
 }
 
-fn mark(ctx: &web_sys::CanvasRenderingContext2d, k: &Mark, x: f64, y: f64, r: f64) {
+/// Set `next` as the context's font unless `last` (what this frame set
+/// before) already is it.
+fn set_font(ctx: &web_sys::CanvasRenderingContext2d, last: &mut String, next: String) {
+    if *last != next {
+        ctx.set_font(&next);
+        *last = next;
+    }
+}
+
+fn mark(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    font: &mut String,
+    k: &Mark,
+    x: f64,
+    y: f64,
+    r: f64,
+) {
     ctx.set_fill_style_str(&k.fill);
     ctx.begin_path();
     if k.square {
@@ -470,10 +504,14 @@ fn mark(ctx: &web_sys::CanvasRenderingContext2d, k: &Mark, x: f64, y: f64, r: f6
     }
     if let Some(text) = &k.text {
         if r >= 6.0 {
-            ctx.set_font(&format!(
-                "600 {}px sans-serif",
-                Shortest((r * 1.1).bounded(8.0, 12.0))
-            ));
+            set_font(
+                ctx,
+                font,
+                format!(
+                    "600 {}px sans-serif",
+                    Shortest((r * 1.1).bounded(8.0, 12.0))
+                ),
+            );
             ctx.set_fill_style_str("#ffffff");
             ctx.set_text_align("center");
             let _ = ctx.fill_text(text, x, y + 0.5);
