@@ -317,6 +317,37 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     assert!(unknown.is_err());
 }
 
+/// The key moments the player marks are the ticks where `moment` finds one,
+/// asking every tick (the list is built from the flagged frames only).
+#[test]
+fn routing_moments_are_every_tick_with_a_moment() {
+    let pairs: &[&[RuleKind]] = &[
+        &[RuleKind::RoundRobin],
+        &[RuleKind::LeastOutstanding, RuleKind::RoundRobin],
+        &[RuleKind::PrefixAware, RuleKind::LeastKv],
+        &[
+            RuleKind::PowerOfTwo,
+            RuleKind::RoundRobin,
+            RuleKind::SglangCacheAware,
+        ],
+    ];
+    let mut marked = 0;
+    for seed in 1..=6 {
+        let config = RoutingConfig {
+            seed,
+            ..RoutingConfig::default()
+        };
+        for rules in pairs {
+            let t = play(&config, rules);
+            let every: Vec<usize> = (0..t.len()).filter(|&i| t.moment(i).is_some()).collect();
+            assert_eq!(t.moments(), every, "seed {seed}, {rules:?}");
+            marked += every.len();
+        }
+    }
+    println!("key moments over 6 seeds × 4 rule sets: {marked}");
+    assert!(marked > 0);
+}
+
 /// The fairness player's record: recording changes nothing in the run, the
 /// running totals end on the summary, and each key moment is where the model
 /// says (a preemption evicts the sequence it names, an overtake passes an

@@ -192,7 +192,10 @@ fn player(state: State) -> Option<impl IntoView> {
     let id = page.entry().info.id;
     let len = Signal::derive(move || state.len());
     let step = Signal::derive(move || state.step());
-    let moments = Signal::derive(move || state.with_snap(|s| page.moments(s)).unwrap_or_default());
+    // A memo: the bar, its buttons and its count all read the moments, and
+    // they change only with the run, not with the step.
+    let moments: Signal<Vec<usize>> =
+        Memo::new(move |_| state.with_snap(|s| page.moments(s)).unwrap_or_default()).into();
     let narration =
         Signal::derive(move || state.with_snap(|s| page.narrate(s)).unwrap_or_default());
     let scene: SceneFn = Arc::new(move |width, palette| {
