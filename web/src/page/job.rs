@@ -23,8 +23,9 @@ pub struct Run {
     answered: RwSignal<Option<Job>>,
     cancelled: RwSignal<Option<Job>>,
     progress: RwSignal<(u32, u32)>,
-    /// The latest outcome (`Ok(None)`: nothing yet), or why the run failed.
-    pub outcome: RwSignal<Result<Option<Shared>, String>>,
+    /// The latest outcome with the configuration it ran from (`Ok(None)`:
+    /// nothing yet), or why the run failed.
+    pub outcome: RwSignal<Result<Option<Ran>, String>>,
     /// Why the last run refused its trace, if that is why it failed.
     pub trace_refused: RwSignal<Option<String>>,
 }
@@ -45,6 +46,11 @@ impl Run {
 
     /// The outcome, tracked (`None` while there is none or the run failed).
     pub fn get(&self) -> Option<Shared> {
+        self.ran().map(|r| r.outcome)
+    }
+
+    /// The outcome and the configuration it ran from, tracked.
+    pub fn ran(&self) -> Option<Ran> {
         self.outcome.with(|o| o.as_ref().ok().cloned().flatten())
     }
 
@@ -54,18 +60,34 @@ impl Run {
     }
 }
 
-/// The job in flight and the one waiting behind it.
+/// An outcome and the configuration its run was given. Views of the outcome
+/// read this configuration, not the one the controls hold now: while the
+/// next run is in the worker they keep showing the last one as it was, and
+/// are not built again twice per change (once for the new settings over the
+/// old outcome, once more when the new outcome arrives).
+#[derive(Clone, PartialEq)]
+pub struct Ran {
+    /// The configuration (`L::Config`) the run was given.
+    pub config: Shared,
+    /// The outcome (`L::Outcome`).
+    pub outcome: Shared,
+}
+
+/// The job in flight and the one waiting behind it, each with the
+/// configuration it was made from.
 #[derive(Default)]
 struct Queue {
     busy: bool,
-    next: Option<Job>,
+    next: Option<(Job, Shared)>,
 }
 
-/// Run `job` in the worker whenever it changes, reading replies back as
-/// `page`'s outcome; with `publish`, each outcome is also what the exports
-/// and the browser tests read (the page's main run is; its player's is not).
+/// Run `job` (made from `config`) in the worker whenever it changes, reading
+/// replies back as `page`'s outcome; with `publish`, each outcome is also
+/// what the exports and the browser tests read (the page's main run is; its
+/// player's is not).
 pub fn use_run(
     job: impl Fn() -> Option<Job> + Send + Sync + 'static,
+    config: RwSignal<Shared>,
     page: &'static dyn AnyPage,
     publish: bool,
 ) -> Run {
@@ -81,17 +103,25 @@ pub fn use_run(
     // Synchronises the worker with the job wanted; it writes no signal.
     Effect::new(move |_| {
         if let Some(j) = run.wanted.get() {
-            start(Rc::clone(&queue), j, run, page, publish);
+            // The job was made from the configuration as it is now.
+            let made_from = config.get_untracked();
+            start(Rc::clone(&queue), (j, made_from), run, page, publish);
         }
     });
     run
 }
 
-fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPage, publish: bool) {
+fn start(
+    queue: Rc<RefCell<Queue>>,
+    (job, config): (Job, Shared),
+    run: Run,
+    page: &'static dyn AnyPage,
+    publish: bool,
+) {
     {
         let mut q = queue.borrow_mut();
         if q.busy {
-            q.next = Some(job);
+            q.next = Some((job, config));
             return;
         }
         q.busy = true;
@@ -123,7 +153,8 @@ fn start(queue: Rc<RefCell<Queue>>, job: Job, run: Run, page: &'static dyn AnyPa
                         crate::exports::publish(json, move || page.csv(&o), ms);
                     }
                     run.trace_refused.set(None);
-                    run.outcome.set(decoded.map(Some));
+                    run.outcome
+                        .set(decoded.map(|outcome| Some(Ran { config, outcome })));
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));
                 }

@@ -77,7 +77,7 @@ fn inputs(state: State) -> impl IntoView {
     });
     let editor = page.editor().map(|legend| {
         let edit = move |e: Edit| {
-            for (key, value) in state.with_snap(|s| page.edit(s, &e)).unwrap_or_default() {
+            for (key, value) in state.with_settings_snap(|s| page.edit(s, &e)).unwrap_or_default() {
                 let _ = state.set(key, &value);
             }
         };
@@ -110,7 +110,7 @@ fn inputs(state: State) -> impl IntoView {
             <fieldset class="trace-editor" data-control="trace" hidden=!state.allows("trace")>
                 <legend>{legend}</legend>
                 <div on:change=on_change on:click=on_click>
-                    <Markup html=move || state.with_snap(|s| page.editor_html(s)).unwrap_or_default() />
+                    <Markup html=move || state.with_settings_snap(|s| page.editor_html(s)).unwrap_or_default() />
                 </div>
             </fieldset>
         }

@@ -254,6 +254,7 @@ impl State {
                     record,
                 })
             },
+            config,
             page,
             true,
         );
@@ -262,12 +263,11 @@ impl State {
             if !opens {
                 return 0;
             }
-            let config = config.get();
-            main.get()
-                .and_then(|outcome| {
+            main.ran()
+                .and_then(|ran| {
                     let snap = Snap {
-                        config: &config,
-                        outcome: &outcome,
+                        config: &ran.config,
+                        outcome: &ran.outcome,
                         focus: focus.get(),
                         vs: vs.get(),
                         pickable: true,
@@ -365,18 +365,37 @@ impl State {
         }
     }
 
-    /// Run `f` on a snapshot of the state (tracked), if there is a run.
+    /// Run `f` on a snapshot of the last run (tracked), if there is one: its
+    /// outcome with the configuration it ran from, so what shows the outcome
+    /// changes when the next outcome arrives, not when a control moves.
     pub fn with_snap<R>(&self, f: impl FnOnce(&Snap<'_>) -> R) -> Option<R> {
+        let ran = self.main.ran()?;
+        self.snap(&ran.config, &ran.outcome, f)
+    }
+
+    /// Run `f` on a snapshot of the configuration the controls hold now and
+    /// the last outcome (tracked), if there is one: for what edits the
+    /// configuration or describes it as it is being set.
+    pub fn with_settings_snap<R>(&self, f: impl FnOnce(&Snap<'_>) -> R) -> Option<R> {
         let config = self.config.get();
         let outcome = self.main.get()?;
+        self.snap(&config, &outcome, f)
+    }
+
+    fn snap<R>(
+        &self,
+        config: &Shared,
+        outcome: &Shared,
+        f: impl FnOnce(&Snap<'_>) -> R,
+    ) -> Option<R> {
         let len = std::cell::Cell::new(0usize);
         let step = || match len.get() {
             0 => self.wanted(),
             n => self.wanted().min(n - 1),
         };
         let snap = Snap {
-            config: &config,
-            outcome: &outcome,
+            config,
+            outcome,
             focus: self.focus.get(),
             vs: self.vs.get(),
             pickable: self.allows(self.page.entry().focus.map_or("", |f| f.key)),

@@ -131,6 +131,7 @@ pub fn decisions(state: &State) -> AnyView {
                 record: Vec::new(),
             })
         },
+        state.config,
         state.page,
         false,
     );
