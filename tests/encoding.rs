@@ -1,10 +1,10 @@
-//! The worker hands every outcome to the page encoded once
-//! (`sim_core::labs::encode`, the `sim_core::wire` format): the page reads
-//! it back typed with `decode`, and an export turns the same bytes into JSON
-//! with `wire::to_json`. A field skipped when serialising would shift every
-//! field after it, so this checks, for every registered lab, that what the
-//! page decodes serialises to exactly the export's JSON, and that this JSON
-//! is the CLI's, byte for byte.
+//! The worker hands every outcome to the page as the values stream of the
+//! `sim_core::wire` format (`wire::encode_values`): the page reads it back
+//! typed with `decode`, and an export writes that decoded outcome again
+//! with its shape and turns it into JSON (`wire::json_of`). A field skipped
+//! when serialising would shift every field after it, so this checks, for
+//! every registered lab, that what the page decodes serialises to exactly
+//! the export's JSON, and that this JSON is the CLI's, byte for byte.
 
 use sim_core::labs::{self, RunRequest, LABS};
 use sim_core::wire::to_json;
@@ -26,7 +26,7 @@ fn every_lab_reads_back_exactly_what_the_worker_wrote() {
         let entry = labs::find(id).expect("registered");
         let text = labs::text(id).expect("every lab has a text side");
         let written = (entry.run)(&RunRequest::of(pairs)).expect("runs");
-        let json = to_json(&written.bytes).expect("walks");
+        let json = (text.export)(&written.bytes).expect("decodes");
         let back = (text.reencode)(&written.bytes).expect("decodes");
         assert_eq!(back, json, "{id} {pairs:?}");
         // The page's export is the CLI's JSON (serde_json), value for value
@@ -53,7 +53,9 @@ fn the_routing_timeline_reads_back() {
         ..RunRequest::of(&[])
     })
     .expect("runs");
-    let json = to_json(&written.bytes).expect("walks");
+    // The worker sends the values alone: no shape to write JSON from.
+    assert!(to_json(&written.bytes).is_err());
+    let json = (text.export)(&written.bytes).expect("decodes");
     let back = (text.reencode)(&written.bytes).expect("decodes");
     assert_eq!(back, json, "the run reads back exactly");
     // The recording reaches the page in the bytes, and stays out of the

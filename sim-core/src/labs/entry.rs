@@ -71,12 +71,13 @@ impl<'a> RunRequest<'a> {
     }
 }
 
-/// A run written out once, [`encode`]d: the page reads the bytes back, and
-/// an export turns them into `lblab <lab> --json`'s line
-/// ([`crate::wire::to_json`]).
+/// A run written out once for the page: the values stream alone
+/// ([`crate::wire::encode_values`]), which the page reads back typed; an
+/// export writes the decoded outcome as `lblab <lab> --json`'s line
+/// ([`crate::wire::json_of`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Written {
-    /// The outcome, [`encode`]d.
+    /// The outcome's values.
     pub bytes: Vec<u8>,
 }
 
@@ -137,9 +138,12 @@ pub struct TextEntry {
     /// Build the config from pairs and write it as JSON, without running
     /// (the CLI's `--config`).
     pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
-    /// Read [`encode`]d bytes back as the page does and write them as JSON
-    /// (what the encoding tests compare with the worker's JSON).
+    /// Read [`Written`] bytes back as the page does and write them as JSON
+    /// with `serde_json` (what the encoding tests compare the export with).
     pub reencode: fn(&[u8]) -> Result<String, String>,
+    /// Read [`Written`] bytes back as the page does and write the JSON its
+    /// export writes ([`crate::wire::json_of`]).
+    pub export: fn(&[u8]) -> Result<String, String>,
     /// Run, and check the outcome: non-finite floats and request tallies
     /// (the property tests and `lblab bench`'s corner sweep).
     pub check: fn(&RunRequest<'_>) -> Result<Checked, RunError>,
@@ -158,6 +162,7 @@ impl TextEntry {
             run: run_text::<L>,
             config_json: config_json::<L>,
             reencode: reencode::<L>,
+            export: export::<L>,
             check: check::<L>,
             work: work_of::<L>,
         }
@@ -171,6 +176,15 @@ where
 {
     let outcome: L::Outcome = decode(bytes)?;
     serde_json::to_string(&outcome).map_err(|e| e.to_string())
+}
+
+/// Decode an outcome of lab `L` and write it as the page's export does.
+fn export<L: Lab>(bytes: &[u8]) -> Result<String, String>
+where
+    L::Outcome: crate::wire::Decode,
+{
+    let outcome: L::Outcome = decode(bytes)?;
+    crate::wire::json_of(&outcome).map_err(|e| e.to_string())
 }
 
 fn check<L: Lab>(req: &RunRequest<'_>) -> Result<Checked, RunError> {
@@ -231,7 +245,7 @@ fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> 
 fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
     let outcome = run_outcome::<L>(req)?;
     Ok(Written {
-        bytes: crate::wire::encode_typed(&outcome),
+        bytes: crate::wire::encode_values(&outcome),
     })
 }
 

@@ -73,18 +73,34 @@ impl<'a> Reader<'a> {
     /// One byte (0 past the end).
     #[inline(never)]
     fn byte(&mut self) -> u8 {
-        self.take(1).first().copied().unwrap_or(0)
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                b
+            }
+            None => {
+                self.fail();
+                0
+            }
+        }
     }
 
-    /// An LEB128 varint.
+    /// An LEB128 varint (ten bytes at most). Reads the slice directly: a
+    /// recorded run is mostly varints, and at the bundle's `opt-level = "z"`
+    /// a `step_by` loop over [`Reader::byte`] calls were half its decoding.
     #[inline(never)]
     fn varint(&mut self) -> u64 {
         let mut out = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte();
+        let mut shift = 0;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            self.pos += 1;
             out |= u64::from(b & 0x7f) << shift;
             if b & 0x80 == 0 {
                 return out;
+            }
+            shift += 7;
+            if shift > 63 {
+                break;
             }
         }
         self.fail();

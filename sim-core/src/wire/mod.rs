@@ -6,8 +6,8 @@
 //! writing every outcome type twice, once for the page (postcard) and once
 //! as JSON (`serde_json`), put that code in the browser bundle twice (the
 //! JSON half alone was about 17 KB gzipped), and the worker wrote JSON on
-//! every run whether anyone exported or not. Here the worker writes the
-//! outcome once ([`encode_typed`], through [`Encode`], derived per type by
+//! every run whether anyone exported or not. Here an outcome is written
+//! once ([`encode_typed`], through [`Encode`], derived per type by
 //! `wire-derive`: the steps serde's `Serialize` would take, without a
 //! `Result` per field; [`encode`] takes them through serde and is what the
 //! derived writer is tested against, byte for byte), into two streams:
@@ -23,7 +23,10 @@
 //!
 //! The JSON writer walks both streams in step with no types at all, and
 //! runs only when someone asks for JSON. An encoded outcome is the values'
-//! length (a varint), the values, then the shape. [`Decode`] reads fields
+//! length (a varint), the values, then the shape. The worker sends the page
+//! the values alone ([`encode_values`]: an empty shape), since the page
+//! reads nothing else; an export writes the outcome the page decoded again,
+//! shape and all, and walks that ([`json_of`]). [`Decode`] reads fields
 //! by position, so an outcome never skips a field when it serializes, except
 //! an empty one (a rule's `()` settings), which is nothing in the values, and
 //! a `#[serde(skip)]` field, which the derive reads as its default.
@@ -36,7 +39,7 @@ mod ser;
 pub use de::{choice, Decode, Reader};
 pub use enc::{choice as encode_choice, page_only_encode, Encode};
 pub use json::to_json;
-pub use ser::{encode, encode_typed, Writer};
+pub use ser::{encode, encode_typed, encode_values, Writer};
 
 use core::fmt;
 
@@ -88,6 +91,13 @@ pub fn decode<T: Decode>(bytes: &[u8]) -> Result<T, Error> {
     } else {
         Err(Error("the encoded outcome does not match its type"))
     }
+}
+
+/// `value` as the JSON `serde_json` writes for it, through this encoding
+/// (an export of the outcome the page decoded: the worker sends values
+/// only, see [`encode_values`]).
+pub fn json_of<T: Encode + ?Sized>(value: &T) -> Result<alloc::string::String, Error> {
+    to_json(&encode_typed(value))
 }
 
 /// The values and the shape of an encoded outcome.

@@ -390,3 +390,75 @@ fn the_typed_writer_writes_what_serde_writes() {
         encode(&tuple).expect("encodes")
     );
 }
+
+#[test]
+fn the_values_alone_are_the_typed_writers_values() {
+    // What the worker sends: the same values stream, no shape, and it reads
+    // back to the same value; the JSON walker refuses it.
+    let r = WithRecording {
+        before: 1,
+        recording: Some(vec![Shape::Empty, Shape::Pair(-1, 2.5)]),
+        after: Shape::Wrapped(3),
+    };
+    let skips = Skips {
+        first: 9,
+        empty: (),
+        last: Shape::Named {
+            a: Some(String::from("x")),
+            b: vec![(1, true)],
+        },
+    };
+    let check = |full: Vec<u8>, values: Vec<u8>| {
+        let (v, shape) = super::split(&full).expect("splits");
+        let (alone, none) = super::split(&values).expect("splits");
+        assert_eq!((alone, none.len()), (v, 0));
+        assert!(!shape.is_empty());
+        assert!(to_json(&values).is_err());
+    };
+    check(
+        super::encode_typed(&sample()),
+        super::encode_values(&sample()),
+    );
+    check(super::encode_typed(&r), super::encode_values(&r));
+    check(super::encode_typed(&skips), super::encode_values(&skips));
+    let back: WithRecording = super::decode(&super::encode_values(&r)).expect("reads back");
+    assert_eq!(back, r);
+    assert_eq!(
+        super::json_of(&r).expect("walks"),
+        to_json(&super::encode_typed(&r)).expect("walks")
+    );
+}
+
+#[test]
+fn varints_read_back_and_wrong_ones_fail() {
+    let edges = [
+        0u64,
+        1,
+        127,
+        128,
+        16_383,
+        16_384,
+        u64::from(u32::MAX),
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+    let values: Vec<u64> = edges.to_vec();
+    let bytes = encode(&values).expect("encodes");
+    let back: Vec<u64> = super::decode(&bytes).expect("reads back");
+    assert_eq!(back, values);
+    // Values stream of one u64 (a length prefix, then the varint), wrapped
+    // as `encode` wraps it: cut short, or eleven bytes long, it fails.
+    let wrap = |v: &[u8]| {
+        let mut out = Vec::new();
+        super::ser::varint(&mut out, v.len() as u64);
+        out.extend_from_slice(v);
+        out
+    };
+    let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    assert_eq!(super::decode::<u64>(&wrap(&max)), Ok(u64::MAX));
+    assert!(super::decode::<u64>(&wrap(&max[..9])).is_err());
+    let mut long = [0x80u8; 11];
+    long[10] = 0;
+    assert!(super::decode::<u64>(&wrap(&long)).is_err());
+    assert_eq!(super::decode::<u64>(&wrap(&[0x80, 0x01])), Ok(128));
+}

@@ -146,11 +146,13 @@ fn start(
                         .decode(&bytes)
                         .map_err(|e| format!("cannot read the worker's outcome: {e}"));
                     if let (Ok(o), true) = (&decoded, publish) {
-                        let o = o.clone();
-                        let bytes = bytes.clone();
+                        let (o, for_csv) = (o.clone(), o.clone());
                         // The JSON is written only when an export asks for it.
-                        let json = move || sim_core::wire::to_json(&bytes).unwrap_or_default();
-                        crate::exports::publish(json, move || page.csv(&o), ms);
+                        crate::exports::publish(
+                            move || page.json(&o),
+                            move || page.csv(&for_csv),
+                            ms,
+                        );
                     }
                     run.trace_refused.set(None);
                     run.outcome

@@ -363,6 +363,8 @@ pub trait AnyPage: Sync {
     fn decode(&self, bytes: &[u8]) -> Result<Shared, String>;
     /// The outcome as CSV (`lblab <lab> --csv`).
     fn csv(&self, outcome: &Shared) -> String;
+    /// The outcome as JSON (`lblab <lab> --json`).
+    fn json(&self, outcome: &Shared) -> String;
     /// Whether range `key` applies on release only.
     fn defers(&self, config: &Shared, key: &str) -> bool;
     /// What the shell needs of the player before there is a run, if the
@@ -521,6 +523,13 @@ where
 
     fn csv(&self, outcome: &Shared) -> String {
         outcome.get::<L::Outcome>().map(L::csv).unwrap_or_default()
+    }
+
+    fn json(&self, outcome: &Shared) -> String {
+        outcome
+            .get::<L::Outcome>()
+            .and_then(|o| sim_core::wire::json_of(o).ok())
+            .unwrap_or_default()
     }
 
     fn defers(&self, config: &Shared, key: &str) -> bool {
