@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the Routing Lab's run for wasm as the bundle builds sim-core and time
 # it in Node: ticks mode with the player's rules recorded (the page's
-# figure) and milliseconds mode. Profile it with
+# figure), milliseconds mode, the worker's whole call (simulation, encoding,
+# drop) and the page's decoding of its bytes. Profile it with
 #   node --cpu-prof scripts/wasm-bench/run.mjs target/wasm-bench/.../wasm_bench.wasm 1 300
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,3 +12,5 @@ cargo build --release --target wasm32-unknown-unknown --target-dir "$root/target
 wasm="$root/target/wasm-bench/wasm32-unknown-unknown/release/wasm_bench.wasm"
 node run.mjs "$wasm" 1
 node run.mjs "$wasm" 2
+node run.mjs "$wasm" 3
+node run.mjs "$wasm" 4

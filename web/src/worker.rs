@@ -65,9 +65,9 @@ impl PartialEq for Job {
 pub enum Reply {
     /// The outcome, and the milliseconds the worker computed.
     Done {
-        /// The outcome, [`sim_core::labs::encode`]d: what the page reads
-        /// back, and what an export turns into `lblab <lab> --json`'s text
-        /// ([`sim_core::wire::to_json`]).
+        /// The outcome's values ([`sim_core::wire::encode_values`]): what
+        /// the page reads back (an export writes the decoded outcome as
+        /// `lblab <lab> --json`'s text, [`sim_core::wire::json_of`]).
         bytes: Arc<[u8]>,
         /// Compute time in the worker.
         ms: f64,

@@ -1,7 +1,8 @@
 //! The Routing Lab's run as the page's worker makes it (the registry's
 //! erased entry point, the page's default rules recorded for the player),
 //! timed from its start to the end of the simulation as the page's
-//! `lblab_last_compute_ms` is: the outcome's encoding is not counted.
+//! `lblab_last_compute_ms` is (modes 0–2), as the worker's whole call with
+//! the outcome's encoding (mode 3), and the page's reading of it (mode 4).
 
 use core::cell::Cell;
 use sim_core::labs::entry::RunRequest;
