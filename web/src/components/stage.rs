@@ -507,9 +507,11 @@ fn mark(
             set_font(
                 ctx,
                 font,
+                // Whole pixels: `r` moves with the tween, and a size of its
+                // own per mark and frame would be a font to parse each time.
                 format!(
                     "600 {}px sans-serif",
-                    Shortest((r * 1.1).bounded(8.0, 12.0))
+                    Shortest((r * 1.1).bounded(8.0, 12.0).round())
                 ),
             );
             ctx.set_fill_style_str("#ffffff");
