@@ -96,8 +96,8 @@ pub fn decode<T: Decode>(bytes: &[u8]) -> Result<T, Error> {
 /// `value` as the JSON `serde_json` writes for it, through this encoding
 /// (an export of the outcome the page decoded: the worker sends values
 /// only, see [`encode_values`]).
-pub fn json_of<T: Encode + ?Sized>(value: &T) -> Result<alloc::string::String, Error> {
-    to_json(&encode_typed(value))
+pub fn json_of(value: &dyn Encode) -> Result<alloc::string::String, Error> {
+    to_json(&ser::write_typed(value, true))
 }
 
 /// The values and the shape of an encoded outcome.

@@ -36,7 +36,7 @@ pub(super) fn varint(out: &mut Vec<u8>, mut x: u64) {
 
 /// Write `value` in the encoding of [`super`] through [`super::Encode`]
 /// (what an export turns into JSON).
-pub fn encode_typed<T: super::Encode + ?Sized>(value: &T) -> Vec<u8> {
+pub fn encode_typed<T: super::Encode>(value: &T) -> Vec<u8> {
     write_typed(value, true)
 }
 
@@ -46,11 +46,14 @@ pub fn encode_typed<T: super::Encode + ?Sized>(value: &T) -> Vec<u8> {
 /// the decoded outcome again with [`encode_typed`]). The shape's tags and
 /// names were a third of the worker's time after a Routing Lab run and half
 /// the bytes it sent.
-pub fn encode_values<T: super::Encode + ?Sized>(value: &T) -> Vec<u8> {
+pub fn encode_values<T: super::Encode>(value: &T) -> Vec<u8> {
     write_typed(value, false)
 }
 
-fn write_typed<T: super::Encode + ?Sized>(value: &T, shaped: bool) -> Vec<u8> {
+/// Not generic: the streams' set-up and assembly are compiled once, not
+/// once per outcome type (two callers per type kept a copy each in the
+/// bundle).
+pub(super) fn write_typed(value: &dyn super::Encode, shaped: bool) -> Vec<u8> {
     let mut w = Writer {
         values: Vec::new(),
         shape: Vec::new(),
