@@ -356,30 +356,40 @@ fn strings_are_escaped_as_serde_json_escapes_them() {
     );
 }
 
-#[test]
-fn the_typed_writer_writes_what_serde_writes() {
-    // Byte for byte, values and shape: the serializer is the reference.
-    let v = sample();
-    assert_eq!(super::encode_typed(&v), encode(&v).expect("encodes"));
-    let r = WithRecording {
+/// A value with a recording only the page reads.
+fn recorded() -> WithRecording {
+    WithRecording {
         before: 1,
         recording: Some(vec![Shape::Empty, Shape::Pair(-1, 2.5)]),
         after: Shape::Wrapped(3),
-    };
-    assert_eq!(super::encode_typed(&r), encode(&r).expect("encodes"));
-    let none = WithRecording {
-        recording: None,
-        ..r
-    };
-    assert_eq!(super::encode_typed(&none), encode(&none).expect("encodes"));
-    let skips = Skips {
+    }
+}
+
+/// A value with a field its type skips.
+fn skipping() -> Skips {
+    Skips {
         first: 9,
         empty: (),
         last: Shape::Named {
             a: Some(String::from("x")),
             b: vec![(1, true)],
         },
+    }
+}
+
+#[test]
+fn the_typed_writer_writes_what_serde_writes() {
+    // Byte for byte, values and shape: the serializer is the reference.
+    let v = sample();
+    assert_eq!(super::encode_typed(&v), encode(&v).expect("encodes"));
+    let r = recorded();
+    assert_eq!(super::encode_typed(&r), encode(&r).expect("encodes"));
+    let none = WithRecording {
+        recording: None,
+        ..r
     };
+    assert_eq!(super::encode_typed(&none), encode(&none).expect("encodes"));
+    let skips = skipping();
     assert_eq!(
         super::encode_typed(&skips),
         encode(&skips).expect("encodes")
@@ -395,19 +405,8 @@ fn the_typed_writer_writes_what_serde_writes() {
 fn the_values_alone_are_the_typed_writers_values() {
     // What the worker sends: the same values stream, no shape, and it reads
     // back to the same value; the JSON walker refuses it.
-    let r = WithRecording {
-        before: 1,
-        recording: Some(vec![Shape::Empty, Shape::Pair(-1, 2.5)]),
-        after: Shape::Wrapped(3),
-    };
-    let skips = Skips {
-        first: 9,
-        empty: (),
-        last: Shape::Named {
-            a: Some(String::from("x")),
-            b: vec![(1, true)],
-        },
-    };
+    let r = recorded();
+    let skips = skipping();
     let check = |full: Vec<u8>, values: Vec<u8>| {
         let (v, shape) = super::split(&full).expect("splits");
         let (alone, none) = super::split(&values).expect("splits");
