@@ -1,6 +1,7 @@
 // Shared helpers for the browser tests: a tiny static file server for dist/ and a
 // headless Debian Chromium driven by playwright-core (it never downloads a browser).
 import http from 'node:http';
+import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -21,8 +22,13 @@ const types = {
   '.json': 'application/json',
 };
 
-/** Serve `dir` at `prefix` (e.g. '/some/sub/path/') on a free loopback port. */
-export function serve(dir = dist, prefix = '/', extra = {}) {
+/**
+ * Serve `dir` at `prefix` (e.g. '/some/sub/path/') on a free loopback port.
+ * `options.gzip`: answer a client that accepts gzip with the file gzipped
+ * (level 9, cached per file), as a production host would.
+ */
+export function serve(dir = dist, prefix = '/', extra = {}, options = {}) {
+  const zipped = new Map();
   // Long links are part of what is tested (a 100 KB URL value): allow a
   // request line of up to a megabyte (Node's default is 16 KB).
   const server = http.createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
@@ -45,7 +51,25 @@ export function serve(dir = dist, prefix = '/', extra = {}) {
       res.end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    const type = types[path.extname(file)] || 'application/octet-stream';
+    if (options.gzip) {
+      // As a plain static host (nginx, `python3 -m http.server`) answers:
+      // Last-Modified, and 304 to a request that already holds the file.
+      const modified = fs.statSync(file).mtime.toUTCString();
+      if (req.headers['if-modified-since'] === modified) {
+        res.writeHead(304, { 'last-modified': modified });
+        res.end();
+        return;
+      }
+      res.setHeader('last-modified', modified);
+    }
+    if (options.gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      if (!zipped.has(file)) zipped.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+      res.end(zipped.get(file));
+      return;
+    }
+    res.writeHead(200, { 'content-type': type });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => {
