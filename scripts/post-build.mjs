@@ -1,18 +1,19 @@
-// Trunk post_build hook (see Trunk.toml). Two jobs:
+// Trunk post_build hook (see Trunk.toml). Three jobs:
 //
-// 1. Every profile: move Trunk's inline start-up script into a file of its
+// 1. Every profile: preload the simulation worker's files from index.html.
+//    Trunk builds the worker crate (`data-type="worker"`) but, by design,
+//    links nothing to it; the page finds the worker's glue and wasm through
+//    these two <link data-worker> tags, and the browser starts downloading
+//    both while it still fetches the page's own module.
+// 2. Every profile: move Trunk's inline start-up script into a file of its
 //    own. Why: index.html carries a Content-Security-Policy with no inline
 //    script allowed (`script-src 'self'`), and Trunk always writes its loader
 //    inline. The file gets a content-hashed name and an integrity hash like
 //    Trunk's own assets.
-// 2. Release only: give the wasm module's imports short names in both the
-//    module and the glue (wasm-bindgen names each `__wbg_<method>_<16 hex
-//    digits of hash>`, twice per import, and random hex is what gzip cannot
-//    shrink: 5 KB of the bundle), then minify the wasm-bindgen JavaScript
-//    glue with terser and refresh the Subresource Integrity hashes in
-//    index.html. Why: Trunk minifies CSS and HTML but ships the glue as
-//    written (50 KB), and every kilobyte counts against the page-weight
-//    budget (tests/browser/budgets.test.mjs). Debug builds are left readable.
+// 3. Release only: minify the wasm-bindgen JavaScript glue with terser and
+//    refresh the Subresource Integrity hashes in index.html. Trunk minifies
+//    CSS and HTML but cannot parse the glue (it warns "Failed to minify JS"
+//    and ships it as written).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,13 +24,34 @@ if (!dir) throw new Error('TRUNK_STAGING_DIR is not set: run this from Trunk');
 const sri = (text) => 'sha384-' + crypto.createHash('sha384').update(text).digest('base64');
 const htmlPath = path.join(dir, 'index.html');
 let html = fs.readFileSync(htmlPath, 'utf8');
+const files = fs.readdirSync(dir);
 
+// 1. The worker's glue and wasm. Trunk writes them unhashed (worker.js,
+// worker_bg.wasm); they get content-hashed names here like every other
+// asset, so a host may cache them for good. The glue never names its wasm:
+// the page compiles the module and posts it to the worker.
+const hashed = (name, ext) => {
+  const file = path.join(dir, name);
+  const out = `worker-${crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)}${ext}`;
+  fs.renameSync(file, path.join(dir, out));
+  return out;
+};
+if (!files.includes('worker.js') || !files.includes('worker_bg.wasm')) throw new Error(`worker.js and worker_bg.wasm expected in ${dir}`);
+const glue = [hashed('worker.js', '.js')];
+const wasm = [hashed('worker_bg.wasm', '_bg.wasm')];
+files.splice(0, files.length, ...fs.readdirSync(dir));
+const links =
+  `<link rel="modulepreload" href="./${glue[0]}" crossorigin="anonymous" integrity="${sri(fs.readFileSync(path.join(dir, glue[0])))}" data-worker="glue">` +
+  `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" crossorigin="anonymous" data-worker="wasm">`;
+if (!html.includes('</head>')) throw new Error('index.html has no </head>');
+html = html.replace('</head>', `${links}</head>`);
+
+// 3. Minify every JS glue file and refresh its integrity hash.
 if (process.env.TRUNK_PROFILE === 'release') {
   // terser lives with the other JS tooling (wasm-opt, playwright-core).
   const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
   const { minify } = require('terser');
-  shortenImports(dir);
-  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+  for (const name of files.filter((f) => f.endsWith('.js'))) {
     const file = path.join(dir, name);
     const source = fs.readFileSync(file, 'utf8');
     const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
@@ -46,85 +68,7 @@ if (process.env.TRUNK_PROFILE === 'release') {
   }
 }
 
-/// Rename the imports of the one wasm module in `dir` from the glue's module
-/// (`./web_bg.js`) to `$0`, `$1`, … in the module's import section and in the
-/// glue's import object, which lists each name once as a key.
-function shortenImports(dir) {
-  const wasmName = fs.readdirSync(dir).filter((f) => f.endsWith('.wasm'));
-  const jsName = fs.readdirSync(dir).filter((f) => /^web-.*\.js$/.test(f));
-  if (wasmName.length !== 1 || jsName.length !== 1) throw new Error(`one wasm module and its glue expected: ${wasmName} ${jsName}`);
-  const wasmFile = path.join(dir, wasmName[0]);
-  const jsFile = path.join(dir, jsName[0]);
-  const bytes = fs.readFileSync(wasmFile);
-  let js = fs.readFileSync(jsFile, 'utf8');
-  const GLUE = './web_bg.js';
-  let i = 8;
-  const leb = () => {
-    let r = 0, shift = 0, b;
-    do { b = bytes[i++]; r += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
-    return r;
-  };
-  const out = [bytes.subarray(0, 8)];
-  const encLeb = (n) => {
-    const o = [];
-    do { let b = n & 0x7f; n = Math.floor(n / 128); if (n) b |= 0x80; o.push(b); } while (n);
-    return Buffer.from(o);
-  };
-  const name = (s) => { const b = Buffer.from(s, 'utf8'); return Buffer.concat([encLeb(b.length), b]); };
-  let renamed = 0;
-  while (i < bytes.length) {
-    const start = i;
-    const id = bytes[i++];
-    const size = leb();
-    const end = i + size;
-    if (id !== 2) { out.push(bytes.subarray(start, end)); i = end; continue; }
-    const count = leb();
-    const parts = [encLeb(count)];
-    for (let k = 0; k < count; k++) {
-      const str = () => { const n = leb(); const s = bytes.subarray(i, i + n).toString('utf8'); i += n; return s; };
-      const module = str();
-      const field = str();
-      const descStart = i;
-      const kind = bytes[i++];
-      const limits = () => { const flag = bytes[i++]; leb(); if (flag & 1) leb(); };
-      if (kind === 0) leb();
-      else if (kind === 1) { i++; limits(); }
-      else if (kind === 2) limits();
-      else if (kind === 3) i += 2;
-      else if (kind === 4) { i++; leb(); }
-      else throw new Error(`unknown import kind ${kind}`);
-      const desc = bytes.subarray(descStart, i);
-      if (module !== GLUE) { parts.push(name(module), name(field), desc); continue; }
-      const short = '$' + renamed.toString(36);
-      renamed += 1;
-      // The glue names each import once, as a key of its import object.
-      const key = new RegExp(`(?<![\\w$])${field.replace(/\$/g, '\\$')}(?=\\s*:)`, 'g');
-      const found = js.match(key);
-      if (!found || found.length !== 1) throw new Error(`import ${field} is a key of the glue ${found ? found.length : 0} times, not once`);
-      js = js.replace(key, short);
-      parts.push(name('a'), name(short), desc);
-    }
-    if (i !== end) throw new Error('import section misread');
-    const body = Buffer.concat(parts);
-    out.push(Buffer.from([2]), encLeb(body.length), body);
-  }
-  const modules = js.split(`"${GLUE}":`).length - 1;
-  if (modules !== 1) throw new Error(`the glue names ${GLUE} ${modules} times, not once`);
-  js = js.replace(`"${GLUE}":`, 'a:');
-  const wasm = Buffer.concat(out);
-  fs.writeFileSync(wasmFile, wasm);
-  fs.writeFileSync(jsFile, js);
-  let replaced = 0;
-  html = html.replace(/<link\b[^>]*>/g, (tag) => {
-    if (!tag.includes(wasmName[0])) return tag;
-    replaced += 1;
-    return tag.replace(/integrity=("?)sha384-[A-Za-z0-9+/=]+\1/, `integrity=$1${sri(wasm)}$1`);
-  });
-  if (replaced === 0) throw new Error(`no <link> for ${wasmName[0]} in index.html`);
-  console.log(`post-build: ${renamed} imports renamed, ${wasmName[0]} ${bytes.length} → ${wasm.length} bytes`);
-}
-
-// The inline module script(s) Trunk wrote: each becomes start-<hash>.js.
+// 2. The inline module script(s) Trunk wrote: each becomes start-<hash>.js.
 let moved = 0;
 html = html.replace(/<script\b([^>]*)>([\s\S]*?)<\/script>/g, (tag, attrs, body) => {
   if (/\bsrc=/.test(attrs) || body.trim() === '') return tag;
@@ -135,5 +79,5 @@ html = html.replace(/<script\b([^>]*)>([\s\S]*?)<\/script>/g, (tag, attrs, body)
   return `<script type="module" src="./${name}" integrity="${sri(body)}" crossorigin></script>`;
 });
 if (moved === 0) throw new Error('no inline start-up script found in index.html (did Trunk change its loader?)');
-console.log(`post-build: moved ${moved} inline script(s) out of index.html`);
+console.log(`post-build: worker files preloaded; moved ${moved} inline script(s) out of index.html`);
 fs.writeFileSync(htmlPath, html);

@@ -23,7 +23,7 @@ fn a_sweep_to_five_per_tick_runs_every_rule_and_reads_back() {
             r.rule
         );
     }
-    let bytes = sim_core::wire::encode_typed(&o);
-    let back: Outcome = sim_core::wire::decode(&bytes).expect("the page can read it");
+    let bytes = sim_core::labs::encode(&o).expect("encodes");
+    let back: Outcome = sim_core::labs::decode(&bytes).expect("the page can read it");
     assert_eq!(back.points.len(), o.points.len());
 }

@@ -309,7 +309,7 @@ fn the_routing_timeline_replays_the_run_the_metrics_describe() {
     assert!(escapes > 0 && escapes <= reasons);
     // Same config, same seed: the same record.
     assert_eq!(t, play(&config, only));
-    let entry = sim_core::labs::find("routing").expect("registered");
+    let entry = sim_core::labs::runner("routing").expect("registered");
     let unknown = (entry.run)(&sim_core::labs::RunRequest {
         record: &["nope"],
         ..sim_core::labs::RunRequest::of(&[])

@@ -24,7 +24,7 @@ use sim_core::labs::corners::corners;
 use sim_core::labs::{Checked, LabEntry, RunError, RunRequest, TextEntry, TraceInput, LABS, TEXTS};
 use sim_core::params::{self, real_text, Shape, Spec};
 use sim_core::rng::Rng;
-use sim_core::workload::trace::ImportOptions;
+use sim_core::workload::trace::{ImportOptions, ParsedTrace};
 
 /// Random configurations per lab.
 const PER_LAB: usize = 32;
@@ -191,8 +191,17 @@ impl Case {
             errors.is_empty(),
             "generated import options are valid: {errors:?}"
         );
-        let trace = self.trace.as_ref().map(|(_, text, _)| TraceInput {
-            text,
+        let parsed = self
+            .trace
+            .as_ref()
+            .map(|(_, text, _)| ParsedTrace::parse(text));
+        let parsed = match parsed {
+            Some(Ok(p)) => Some(p),
+            Some(Err(e)) => return Err(RunError::Trace(e.0)),
+            None => None,
+        };
+        let trace = parsed.as_ref().map(|parsed| TraceInput {
+            parsed,
             options: &options,
         });
         (text.check)(&RunRequest {

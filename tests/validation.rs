@@ -151,7 +151,7 @@ fn setups_are_valid_links() {
 }
 
 /// Pass: the web page's path (each seed measured in its worker, the figures
-/// packed, read back and summarised where the page draws) gives exactly what
+/// encoded, read back and summarised where the page draws) gives exactly what
 /// `validate` gives, and a cut-short buffer is refused.
 #[test]
 fn packed_figures_summarise_to_what_validate_gives() {
@@ -162,9 +162,8 @@ fn packed_figures_summarise_to_what_validate_gives() {
     for &seed in &seeds {
         all.extend(validation::measure(s, seed).expect("valid setup"));
     }
-    let bytes = validation::pack(&all);
-    assert_eq!(bytes.len(), 16 * all.len());
-    let back = validation::unpack(&bytes).expect("whole figures");
+    let bytes = sim_core::labs::encode(&all).expect("encodes");
+    let back: Vec<(f64, f64)> = sim_core::labs::decode(&bytes).expect("whole figures");
     assert_eq!(back, all, "bit for bit");
     let per_seed: Vec<Vec<(f64, f64)>> =
         back.chunks(s.published.len()).map(<[_]>::to_vec).collect();
@@ -174,6 +173,6 @@ fn packed_figures_summarise_to_what_validate_gives() {
         validation::figure_rows(&summarised).len(),
         2 * s.published.len()
     );
-    assert!(validation::unpack(&bytes[..bytes.len() - 1]).is_none());
+    assert!(sim_core::labs::decode::<Vec<(f64, f64)>>(&bytes[..bytes.len() - 1]).is_err());
     assert!(scenarios::find("nope").is_none());
 }

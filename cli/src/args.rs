@@ -62,7 +62,7 @@ impl Parsed {
 
 /// Parse `args` against `flags`. `Ok(None)` means `--help` was asked for.
 pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> {
-    let mut values = HashMap::new();
+    let mut values: HashMap<String, String> = HashMap::new();
     let mut order = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -98,9 +98,24 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
                     .ok_or_else(|| format!("--{name} needs a value"))?
             }
         };
-        if values.insert(flag.name.clone(), value).is_none() {
-            order.push(flag.name.clone());
+        // Refused unread: no flag needs more (a parameter's own cap, 64
+        // characters for a number, applies when its value is read).
+        if value.len() > sim_core::params::MAX_TEXT_CHARS {
+            return Err(format!(
+                "--{name} is {} characters long; a value may have at most {}",
+                sim_core::params::thousands(value.chars().count() as u64),
+                sim_core::params::MAX_TEXT_CHARS
+            ));
         }
+        if let Some(before) = values.get(&flag.name) {
+            return Err(format!(
+                "--{name} is given twice ('{}' and '{}'); give it once",
+                sim_core::params::shown(before.as_str()),
+                sim_core::params::shown(&value)
+            ));
+        }
+        values.insert(flag.name.clone(), value);
+        order.push(flag.name.clone());
         i += 1;
     }
     Ok(Some(Parsed { values, order }))

@@ -10,7 +10,7 @@ use sim_core::labs::work::WORK_LIMIT_NS;
 use sim_core::labs::TraceInput;
 use sim_core::labs::{Format, LabEntry, RunError, RunRequest, TextEntry};
 use sim_core::params::{self, Configurable, Shape};
-use sim_core::workload::trace::{text_of, ImportOptions, MAX_TRACE_BYTES};
+use sim_core::workload::trace::{text_of, ImportOptions, ParsedTrace, MAX_TRACE_BYTES};
 
 use crate::args::{self, Flag, Takes};
 
@@ -90,7 +90,7 @@ fn error_line(e: &params::ParamError) -> String {
 /// A trace file's text, read no further than the importer's cap (a device
 /// or a huge file is refused after [`MAX_TRACE_BYTES`] bytes, not read
 /// whole), as the page refuses a file over the cap before reading it.
-fn read_trace(path: &str) -> Result<String, String> {
+fn read_trace(path: &str) -> Result<ParsedTrace, String> {
     use std::io::Read;
     let shown = params::shown(path);
     let file =
@@ -99,7 +99,8 @@ fn read_trace(path: &str) -> Result<String, String> {
     file.take(MAX_TRACE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("--trace: cannot read {shown}: {e}"))?;
-    text_of(bytes).map_err(|e| format!("--trace: {shown}: {}", e.0))
+    let text = text_of(bytes).map_err(|e| format!("--trace: {shown}: {}", e.0))?;
+    ParsedTrace::parse(&text).map_err(|e| format!("--trace: {}", e.0))
 }
 
 /// Entry point of `lblab <lab>`.
@@ -193,8 +194,8 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
     if parsed.has("estimate") {
         let request = RunRequest {
             only: &only,
-            trace: file.as_deref().map(|text| TraceInput {
-                text,
+            trace: file.as_ref().map(|parsed| TraceInput {
+                parsed,
                 options: &import,
             }),
             ..RunRequest::of(&pairs)
@@ -217,8 +218,8 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
     let out = (text.run)(
         &RunRequest {
             only: &only,
-            trace: file.as_deref().map(|text| TraceInput {
-                text,
+            trace: file.as_ref().map(|parsed| TraceInput {
+                parsed,
                 options: &import,
             }),
             ..RunRequest::of(&pairs)

@@ -72,24 +72,27 @@ impl Choice for Nothing {
 
 /// Serialise a choice as its name (what the CLI's JSON and the page share).
 pub fn serialize<C: Choice, S: serde::Serializer>(c: &C, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.name())
+    // JSON carries the name; the page's binary messages (postcard) its
+    // position, one byte where a name would be several.
+    if s.is_human_readable() {
+        s.serialize_str(c.name())
+    } else {
+        s.serialize_u32(c.index() as u32)
+    }
 }
 
 /// Read a choice back from its name.
 pub fn deserialize<'de, C: Choice, D: serde::Deserializer<'de>>(d: D) -> Result<C, D::Error> {
+    if !d.is_human_readable() {
+        let i = <u32 as serde::Deserialize>::deserialize(d)?;
+        return C::ALL
+            .get(i as usize)
+            .copied()
+            .ok_or_else(|| serde::de::Error::custom(alloc::format!("no choice at position {i}")));
+    }
     let name = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
     C::from_name(&name)
         .ok_or_else(|| serde::de::Error::custom(alloc::format!("unknown choice '{name}'")))
-}
-
-/// The first of a [`choices!`] enum's variants (what a wrong name decodes
-/// to, with the reader marked failed).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __first_variant {
-    ($name:ident; $first:ident $(, $rest:ident)*) => {
-        $name::$first
-    };
 }
 
 /// Declare a set of named choices: the enum, [`Choice`], and serde as the
@@ -145,18 +148,6 @@ macro_rules! choices {
         impl<'de> $crate::__serde::Deserialize<'de> for $name {
             fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 $crate::choice::deserialize(d)
-            }
-        }
-
-        impl $crate::wire::Encode for $name {
-            fn encode(&self, w: &mut $crate::wire::Writer) {
-                $crate::wire::encode_choice(self, w);
-            }
-        }
-
-        impl $crate::wire::Decode for $name {
-            fn decode(r: &mut $crate::wire::Reader<'_>) -> Self {
-                $crate::wire::choice(r, $crate::__first_variant!($name; $($variant),+))
             }
         }
     };

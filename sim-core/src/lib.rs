@@ -42,18 +42,14 @@ pub const BUILD_OPT_LEVEL: &str = env!("SIM_CORE_OPT_LEVEL");
 pub const BUILD_PROFILE: &str = env!("SIM_CORE_PROFILE");
 
 pub mod choice;
-pub mod decimal;
 pub mod engine;
-pub mod fasthash;
 pub mod hardware;
 pub mod labs;
 pub mod params;
 pub mod rng;
 pub mod routing;
-pub mod sort;
 pub mod stats;
 pub mod time;
-pub mod wire;
 pub mod workload;
 
 /// serde, for the code [`choices!`] generates in other modules and crates.

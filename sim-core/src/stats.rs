@@ -2,27 +2,6 @@
 
 use alloc::vec::Vec;
 
-/// `f64::clamp` without its panic on crossed bounds: that panic's message
-/// writes both bounds with core's float formatting, which would put that
-/// code (about 9 KB gzipped, see `decimal::write`) back in the browser
-/// bundle. A NaN stays NaN, as with `f64::clamp`; crossed bounds give `hi`.
-pub trait Bounded {
-    /// `self` held within `lo..=hi`.
-    fn bounded(self, lo: f64, hi: f64) -> f64;
-}
-
-impl Bounded for f64 {
-    fn bounded(self, lo: f64, hi: f64) -> f64 {
-        if self < lo {
-            lo.min(hi)
-        } else if self > hi {
-            hi
-        } else {
-            self
-        }
-    }
-}
-
 /// The `p`-th percentile (0–100) of `values` by linear interpolation between the
 /// closest order statistics (the default method of NumPy's `percentile`, Hyndman &
 /// Fan type 7). Returns 0 for an empty slice. Sorts a copy; `values` is untouched.
@@ -38,7 +17,7 @@ pub fn percentile_sorted(sorted: &[f64], p: f64) -> f64 {
         0 => 0.0,
         1 => sorted[0],
         n => {
-            let pos = (p.bounded(0.0, 100.0) / 100.0) * (n - 1) as f64;
+            let pos = (p.clamp(0.0, 100.0) / 100.0) * (n - 1) as f64;
             let lo = libm::floor(pos) as usize;
             let hi = (lo + 1).min(n - 1);
             let frac = pos - lo as f64;

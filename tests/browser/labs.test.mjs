@@ -3,7 +3,7 @@
 // query key and in every text field must stay text).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, lblab, settled } from './harness.mjs';
 
 const env = await useAppAndBrowser();
 const LABS = JSON.parse(lblab(['labs', '--json']));
@@ -31,7 +31,9 @@ for (const lab of LABS) {
     await page.goto(`${env.srv.base}?lab=${lab.id}`);
     await page.locator('.lab-header h1').waitFor();
     assert.equal(await page.title(), 'LLM Load-Balancing Lab');
-    await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.lblab_outcome_json().length > 0);
+    // An outcome is published (the export's JSON is written on request, by
+    // the worker running the job again).
+    await settled(page);
     // One control per parameter (and the focus picker), found by its key.
     for (const p of lab.params) {
       assert.equal(await page.locator(`[data-control="${p.key}"]`).count() >= 1, true, `${lab.id}: ${p.key}`);

@@ -51,8 +51,8 @@ fn header_html(current: Option<&str>, home: bool, validating: bool) -> Html {
 /// plain static file server, under any sub-path, with no rewrites.
 #[component]
 pub fn App() -> impl IntoView {
-    let pairs = url::query_pairs();
     let mut notices = Vec::new();
+    let pairs = url::first_of_each(url::query_pairs(), &mut notices);
     let opts = EmbedOptions::from_pairs(&pairs, &mut notices);
     let lab = pairs
         .iter()

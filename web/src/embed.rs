@@ -56,7 +56,10 @@ impl EmbedOptions {
             None | Some("0") | Some("") => false,
             Some("1") | Some("true") => true,
             Some(other) => {
-                notices.push(format!("“{k}={other}” should be 1 or 0; ignored."));
+                notices.push(format!(
+                    "“{k}={}” should be 1 or 0; ignored.",
+                    crate::format::clip(other)
+                ));
                 false
             }
         };
@@ -67,7 +70,8 @@ impl EmbedOptions {
             Some(t @ ("light" | "dark")) => Some(t.to_string()),
             Some(other) => {
                 notices.push(format!(
-                    "“theme={other}” is not light or dark; following the system theme."
+                    "“theme={}” is not light or dark; following the system theme.",
+                    crate::format::clip(other)
                 ));
                 None
             }
@@ -94,6 +98,18 @@ impl EmbedOptions {
             }
             known
         });
+        // A `view=` that leaves no panel would show a blank frame: the
+        // lab's own panels are shown instead, and the reader told why.
+        let view = match view {
+            Some(v) if v.is_empty() => {
+                notices.push(format!(
+                    "“view=” names no panel, so the lab's own panels are shown; the panels are {}.",
+                    panel_names().join(", ")
+                ));
+                None
+            }
+            v => v,
+        };
         EmbedOptions {
             embed,
             controls,

@@ -1,21 +1,28 @@
 //! What the visible lab last computed, for the share bar's exports and for
-//! the browser tests: its JSON (exactly `lblab <lab> --json`), its CSV
-//! (`--csv`), and how long the worker took. Producers are kept, not texts:
-//! the CSV is written only when someone asks for it.
+//! the browser tests: the job that computed it, and how long the worker
+//! took. Its JSON (exactly `lblab <lab> --json`) and CSV (`--csv`) are
+//! written by the worker when someone asks, by running the job again (the
+//! same settings give the same outcome): the page holds no writer of its
+//! own.
 
 use std::cell::RefCell;
 
+use wasm_bindgen::JsValue;
+
 thread_local! {
-    static LAST_JSON: RefCell<Option<Box<dyn Fn() -> String>>> = RefCell::new(None);
-    static LAST_CSV: RefCell<Option<Box<dyn Fn() -> String>>> = RefCell::new(None);
+    static LAST: RefCell<Option<crate::worker::Job>> = const { RefCell::new(None) };
     static LAST_MS: RefCell<f64> = const { RefCell::new(f64::NAN) };
 }
 
-/// Record what the visible lab last computed: JSON and CSV producers (run
-/// lazily, only when asked) and how long the computation took.
-pub fn publish(json: impl Fn() -> String + 'static, csv: impl Fn() -> String + 'static, ms: f64) {
-    LAST_JSON.with(|j| *j.borrow_mut() = Some(Box::new(json)));
-    LAST_CSV.with(|c| *c.borrow_mut() = Some(Box::new(csv)));
+/// Record what the visible lab last computed: the job, and how long the
+/// computation took.
+pub fn publish(job: &crate::worker::Job, ms: f64) {
+    // The export needs no recording (JSON leaves it out).
+    let job = crate::worker::Job {
+        record: Vec::new(),
+        ..job.clone()
+    };
+    LAST.with(|l| *l.borrow_mut() = Some(job));
     LAST_MS.with(|m| *m.borrow_mut() = ms);
     // `<html data-runs>` counts published outcomes (with `data-busy`, what
     // tests and scripts wait on).
@@ -31,16 +38,26 @@ pub fn publish(json: impl Fn() -> String + 'static, csv: impl Fn() -> String + '
     }
 }
 
-/// The JSON of the last published outcome, as `lblab <lab> --json` prints it
-/// (empty when none).
-pub fn last_outcome_json() -> String {
-    LAST_JSON.with(|j| j.borrow().as_ref().map(|f| f()).unwrap_or_default())
+/// The last published outcome as `lblab <lab> --json` (or `--csv`) prints
+/// it, handed to `done` once the worker has written it (`Ok("")` when
+/// nothing was published yet).
+pub fn last_outcome(csv: bool, done: impl FnOnce(Result<String, String>) + 'static) {
+    match LAST.with(|l| l.borrow().clone()) {
+        None => done(Ok(String::new())),
+        Some(job) => crate::worker::export(&job, csv, done),
+    }
 }
 
-/// The CSV of the last published outcome, as `lblab <lab> --csv` prints it
-/// (empty when none).
-pub fn last_outcome_csv() -> String {
-    LAST_CSV.with(|c| c.borrow().as_ref().map(|f| f()).unwrap_or_default())
+/// [`last_outcome`] as a promise of the text (for `wasm_bindgen` exports).
+pub fn last_outcome_promise(csv: bool) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, reject| {
+        last_outcome(csv, move |text| {
+            let _ = match text {
+                Ok(t) => resolve.call1(&JsValue::NULL, &JsValue::from_str(&t)),
+                Err(e) => reject.call1(&JsValue::NULL, &JsValue::from_str(&e)),
+            };
+        });
+    })
 }
 
 /// Milliseconds of the last published computation (NaN when none).

@@ -19,7 +19,7 @@ pub fn fixed(x: f64, decimals: u32) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "∞" } else { "−∞" }.into();
     }
-    format!("{}", sim_core::decimal::Fixed(x, decimals as usize))
+    format!("{x:.0$}", decimals as usize)
 }
 
 /// [`fixed`] with a sign: `+1.5`, `-0.3`, `0.0`.

@@ -6,13 +6,6 @@
 
 mod app;
 
-/// Talc instead of the standard library's dlmalloc: the same service in
-/// fewer bytes of the page's bundle, and faster in its benchmarks. Not with
-/// wasm threads (atomics), which the page does not use.
-#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
 mod charts;
 #[cfg(test)]
 mod checks;
@@ -34,13 +27,19 @@ mod url;
 mod validate;
 mod worker;
 
-pub use worker::lblab_worker_message;
-
-/// The latest outcome a lab computed, as the JSON `lblab <lab> --json` prints.
-/// Exported so browser tests (and authors) can read exactly what the page shows.
+/// The latest outcome a lab computed, as the JSON `lblab <lab> --json` prints
+/// (a promise: the simulation worker writes it). Exported so browser tests
+/// (and authors) can read exactly what the page shows.
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn lblab_outcome_json() -> String {
-    exports::last_outcome_json()
+pub fn lblab_outcome_json() -> js_sys::Promise {
+    exports::last_outcome_promise(false)
+}
+
+/// Trace files the simulation worker has parsed in this page (a loaded
+/// trace is parsed once, not on every change of the settings).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn lblab_trace_parses() -> u32 {
+    worker::trace_parses()
 }
 
 /// Milliseconds the latest recomputation of the visible lab took in wasm.
@@ -51,9 +50,8 @@ pub fn lblab_last_compute_ms() -> f64 {
 
 fn main() {
     console_error_panic_hook::set_once();
-    // The same module also runs as the simulation worker (see `worker`), where
-    // there is no page to mount.
-    if web_sys::window().is_some() {
-        leptos::mount::mount_to_body(app::App);
-    }
+    // The simulation's module downloads beside this one (index.html preloads
+    // it): compile it now, so the first run does not wait for it.
+    worker::warm();
+    leptos::mount::mount_to_body(app::App);
 }

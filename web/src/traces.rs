@@ -8,7 +8,6 @@
 //! to the worker, which reads it. A trace of tens of megabytes so costs the
 //! page's thread nothing when it loads and nothing when a setting changes.
 
-use sim_core::decimal::Fixed;
 use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
@@ -175,8 +174,8 @@ pub fn read_file(file: web_sys::File, state: RwSignal<TraceState>) {
     let name = file.name();
     if file.size() > MAX_FILE_BYTES {
         state.set(TraceState::Failed(format!(
-            "{name} is {} MB; files up to {} MB are read",
-            Fixed(file.size() / 1.0e6, 1),
+            "{name} is {:.1} MB; files up to {} MB are read",
+            file.size() / 1.0e6,
             MAX_FILE_BYTES as u64 / (1024 * 1024)
         )));
         return;

@@ -12,6 +12,55 @@ pub fn query_pairs() -> Vec<(String, String)> {
     parse_query(&search)
 }
 
+/// `pairs` with each key kept once, at its first value, and one notice per
+/// key given more than once, naming it (a link is read as one value per
+/// key, so which one counts is said rather than guessed).
+pub fn first_of_each(
+    pairs: Vec<(String, String)>,
+    notices: &mut Vec<String>,
+) -> Vec<(String, String)> {
+    // Keys by where they were kept, and how often each came: linear in the
+    // link's length, however many keys a crafted link holds.
+    let mut seen: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut kept: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+    let mut repeated: Vec<String> = Vec::new();
+    for (k, v) in pairs {
+        match seen.get_mut(&k) {
+            Some((_, n)) => {
+                *n += 1;
+                if *n == 2 {
+                    repeated.push(k);
+                }
+            }
+            None => {
+                seen.insert(k.clone(), (kept.len(), 1));
+                kept.push((k, v));
+            }
+        }
+    }
+    for k in repeated {
+        let (at, n) = seen[&k];
+        let first = kept[at].1.as_str();
+        notices.push(format!(
+            "“{}” is given {n} times in the link; the first value (“{}”) is used.",
+            crate::format::clip(&k),
+            crate::format::clip(first)
+        ));
+    }
+    kept
+}
+
+/// A whole number from the link (`step=`, `stop=`, `seeds=`), refused
+/// unread when it is longer than any such number can be.
+pub fn whole<T: std::str::FromStr>(v: &str) -> Option<T> {
+    let t = v.trim();
+    if t.len() > sim_core::params::MAX_NUMBER_CHARS {
+        return None;
+    }
+    t.parse().ok()
+}
+
 /// Decode `?a=1&b=x%20y` into pairs (pure; tested natively).
 pub fn parse_query(search: &str) -> Vec<(String, String)> {
     search
@@ -150,6 +199,36 @@ pub fn full_lab_query(search: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_key_is_named_and_its_first_value_kept() {
+        let mut notices = Vec::new();
+        let pairs = first_of_each(
+            parse_query("?rate=0.3&lab=routing&rate=0.5&rate=0.7"),
+            &mut notices,
+        );
+        assert_eq!(
+            pairs,
+            vec![
+                ("rate".into(), "0.3".into()),
+                ("lab".into(), "routing".into())
+            ]
+        );
+        assert_eq!(notices.len(), 1);
+        assert!(
+            notices[0].contains("“rate” is given 3 times"),
+            "{}",
+            notices[0]
+        );
+        assert!(notices[0].contains("(“0.3”)"), "{}", notices[0]);
+    }
+
+    #[test]
+    fn a_long_number_is_refused_unread() {
+        assert_eq!(whole::<usize>(" 12 "), Some(12));
+        assert_eq!(whole::<usize>(&"0".repeat(65)), None);
+        assert_eq!(whole::<usize>(&"0".repeat(64)), Some(0));
+    }
 
     #[test]
     fn the_full_lab_keeps_the_state_and_drops_the_embed() {

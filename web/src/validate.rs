@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use sim_core::labs::validation::{self, scenarios, Scenario, Validation};
 
 use crate::html::{el, Cell, El, Html, Markup, Row, Table};
-use crate::worker::{self, Job, Reply};
+use crate::worker::{self, Reply};
+use sim_core::labs::serve::Ask;
 
 /// The seed counts the page offers (the CLI and the tests run 20).
 pub const SEEDS: [u32; 3] = [5, 10, 20];
@@ -35,8 +36,8 @@ enum Run {
 pub fn seeds_of(pairs: &[(String, String)], notices: &mut Vec<String>) -> u32 {
     match pairs.iter().find(|(k, _)| k == "seeds") {
         None => 20,
-        Some((_, v)) => match v.parse::<u32>() {
-            Ok(n) if SEEDS.contains(&n) => n,
+        Some((_, v)) => match crate::url::whole::<u32>(v) {
+            Some(n) if SEEDS.contains(&n) => n,
             _ => {
                 notices.push(format!(
                     "seeds must be 5, 10 or 20, got “{}”; running 20.",
@@ -54,28 +55,28 @@ fn run_from(i: usize, seeds: u32, runs: RwSignal<Vec<Run>>) {
         return;
     };
     runs.update(|r| r[i] = Run::Running(0));
-    let job = Job {
-        lab: "validate",
-        pairs: vec![("scenario", s.id.to_string()), ("seeds", seeds.to_string())],
-        only: Vec::new(),
-        trace: None,
-        record: Vec::new(),
+    let job = Ask::Validate {
+        scenario: s.id.to_string(),
+        seeds,
     };
-    worker::submit(
+    worker::ask(
         &job,
         move |done, _| runs.update(|r| r[i] = Run::Running(done)),
         move |reply| {
             let state = match reply {
-                Reply::Done { bytes, .. } => match validation::unpack(&bytes) {
-                    Some(all) if all.len() == s.published.len() * seeds as usize => {
-                        let per_seed: Vec<Vec<(f64, f64)>> =
-                            all.chunks(s.published.len()).map(<[_]>::to_vec).collect();
-                        let ids: Vec<u64> = (1..=u64::from(seeds)).collect();
-                        Run::Done(Box::new(validation::summarise(s, &ids, &per_seed)))
+                Reply::Done { bytes, .. } => {
+                    match sim_core::labs::decode::<Vec<(f64, f64)>>(&bytes) {
+                        Ok(all) if all.len() == s.published.len() * seeds as usize => {
+                            let per_seed: Vec<Vec<(f64, f64)>> =
+                                all.chunks(s.published.len()).map(<[_]>::to_vec).collect();
+                            let ids: Vec<u64> = (1..=u64::from(seeds)).collect();
+                            Run::Done(Box::new(validation::summarise(s, &ids, &per_seed)))
+                        }
+                        _ => Run::Failed("the worker's figures did not read back".into()),
                     }
-                    _ => Run::Failed("the worker's figures did not read back".into()),
-                },
+                }
                 Reply::Failed(f) => Run::Failed(f.why),
+                Reply::Text(_) => Run::Failed("the worker answered with text".into()),
                 Reply::Cancelled => Run::Stopped,
             };
             let go_on = matches!(state, Run::Done(_) | Run::Failed(_));

@@ -1,4 +1,4 @@
-//! The Routing Lab's run as the page's worker makes it (the registry's
+//! The Routing Lab's run as the simulation worker makes it (the registry's
 //! erased entry point, the page's default rules recorded for the player),
 //! timed from its start to the end of the simulation as the page's
 //! `lblab_last_compute_ms` is (modes 0–2), as the worker's whole call with
@@ -33,7 +33,7 @@ pub extern "C" fn bench(mode: u32) -> f64 {
     } else {
         &[]
     };
-    let lab = sim_core::labs::find("routing").expect("the Routing Lab is registered");
+    let lab = sim_core::labs::runner("routing").expect("the Routing Lab is registered");
     // SAFETY: an import without arguments or preconditions.
     let clock = || unsafe { now() };
     let end = Cell::new(f64::NAN);
@@ -58,7 +58,7 @@ pub extern "C" fn bench(mode: u32) -> f64 {
 
 /// Milliseconds to decode (and drop) the outcome of mode 1's run.
 fn decode() -> f64 {
-    let lab = sim_core::labs::find("routing").expect("the Routing Lab is registered");
+    let lab = sim_core::labs::runner("routing").expect("the Routing Lab is registered");
     let request = RunRequest {
         pairs: &[],
         only: &[],

@@ -42,9 +42,7 @@ use crate::time::Tick;
 use crate::workload::{Request, Workload};
 
 /// Engine constants shared by every replica of a run.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineSpec {
     /// Batch slots: the most sequences running (prefilling or decoding) at once.
     pub slots: u32,
@@ -112,18 +110,7 @@ struct Seq {
 }
 
 /// Per-replica counters over a run.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplicaStats {
     /// Requests routed here.
     pub assigned: u32,

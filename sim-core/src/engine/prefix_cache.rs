@@ -9,8 +9,9 @@
 //! from their tails and never leaves a hole at the root, as vLLM's block pool
 //! does by freeing a request's blocks in reverse order.
 
-use crate::fasthash::BlockMap;
 use alloc::vec::Vec;
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
 
 use crate::workload::BlockId;
 
@@ -28,13 +29,14 @@ struct Node {
 }
 
 /// An LRU set of block ids with a fixed capacity in blocks: a map from
-/// block to node ([`BlockMap`], open addressing tuned for this), and the nodes in a doubly linked recency list kept in one
+/// block to node (hashbrown with rustc's Fx hash: block ids are already
+/// spread), and the nodes in a doubly linked recency list kept in one
 /// vector (no allocation per use once full; every touch and eviction is a few
 /// index writes, which matters since every prompt block passes through here).
 #[derive(Clone, Debug, Default)]
 pub struct PrefixCache {
     capacity: usize,
-    index: BlockMap,
+    index: HashMap<u32, u32, FxBuildHasher>,
     nodes: Vec<Node>,
     /// Most recently used node.
     newest: u32,
@@ -77,7 +79,7 @@ impl PrefixCache {
     pub fn match_len(&self, blocks: &[BlockId]) -> usize {
         blocks
             .iter()
-            .take_while(|&&b| self.index.get(b).is_some())
+            .take_while(|&&b| self.index.contains_key(&b))
             .count()
     }
 
@@ -117,7 +119,7 @@ impl PrefixCache {
         while self.index.len() > capacity {
             let i = self.oldest;
             self.unlink(i);
-            self.index.remove(self.nodes[i as usize].block);
+            self.index.remove(&self.nodes[i as usize].block);
             self.spare.push(i);
             self.version += 1;
         }
@@ -131,7 +133,7 @@ impl PrefixCache {
         }
         // Leaf first: the root of the chain ends up the most recent.
         for &b in blocks.iter().rev() {
-            if let Some(i) = self.index.get(b) {
+            if let Some(&i) = self.index.get(&b) {
                 if i != self.newest {
                     self.unlink(i);
                     self.push_newest(i);
@@ -154,7 +156,7 @@ impl PrefixCache {
                 // Full: the least recently used node is reused for `b`.
                 let i = self.oldest;
                 self.unlink(i);
-                self.index.remove(self.nodes[i as usize].block);
+                self.index.remove(&self.nodes[i as usize].block);
                 self.nodes[i as usize].block = b;
                 i
             };

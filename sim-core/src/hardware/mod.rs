@@ -47,7 +47,6 @@ pub mod gpu;
 pub mod model;
 pub mod timing;
 
-use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::String;
 
@@ -178,14 +177,14 @@ impl Preset {
         };
         if self.kv_tokens_of(m) < 1.0 {
             return Err(PresetError(format!(
-                "{} in {} needs {} GB of weights, more than {} × {} leaves ({} GB at {}% of memory); raise tp or use fp8",
+                "{} in {} needs {:.0} GB of weights, more than {} × {} leaves ({:.0} GB at {:.0}% of memory); raise tp or use fp8",
                 self.model.title(),
                 self.precision.title(),
-                Fixed(m.params * weight_bytes / 1e9, 0),
+                m.params * weight_bytes / 1e9,
                 self.tp,
                 self.gpu.title(),
-                Fixed(tp * g.mem_bytes * MEMORY_SHARE / 1e9, 0),
-                Fixed(MEMORY_SHARE * 100.0, 0))));
+                tp * g.mem_bytes * MEMORY_SHARE / 1e9,
+                MEMORY_SHARE * 100.0)));
         }
         Ok(cost)
     }

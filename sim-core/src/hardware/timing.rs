@@ -4,16 +4,13 @@
 //! millisecond, so every setting read in ticks (arrival rate per tick, the
 //! TTFT objective, scale-up time, the tick cap) is read per millisecond.
 
-use crate::decimal::Fixed;
 use serde::{Deserialize, Serialize};
 
 use super::{Gpu, Model, Precision, Preset, PresetError, StepCost};
 use crate::choice::Choice;
 
 /// GPU, model and corrections; `gpu: None` keeps the lab in ticks.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Timing {
     /// The accelerator, or none for ticks (default none).
@@ -136,14 +133,14 @@ impl Timing {
                 let d1 = c.decode_s(1.0, 1024.0) * 1000.0;
                 let d32 = c.decode_s(32.0, 32.0 * 1024.0) * 1000.0;
                 alloc::format!(
-                    "{} on {}{} in {}: prefill about {} tokens/s; a decode step {} ms at batch 1 and {} ms at batch 32 (1k-token contexts); KV for {} tokens ({} blocks of {})",
+                    "{} on {}{} in {}: prefill about {} tokens/s; a decode step {:.1} ms at batch 1 and {:.1} ms at batch 32 (1k-token contexts); KV for {} tokens ({} blocks of {})",
                     p.model.title(),
                     if p.tp > 1 { alloc::format!("{} × ", p.tp) } else { alloc::string::String::new() },
                     p.gpu.title(),
                     p.precision.title(),
                     crate::params::thousands(libm::round(prefill) as u64),
-                    Fixed(d1, 1),
-                    Fixed(d32, 1),
+                    d1,
+                    d32,
                     crate::params::thousands(libm::floor(p.kv_tokens()) as u64),
                     crate::params::thousands(u64::from(p.kv_blocks(kv_block_tokens))),
                     kv_block_tokens

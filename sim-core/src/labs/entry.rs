@@ -71,18 +71,18 @@ impl<'a> RunRequest<'a> {
     }
 }
 
-/// A run written out once for the page: the values stream alone
-/// ([`crate::wire::encode_values`]), which the page reads back typed; an
-/// export writes the decoded outcome as `lblab <lab> --json`'s line
-/// ([`crate::wire::json_of`]).
+/// A run written out once for the page: the outcome in postcard
+/// ([`super::encode`]), which the page reads back typed ([`super::decode`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Written {
-    /// The outcome's values.
+    /// The outcome, encoded.
     pub bytes: Vec<u8>,
 }
 
-/// A registered lab with its types erased, for code that treats every lab
-/// alike (the web page's worker, the home page, the CLI's flags).
+/// A registered lab as the page sees it: what it is, what it compares, its
+/// parameters. No simulation is reachable from here, so the page's module,
+/// which reads [`LABS`](super::LABS), leaves every lab's run out; the
+/// simulation worker and the CLI run labs through [`RunEntry`].
 #[derive(Clone, Copy)]
 pub struct LabEntry {
     /// Id, title, layer, summary, player, embed view.
@@ -91,16 +91,11 @@ pub struct LabEntry {
     pub focus: Option<FocusInfo>,
     /// Every parameter, defaults included.
     pub params: fn() -> Vec<Spec>,
-    /// Whether [`LabEntry::run`] accepts a trace.
+    /// Whether the lab replays traces.
     pub replays_traces: bool,
     /// Build the config from `(key, text)` pairs and read every parameter back
     /// as canonical text, in table order.
     pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
-    /// Build the config from `(key, text)` pairs, run, and write the outcome.
-    pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
-    /// Build the config from pairs and estimate the run's work (what a page
-    /// names when a run fails for want of memory).
-    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
 }
 
 impl LabEntry {
@@ -120,15 +115,41 @@ impl LabEntry {
             params: L::Config::specs,
             replays_traces: L::REPLAYS_TRACES,
             canonical: canonical::<L>,
+        }
+    }
+}
+
+/// A registered lab as the simulation worker runs it: from `(key, text)`
+/// pairs to the encoded outcome, or to an export.
+#[derive(Clone, Copy)]
+pub struct RunEntry {
+    /// The lab's id.
+    pub id: &'static str,
+    /// Build the config from `(key, text)` pairs, run, and encode the outcome.
+    pub run: fn(&RunRequest<'_>) -> Result<Written, RunError>,
+    /// Build the config from pairs and estimate the run's work (what a page
+    /// names when a run fails for want of memory).
+    pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
+    /// Run and write the outcome as `lblab <lab> --json` (or, with `csv`,
+    /// `--csv`) prints it: an export of what the page shows, which ran
+    /// from the same settings (the simulation is deterministic).
+    pub export: fn(&RunRequest<'_>, bool) -> Result<String, RunError>,
+}
+
+impl RunEntry {
+    /// The entry for lab type `L`.
+    pub const fn of<L: Lab>() -> RunEntry {
+        RunEntry {
+            id: L::INFO.id,
             run: run_written::<L>,
             work: work_of::<L>,
+            export: export::<L>,
         }
     }
 }
 
 /// What only the CLI and the tests use of a lab: its plain-text report and
-/// the JSON of its configuration. Kept apart from [`LabEntry`] so the web
-/// bundle, which never reaches [`TEXTS`], leaves the reports out.
+/// the JSON of its configuration.
 #[derive(Clone, Copy)]
 pub struct TextEntry {
     /// The lab's id.
@@ -138,53 +159,49 @@ pub struct TextEntry {
     /// Build the config from pairs and write it as JSON, without running
     /// (the CLI's `--config`).
     pub config_json: fn(&Pairs<'_>) -> Result<String, RunError>,
-    /// Read [`Written`] bytes back as the page does and write them as JSON
-    /// with `serde_json` (what the encoding tests compare the export with).
-    pub reencode: fn(&[u8]) -> Result<String, String>,
-    /// Read [`Written`] bytes back as the page does and write the JSON its
-    /// export writes ([`crate::wire::json_of`]).
-    pub export: fn(&[u8]) -> Result<String, String>,
     /// Run, and check the outcome: non-finite floats and request tallies
     /// (the property tests and `lblab bench`'s corner sweep).
     pub check: fn(&RunRequest<'_>) -> Result<Checked, RunError>,
     /// Estimate the run's work without running it ([`Lab::work`]).
     pub work: fn(&RunRequest<'_>) -> Result<super::work::Work, RunError>,
+    /// Read the worker's bytes back as the page does, with the
+    /// configuration `pairs` describe, and write them as compact JSON (what
+    /// the encoding tests compare with the CLI's).
+    pub reread: fn(&[u8], &Pairs<'_>) -> Result<String, String>,
 }
 
 impl TextEntry {
     /// The entry for lab type `L`.
-    pub const fn of<L: Lab>() -> TextEntry
-    where
-        L::Outcome: crate::wire::Decode,
-    {
+    pub const fn of<L: Lab>() -> TextEntry {
         TextEntry {
             id: L::INFO.id,
             run: run_text::<L>,
             config_json: config_json::<L>,
-            reencode: reencode::<L>,
-            export: export::<L>,
             check: check::<L>,
             work: work_of::<L>,
+            reread: reread::<L>,
         }
     }
 }
 
-/// Decode an outcome of lab `L` and write it as compact JSON.
-fn reencode<L: Lab>(bytes: &[u8]) -> Result<String, String>
-where
-    L::Outcome: crate::wire::Decode,
-{
-    let outcome: L::Outcome = decode(bytes)?;
-    serde_json::to_string(&outcome).map_err(|e| e.to_string())
+/// Run, and write the outcome as the CLI's JSON or CSV.
+fn export<L: Lab>(req: &RunRequest<'_>, csv: bool) -> Result<String, RunError> {
+    let outcome = run_outcome::<L>(req)?;
+    if csv {
+        return Ok(L::csv(&outcome));
+    }
+    serde_json::to_string_pretty(&outcome).map_err(|e| RunError::Json(e.to_string()))
 }
 
-/// Decode an outcome of lab `L` and write it as the page's export does.
-fn export<L: Lab>(bytes: &[u8]) -> Result<String, String>
-where
-    L::Outcome: crate::wire::Decode,
-{
-    let outcome: L::Outcome = decode(bytes)?;
-    crate::wire::json_of(&outcome).map_err(|e| e.to_string())
+/// Read [`Written`] bytes back as the page does (decode, then put back the
+/// configuration `pairs` describe) and write the outcome as compact JSON.
+fn reread<L: Lab>(bytes: &[u8], pairs: &Pairs<'_>) -> Result<String, String> {
+    let mut outcome: L::Outcome = decode(bytes)?;
+    let config = config_from::<L>(pairs).map_err(|e| e.to_string())?;
+    if let Some(c) = L::config_mut(&mut outcome) {
+        *c = config;
+    }
+    serde_json::to_string(&outcome).map_err(|e| e.to_string())
 }
 
 fn check<L: Lab>(req: &RunRequest<'_>) -> Result<Checked, RunError> {
@@ -245,7 +262,7 @@ fn work_of<L: Lab>(req: &RunRequest<'_>) -> Result<super::work::Work, RunError> 
 fn run_written<L: Lab>(req: &RunRequest<'_>) -> Result<Written, RunError> {
     let outcome = run_outcome::<L>(req)?;
     Ok(Written {
-        bytes: crate::wire::encode_values(&outcome),
+        bytes: encode(&outcome).map_err(RunError::Encode)?,
     })
 }
 

@@ -45,8 +45,7 @@ impl Finder {
             if at.is_empty() {
                 at.push_str("(top)");
             }
-            self.found
-                .push(format!("{at} = {}", crate::decimal::Shortest(x)));
+            self.found.push(format!("{at} = {}", x));
         }
     }
 

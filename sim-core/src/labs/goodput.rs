@@ -10,7 +10,6 @@
 //! once and its arrival times are compressed or stretched so it arrives at
 //! each swept rate.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -27,9 +26,7 @@ use crate::workload::{generator, Workload};
 
 /// The goodput lab's settings: the Routing Lab's workload, pool and rules,
 /// and the rates to sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// The Routing Lab's settings (its `rate` is not used: the sweep sets it).
@@ -180,9 +177,7 @@ impl Configurable for Config {
 }
 
 /// One rule at one rate.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleAtRate {
     /// The rule.
     pub rule: RuleKind,
@@ -202,9 +197,7 @@ pub struct RuleAtRate {
 }
 
 /// Every rule at one offered rate.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// Offered arrivals per tick (per second in milliseconds mode).
     pub rate: f64,
@@ -213,9 +206,7 @@ pub struct Point {
 }
 
 /// A rule's capacity, read off the sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Capacity {
     /// The rule.
     pub rule: RuleKind,
@@ -228,11 +219,13 @@ pub struct Capacity {
 }
 
 /// The sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Generated requests or a replayed trace.
     pub source: TraceSource,
@@ -443,7 +436,7 @@ impl Lab for GoodputLab {
         };
         let (workload, report) = t
             .options
-            .import(t.text, Some(config.routing.capacity()))
+            .import_parsed(t.parsed, Some(config.routing.capacity()))
             .map_err(|e| RunError::Trace(e.0))?;
         // A trace's size is known once it is read: every swept rate replays it.
         let shape = routing::work::Shape::of(&workload);
@@ -484,16 +477,16 @@ impl Lab for GoodputLab {
         report(outcome, detail)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
         let mut out = Vec::new();
         for (i, p) in o.points.iter().enumerate() {
             for r in &p.rules {
                 out.push(Tally {
-                    what: alloc::format!(
-                        "point {i} (rate {}), rule {}",
-                        crate::decimal::Shortest(p.rate),
-                        r.rule.name()
-                    ),
+                    what: alloc::format!("point {i} (rate {}), rule {}", p.rate, r.rule.name()),
                     arrived: u64::from(r.requests),
                     finished: u64::from(r.completed),
                     rejected: 0,
@@ -510,11 +503,11 @@ impl Lab for GoodputLab {
             for r in &p.rules {
                 s.push_str(&alloc::format!(
                     "{},{},{},{},{}\n",
-                    Shortest(p.rate),
+                    p.rate,
                     r.rule.name(),
-                    Shortest(r.slo_attainment),
-                    Shortest(r.goodput),
-                    Shortest(r.ttft_p95)
+                    r.slo_attainment,
+                    r.goodput,
+                    r.ttft_p95
                 ));
             }
         }
@@ -562,13 +555,13 @@ fn report(o: &Outcome, detail: bool) -> String {
     };
     let unit = r.timing.unit();
     let mut s = format!(
-        "Goodput lab: {} replicas, rates {}–{} per {per} in {} steps, SLO TTFT ≤ {} {unit}, capacity at ≥ {}% within SLO, seed {}\n",
+        "Goodput lab: {} replicas, rates {}–{} per {per} in {} steps, SLO TTFT ≤ {} {unit}, capacity at ≥ {:.0}% within SLO, seed {}\n",
         r.replicas,
         crate::params::real_text(from),
         crate::params::real_text(to),
         c.sweep_points,
         r.slo_ticks(),
-        Fixed(c.slo_target * 100.0, 0),
+        c.slo_target * 100.0,
         r.seed
     );
     if let Some(summary) = r.timing.summary(r.kv_block_tokens) {
@@ -607,9 +600,9 @@ fn report(o: &Outcome, detail: bool) -> String {
             for p in &o.points {
                 let r = &p.rules[k];
                 s.push_str(&format!(
-                    " {:>5}% ({})",
-                    Fixed(r.slo_attainment * 100.0, 0),
-                    Fixed(r.goodput, 3)
+                    " {:>5.0}% ({:.3})",
+                    r.slo_attainment * 100.0,
+                    r.goodput
                 ));
             }
             s.push('\n');

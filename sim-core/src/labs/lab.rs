@@ -263,7 +263,7 @@ pub trait Lab: 'static {
     /// The configuration and its parameter table.
     type Config: Configurable + Serialize;
     /// What a run returns (also the JSON that `lblab <id> --json` prints).
-    type Outcome: Serialize + crate::wire::Encode + 'static;
+    type Outcome: Serialize + serde::de::DeserializeOwned + 'static;
     /// What a reader can focus on ([`Nothing`] when the lab compares nothing).
     type Item: Choice;
     /// Id, title, layer, summary, player and embed view.
@@ -289,6 +289,12 @@ pub trait Lab: 'static {
 
     /// The main comparison as CSV (header row first), for exports.
     fn csv(outcome: &Self::Outcome) -> String;
+
+    /// The configuration inside an outcome (`None` when the outcome holds
+    /// none). An outcome's configuration travels to the page only in JSON
+    /// (see [`json_only`]): the page holds the configuration it sent and puts
+    /// it back here after decoding.
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config>;
 
     /// Every population of requests the outcome accounts for, one [`Tally`]
     /// each (a rule's run, a sweep point): what the property tests hold to
@@ -330,6 +336,8 @@ pub enum RunError {
     NoTraces,
     /// The outcome could not be written as JSON.
     Json(String),
+    /// The outcome could not be encoded for the page.
+    Encode(String),
     /// The trace could not be imported.
     Trace(String),
     /// The run would take too long; says what drives it and what would fit.
@@ -342,11 +350,11 @@ impl From<ParamError> for RunError {
     }
 }
 
-/// A trace to replay: the file's text and how to import it.
+/// A trace to replay: the file's rows, parsed once, and how to import them.
 #[derive(Clone, Copy, Debug)]
 pub struct TraceInput<'a> {
-    /// The whole file, as text.
-    pub text: &'a str,
+    /// The file, parsed.
+    pub parsed: &'a crate::workload::trace::ParsedTrace,
     /// Time scale, window, limit, compression.
     pub options: &'a ImportOptions,
 }
@@ -360,21 +368,66 @@ impl core::fmt::Display for RunError {
             RunError::Param(e) => write!(f, "{e}"),
             RunError::NoTraces => write!(f, "this lab does not replay traces"),
             RunError::Json(e) => write!(f, "cannot write JSON: {e}"),
+            RunError::Encode(e) => write!(f, "cannot encode the outcome: {e}"),
             RunError::Trace(e) => write!(f, "trace: {e}"),
             RunError::TooMuch(e) => write!(f, "{e}"),
         }
     }
 }
 
-/// Encode an outcome (or any record) for the page: [`crate::wire`], one
-/// encoding that the page reads back typed and an export turns into JSON.
-pub fn encode<T: crate::wire::Encode>(value: &T) -> Vec<u8> {
-    crate::wire::encode_typed(value)
+/// An outcome (or any record) as the worker sends it to the page: postcard,
+/// serde's compact binary format made for messages between no_std peers.
+pub fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, String> {
+    postcard::to_allocvec(value).map_err(|e| e.to_string())
 }
 
 /// Read back what [`encode`] wrote.
-pub fn decode<T: crate::wire::Decode>(bytes: &[u8]) -> Result<T, String> {
-    crate::wire::decode(bytes).map_err(|e| e.to_string())
+pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {
+    postcard::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+/// Serialize an `Option` field only the page needs (a player's recording):
+/// the page's binary message carries it, JSON writes `null`, so an export
+/// equals the CLI's JSON (the recording is a view of the run, not one of its
+/// figures). `serde_json` is human-readable and postcard is not, which is
+/// what tells the two apart.
+pub fn page_only<T: Serialize, S: serde::Serializer>(
+    value: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) if !s.is_human_readable() => s.serialize_some(v),
+        _ => s.serialize_none(),
+    }
+}
+
+/// Serialize a field only for JSON (`lblab <lab> --json` and exports),
+/// writing nothing into the page's binary message: an outcome's
+/// configuration, which the page already holds (it sent it), so neither the
+/// worker's encoding nor the page's decoding spends anything on it. The
+/// field's `deserialize_with` is [`json_or_default`].
+pub fn json_only<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    if s.is_human_readable() {
+        value.serialize(s)
+    } else {
+        s.serialize_unit()
+    }
+}
+
+/// Read back what [`json_only`] wrote: the value from JSON, the default
+/// from the page's binary message (where the page then puts back the value
+/// it holds, see [`Lab::config_mut`]).
+pub fn json_or_default<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: serde::Deserialize<'de> + Default,
+    D: serde::Deserializer<'de>,
+{
+    if d.is_human_readable() {
+        T::deserialize(d)
+    } else {
+        <() as serde::Deserialize>::deserialize(d)?;
+        Ok(T::default())
+    }
 }
 
 /// A CSV field: quoted (with inner quotes doubled) when it holds a comma, a

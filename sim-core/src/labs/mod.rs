@@ -12,6 +12,7 @@ pub mod corners;
 pub mod entry;
 pub mod finite;
 pub mod lab;
+pub mod serve;
 pub mod work;
 
 pub mod admission;
@@ -30,12 +31,16 @@ pub mod validation;
 pub use entry::*;
 pub use lab::*;
 
-/// Declares the one list of labs: [`LABS`] for every front end and [`TEXTS`]
-/// for the CLI and the tests, in the same order.
+/// Declares the one list of labs: [`LABS`] for every front end, [`RUNS`]
+/// for what runs them (the simulation worker, the CLI) and [`TEXTS`] for the
+/// CLI and the tests, in the same order.
 macro_rules! labs {
     ($($lab:ty),+ $(,)?) => {
         /// Every lab, in menu order. The one list.
         pub static LABS: &[LabEntry] = &[$(LabEntry::of::<$lab>()),+];
+
+        /// The runs of every lab in [`LABS`], in the same order.
+        pub static RUNS: &[RunEntry] = &[$(RunEntry::of::<$lab>()),+];
 
         /// The text side of every lab in [`LABS`], in the same order.
         pub static TEXTS: &[TextEntry] = &[$(TextEntry::of::<$lab>()),+];
@@ -63,6 +68,11 @@ labs! {
 /// The text side of the lab with `id`.
 pub fn text(id: &str) -> Option<&'static TextEntry> {
     TEXTS.iter().find(|l| l.id == id)
+}
+
+/// The run side of the lab with `id`.
+pub fn runner(id: &str) -> Option<&'static RunEntry> {
+    RUNS.iter().find(|l| l.id == id)
 }
 
 /// The registered lab with `id`.

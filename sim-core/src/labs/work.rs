@@ -12,7 +12,6 @@
 //! about two to four times slower, so a run at the limit takes about a second
 //! natively and a few in the page's worker.
 
-use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::String;
 
@@ -59,7 +58,7 @@ pub fn refusal(work: &Work, fixes: &[String]) -> String {
         if times >= 10.0 {
             thousands(libm::round(times) as u64)
         } else {
-            format!("{}", Fixed(times, 1))
+            format!("{:.1}", times)
         }
     );
     if !fixes.is_empty() {

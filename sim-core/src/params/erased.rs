@@ -97,6 +97,19 @@ pub fn get_text(c: &dyn AnyConfig, i: usize) -> String {
 pub fn set_text(c: &mut dyn AnyConfig, i: usize, text: &str) -> Result<(), ParamError> {
     let key = c.key(i);
     let shape = c.shape(i);
+    let max = shape.max_chars();
+    if text.len() > max {
+        // Refused unread, and only its start kept for the message.
+        let start: String = text.chars().take(super::SHOWN + 1).collect();
+        return Err(ParamError::new(
+            key,
+            &start,
+            Problem::TooLong {
+                max,
+                had: text.chars().count(),
+            },
+        ));
+    }
     let value = shape
         .parse(text.trim())
         .ok_or_else(|| ParamError::new(key, text, shape.problem()))?;

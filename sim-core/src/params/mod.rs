@@ -64,6 +64,26 @@ impl When {
 /// The key that picks the time mode (see [`When`]).
 pub const TIME_MODE_KEY: &str = "gpu";
 
+/// The most characters a number may have, wherever one is read (a URL value,
+/// a CLI flag, a trace field, an item of a list): no setting needs more, and
+/// refusing a longer one before parsing keeps a crafted link or file from
+/// costing time.
+pub const MAX_NUMBER_CHARS: usize = 64;
+
+/// The most characters a text value may have (the longest a setting needs is
+/// a list of 64 load stages).
+pub const MAX_TEXT_CHARS: usize = 2048;
+
+/// `text` (trimmed) as a number, if it is one of at most
+/// [`MAX_NUMBER_CHARS`] characters (what lists of numbers read items with).
+pub fn real(text: &str) -> Option<f64> {
+    let t = text.trim();
+    if t.len() > MAX_NUMBER_CHARS {
+        return None;
+    }
+    t.parse().ok()
+}
+
 /// How a value is written for people (the UI's live value, the CLI's help).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Show {
@@ -615,10 +635,23 @@ impl Value<'_> {
 }
 
 impl Shape {
+    /// The most characters a value of this shape may have: a number's cap
+    /// for numbers and switches, the longest name for a choice, the text cap
+    /// for text (with room around it for spaces a reader typed).
+    pub fn max_chars(&self) -> usize {
+        match self {
+            Shape::Text { .. } => MAX_TEXT_CHARS,
+            Shape::Choice(options) => {
+                options.iter().map(|o| o.name.len()).max().unwrap_or(0) + MAX_NUMBER_CHARS
+            }
+            _ => MAX_NUMBER_CHARS,
+        }
+    }
+
     /// `t` (trimmed) as a value of this shape, if it is one in range.
     fn parse<'t>(&self, t: &'t str) -> Option<Value<'t>> {
         let value = match self {
-            Shape::Real { .. } => Value::Real(crate::decimal::parse_f64(t)?),
+            Shape::Real { .. } => Value::Real(t.parse().ok()?),
             Shape::Whole { .. } | Shape::Seed => Value::Whole(t.parse().ok()?),
             Shape::WholeOrInf { .. } if matches!(t, "inf" | "∞" | "infinity") => Value::Inf(None),
             Shape::WholeOrInf { .. } => Value::Inf(Some(t.parse().ok()?)),
@@ -710,7 +743,7 @@ pub fn narrow(x: u64) -> u32 {
 /// A real value in canonical text: the shortest decimal that reads back to the
 /// same `f64` (Rust's `Display`), so text round-trips exactly.
 pub fn real_text(x: f64) -> String {
-    format!("{}", crate::decimal::Shortest(x))
+    format!("{}", x)
 }
 
 /// A range bound as people type it: no trailing `.0`.
@@ -718,7 +751,7 @@ pub fn number_text(x: f64) -> String {
     if x == libm::trunc(x) && libm::fabs(x) < 1e15 {
         format!("{}", x as i64)
     } else {
-        format!("{}", crate::decimal::Shortest(x))
+        format!("{}", x)
     }
 }
 
@@ -754,6 +787,21 @@ pub enum Problem {
     Invalid(String),
     /// Smaller than another parameter it must not be below.
     Below(&'static str),
+    /// In conflict with another parameter: what it must be to fit it (`why`
+    /// reads after "must be").
+    Against {
+        /// The other parameter of the pair.
+        other: &'static str,
+        /// What this one must be, in words.
+        why: String,
+    },
+    /// Longer than any value of the parameter can be: refused unread.
+    TooLong {
+        /// The most characters a value may have.
+        max: usize,
+        /// How many it had.
+        had: usize,
+    },
 }
 
 impl fmt::Display for Problem {
@@ -770,6 +818,12 @@ impl fmt::Display for Problem {
             Problem::Option(names) => write!(f, "must be one of {}", names.join(", ")),
             Problem::Invalid(why) => write!(f, "must be {why}"),
             Problem::Below(other) => write!(f, "must be at least {other}"),
+            Problem::Against { why, .. } => write!(f, "must be {why}"),
+            Problem::TooLong { max, had } => write!(
+                f,
+                "must be at most {max} characters long; this value has {}",
+                thousands(*had as u64)
+            ),
         }
     }
 }
@@ -883,14 +937,23 @@ fn to_reset(
     text_of: &dyn Fn(&str) -> String,
 ) -> (&'static str, ParamError) {
     let partner = match e.problem {
-        Problem::Below(p) if !reset.contains(&p) => Some(p),
+        Problem::Below(p) | Problem::Against { other: p, .. } if !reset.contains(&p) => Some(p),
         _ => None,
     };
     let own_first = given.contains(&e.key) || partner.is_none();
     if own_first && !reset.contains(&e.key) {
         (e.key, e)
     } else if let Some(partner) = partner {
-        let problem = Problem::Invalid(format!("at most {}", e.key));
+        // The pair is named: the partner goes back to its default, and the
+        // reader learns which of its values it had to fit.
+        let problem = match &e.problem {
+            Problem::Against { why, .. } => Problem::Invalid(format!(
+                "such that {} ({}) can be {why}",
+                e.key,
+                text_of(e.key)
+            )),
+            _ => Problem::Invalid(format!("at most {}", e.key)),
+        };
         (
             partner,
             ParamError::new(partner, &text_of(partner), problem),

@@ -35,7 +35,7 @@ use super::{Chooser, Origin, Decision, OrdF64, Reason, ReplicaState, RouteContex
 use crate::params::Param;
 
 /// Settings of [`DynamoKv`] (upstream's names).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DynamoSettings {
     /// `overlap_score_credit`: credit per device-cached block (0–1).

@@ -29,7 +29,7 @@ use crate::params::{Param, Show};
 use crate::time::Tick;
 
 /// Settings of [`EnvoyLeastRequest`] (Envoy's names).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct EnvoySettings {
     /// `active_request_bias`.

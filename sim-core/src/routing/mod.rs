@@ -112,17 +112,7 @@ pub struct RouteContext<'a, S> {
 }
 
 /// Where a request goes, and why.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Decision {
     /// Index of the chosen replica.
     pub replica: u32,

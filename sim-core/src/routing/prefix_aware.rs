@@ -28,7 +28,7 @@ use crate::params::{narrow, Param, Show};
 use super::{Chooser, Rule, Decision, ReplicaState, Reason, RouteContext, Router, HasRules, Rows};
 
 /// Which load gap decides that affinity is abandoned.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GapRule {
     /// Busiest against idlest replica of the pool, before looking at the cache
@@ -41,7 +41,7 @@ pub enum GapRule {
 }
 
 /// Thresholds of the prefix-aware rule.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PrefixAwareParams {
     /// Imbalance needs a load gap above this many requests.

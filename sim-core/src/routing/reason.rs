@@ -6,17 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// The reason recorded with every [`super::Decision`]. Loads are outstanding
 /// requests (waiting + running) at decision time.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// Uniform draw; no signal read.

@@ -66,9 +66,7 @@ pub trait Rule: Router + Clone + core::fmt::Debug {
         + Default
         + PartialEq
         + serde::Serialize
-        + serde::de::DeserializeOwned
-        + crate::wire::Decode
-        + crate::wire::Encode;
+        + serde::de::DeserializeOwned;
     /// A fresh router for one run.
     fn build(settings: &Self::Settings) -> Self;
 }
@@ -109,7 +107,7 @@ macro_rules! rules {
 
         /// Every rule's settings, one field per rule named after its module
         /// (rules without settings hold `()` and are left out of the JSON).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, crate::wire::Decode, crate::wire::Encode)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
         #[serde(default)]
         pub struct RuleSettings {
             $(
@@ -217,17 +215,5 @@ impl serde::Serialize for super::RuleKind {
 impl<'de> serde::Deserialize<'de> for super::RuleKind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         crate::choice::deserialize(d)
-    }
-}
-
-impl crate::wire::Encode for super::RuleKind {
-    fn encode(&self, w: &mut crate::wire::Writer) {
-        crate::wire::encode_choice(self, w);
-    }
-}
-
-impl crate::wire::Decode for super::RuleKind {
-    fn decode(r: &mut crate::wire::Reader<'_>) -> Self {
-        crate::wire::choice(r, super::RuleKind::RoundRobin)
     }
 }

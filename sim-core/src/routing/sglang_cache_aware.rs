@@ -33,7 +33,8 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
-use crate::fasthash::FxHashMap;
+use hashbrown::HashMap;
+use rustc_hash::FxBuildHasher;
 use serde::{Deserialize, Serialize};
 
 use super::{Chooser, Origin, Decision, Reason, ReplicaState, RouteContext, Router, Rule, HasRules, Rows};
@@ -41,7 +42,7 @@ use crate::params::{narrow, Param, Show};
 use crate::workload::BlockId;
 
 /// Settings of [`SglangCacheAware`] (the gateway's names in the doc lines).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CacheAwareSettings {
     /// `cache_threshold`: share of the prompt a match must exceed (0–1).
@@ -86,7 +87,7 @@ struct Node {
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
-    edges: FxHashMap<(usize, BlockId), usize>,
+    edges: HashMap<(usize, BlockId), usize, FxBuildHasher>,
     free: Vec<usize>,
     /// Tokens held per worker.
     sizes: Vec<u64>,
@@ -98,7 +99,7 @@ impl Default for Tree {
     fn default() -> Self {
         Tree {
             nodes: vec![Node::default()],
-            edges: FxHashMap::default(),
+            edges: HashMap::default(),
             free: Vec::new(),
             sizes: Vec::new(),
         }

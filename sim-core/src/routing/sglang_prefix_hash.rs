@@ -31,7 +31,7 @@ use crate::params::{narrow, Param};
 pub const VIRTUAL_NODES: u32 = 150;
 
 /// Settings of [`SglangPrefixHash`].
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct PrefixHashSettings {
     /// `prefix_token_count`: tokens of the prompt's head that are hashed.
@@ -90,7 +90,7 @@ impl Ring {
                 (0..VIRTUAL_NODES).map(move |v| (mix((u64::from(w) << 32) | u64::from(v)), w))
             })
             .collect();
-        crate::sort::stable(&mut points);
+        points.sort();
         Ring { points, workers }
     }
 

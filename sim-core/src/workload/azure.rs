@@ -89,6 +89,7 @@ pub fn timestamp_ms(s: &str) -> Result<f64, String> {
 /// the header and strips the CR of CRLF.
 pub fn row(line: &str, number: usize) -> Result<Row, RowProblem> {
     let problem = |why: String| RowProblem { line: number, why };
+    super::row::numbers_in_bounds(line).map_err(problem)?;
     let mut cols = line.split(',');
     let (Some(ts), Some(ctx), Some(gen), None) =
         (cols.next(), cols.next(), cols.next(), cols.next())

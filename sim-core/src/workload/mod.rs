@@ -8,7 +8,6 @@
 
 pub mod azure;
 pub mod generator;
-pub mod json;
 pub mod mooncake;
 pub mod row;
 pub mod summary;
@@ -26,9 +25,7 @@ use crate::time::Tick;
 pub type BlockId = u32;
 
 /// One LLM call.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     /// When the request reaches the router.
     pub arrival: Tick,
@@ -43,9 +40,7 @@ pub struct Request {
 }
 
 /// A trace: requests sorted by arrival, plus the size of one hash block.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
     /// Tokens covered by one entry of [`Request::blocks`] (Mooncake uses 512).
     pub block_tokens: u32,

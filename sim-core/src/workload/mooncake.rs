@@ -3,43 +3,35 @@
 //! `input_length`, `output_length` and `hash_ids` (prefix-chained ids of
 //! 512-token KV blocks; equal ids are reusable prefix blocks).
 //!
-//! Each line is read as one JSON object ([`super::json`]); unknown keys are
+//! Each line is read as one JSON object by `serde_json`; unknown keys are
 //! ignored, a missing or mistyped field is a row problem naming the line, and
 //! a request with no prompt or no output token is refused (a replay needs at
 //! least one of each).
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use serde::Deserialize;
 
-use super::json::{object, Value};
 use super::row::{Row, RowProblem};
 
 /// Tokens per hash block in the Mooncake traces.
 pub const MOONCAKE_BLOCK_TOKENS: u32 = 512;
 
-/// The number field `key`, or what is wrong with it.
-fn number(fields: &[(String, Value)], key: &str) -> Result<f64, String> {
-    match fields.iter().find(|(k, _)| k == key).map(|(_, v)| v) {
-        Some(Value::Number(x)) => Ok(*x),
-        Some(Value::Numbers(_)) => Err(format!(
-            "invalid type: an array for {key}, expected a number"
-        )),
-        Some(Value::Other(what)) => {
-            Err(format!("invalid type: {what} for {key}, expected a number"))
-        }
-        None => Err(format!("missing field `{key}`")),
-    }
+/// One line's fields; numbers are read as JSON numbers and checked below,
+/// so a fractional token count is named rather than refused by the reader.
+#[derive(Deserialize)]
+struct Line {
+    timestamp: f64,
+    input_length: f64,
+    output_length: f64,
+    hash_ids: Vec<f64>,
 }
 
 /// The whole-number field `key` (at least `least`).
-fn whole(fields: &[(String, Value)], key: &str, least: u32) -> Result<u32, String> {
-    let x = number(fields, key)?;
+fn whole(x: f64, key: &str, least: u32) -> Result<u32, String> {
     if x != libm::trunc(x) || x < 0.0 || x > f64::from(u32::MAX) {
-        return Err(format!(
-            "{key} must be a whole number of tokens (got {})",
-            crate::decimal::Shortest(x)
-        ));
+        return Err(format!("{key} must be a whole number of tokens (got {x})"));
     }
     let n = x as u32;
     if n < least {
@@ -54,24 +46,17 @@ fn whole(fields: &[(String, Value)], key: &str, least: u32) -> Result<u32, Strin
 /// Read one non-empty line (`number` is 1-based, for problems).
 pub fn row(line: &str, number: usize) -> Result<Row, RowProblem> {
     let problem = |why: String| RowProblem { line: number, why };
-    let fields = object(line).map_err(problem)?;
-    let timestamp = self::number(&fields, "timestamp").map_err(problem)?;
+    super::row::numbers_in_bounds(line).map_err(problem)?;
+    let fields: Line = serde_json::from_str(line).map_err(|e| problem(e.to_string()))?;
+    let timestamp = fields.timestamp;
     if timestamp < 0.0 {
         return Err(problem(
             "timestamp must be a number of milliseconds ≥ 0".into(),
         ));
     }
-    let prompt = whole(&fields, "input_length", 1).map_err(problem)?;
-    let output = whole(&fields, "output_length", 1).map_err(problem)?;
-    let ids = match fields.iter().find(|(k, _)| k == "hash_ids").map(|(_, v)| v) {
-        Some(Value::Numbers(ids)) => ids,
-        Some(_) => {
-            return Err(problem(String::from(
-                "invalid type: hash_ids must be an array of whole numbers",
-            )))
-        }
-        None => return Err(problem(String::from("missing field `hash_ids`"))),
-    };
+    let prompt = whole(fields.input_length, "input_length", 1).map_err(problem)?;
+    let output = whole(fields.output_length, "output_length", 1).map_err(problem)?;
+    let ids = &fields.hash_ids;
     let expected = prompt.div_ceil(MOONCAKE_BLOCK_TOKENS) as usize;
     if ids.len() != expected {
         return Err(problem(format!(

@@ -12,20 +12,12 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::Workload;
-use crate::fasthash::BlockMap;
 use crate::stats::percentile_sorted;
+use hashbrown::HashSet;
+use rustc_hash::FxBuildHasher;
 
 /// Distribution of one length (prompt or output), in tokens.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LengthStats {
     /// Mean.
     pub mean: f64,
@@ -78,16 +70,7 @@ fn mean_cv(v: &[f64]) -> (f64, f64) {
 }
 
 /// What a workload contains.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TraceStats {
     /// Requests.
     pub requests: u32,
@@ -121,16 +104,14 @@ impl Workload {
             .windows(2)
             .map(|w| w[1].arrival.0.saturating_sub(w[0].arrival.0) as f64)
             .collect();
-        // Every block id seen so far (the value is unused).
-        let mut seen = BlockMap::default();
+        // Every block id seen so far.
+        let mut seen: HashSet<u32, FxBuildHasher> = HashSet::default();
         let (mut blocks, mut repeats) = (0u64, 0u64);
         for r in reqs {
             for &b in &r.blocks {
                 blocks += 1;
-                if seen.get(b).is_some() {
+                if !seen.insert(b) {
                     repeats += 1;
-                } else {
-                    seen.insert(b, 0);
                 }
             }
         }

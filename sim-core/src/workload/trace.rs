@@ -8,7 +8,6 @@
 //! malformed row is skipped and reported by line number; a file with no usable
 //! row, or over the size cap, is an error.
 
-use crate::decimal::{Exponent, Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -32,17 +31,7 @@ pub const LISTED_PROBLEMS: usize = 10;
 pub const FAR_GAP_MS: f64 = 86_400_000.0;
 
 /// The trace formats the importer reads.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceFormat {
     /// Mooncake JSONL.
@@ -81,8 +70,8 @@ pub fn too_big(bytes: Option<usize>) -> TraceError {
     let cap = MAX_TRACE_BYTES / (1024 * 1024);
     TraceError(match bytes {
         Some(b) => format!(
-            "the trace is {} MB; traces up to {cap} MB are read",
-            Fixed(b as f64 / 1.0e6, 1)
+            "the trace is {:.1} MB; traces up to {cap} MB are read",
+            b as f64 / 1.0e6
         ),
         None => format!("the trace is over {cap} MB; traces up to {cap} MB are read"),
     })
@@ -145,9 +134,7 @@ impl Capacity {
 }
 
 /// Options of a trace import.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ImportOptions {
     /// Trace milliseconds per simulated tick (default 100).
@@ -229,9 +216,7 @@ impl Configurable for ImportOptions {
 }
 
 /// What an import read, kept and skipped.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImportReport {
     /// The file's format.
     pub format: TraceFormat,
@@ -303,24 +288,35 @@ impl ImportReport {
         }
         if self.compression != 1.0 {
             s.push_str(&format!(
-                "; time compressed ×{} (estimated utilisation {} → {})",
-                Fixed(self.compression, 2),
-                Fixed(self.utilisation, 2),
-                Fixed(self.utilisation * self.compression, 2)
+                "; time compressed ×{:.2} (estimated utilisation {:.2} → {:.2})",
+                self.compression,
+                self.utilisation,
+                self.utilisation * self.compression
             ));
         }
         s
     }
 }
 
-impl ImportOptions {
-    /// Import `text` (either format, detected). `capacity` is needed only for
-    /// [`ImportOptions::target_utilisation`] and the report's estimate.
-    pub fn import(
-        &self,
-        text: &str,
-        capacity: Option<Capacity>,
-    ) -> Result<(Workload, ImportReport), TraceError> {
+/// A trace file's rows, parsed once: what every replay of the file starts
+/// from, whatever its import options (a page parses a loaded file once and
+/// replays it on every change of the settings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParsedTrace {
+    format: TraceFormat,
+    rows: Vec<Row>,
+    /// Data rows in the file (non-empty lines, header excluded).
+    total: u32,
+    /// The first malformed rows.
+    problems: Vec<RowProblem>,
+    /// Malformed rows.
+    malformed: u32,
+}
+
+impl ParsedTrace {
+    /// Detect the format of `text` and read its rows; an error when the text
+    /// is over the size cap, of no format this reads, or has no usable row.
+    pub fn parse(text: &str) -> Result<ParsedTrace, TraceError> {
         if text.len() > MAX_TRACE_BYTES {
             return Err(too_big(Some(text.len())));
         }
@@ -338,12 +334,72 @@ impl ImportOptions {
                 .unwrap_or_default();
             return Err(TraceError(format!("no usable row in the trace{first}")));
         }
-        let mut report = ImportReport {
+        Ok(ParsedTrace {
             format,
-            rows: total,
-            kept: 0,
-            malformed,
+            rows,
+            total,
             problems,
+            malformed,
+        })
+    }
+
+    /// The file's format.
+    pub fn format(&self) -> TraceFormat {
+        self.format
+    }
+
+    /// Rows read (malformed ones left out).
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no row was read (never, for a trace [`ParsedTrace::parse`]
+    /// accepted).
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Seconds between the first and last readable rows (for messages).
+    fn span_s(&self) -> f64 {
+        let (lo, hi) = self
+            .rows
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+                (lo.min(r.ms), hi.max(r.ms))
+            });
+        if hi >= lo {
+            (hi - lo) / 1000.0
+        } else {
+            0.0
+        }
+    }
+}
+
+impl ImportOptions {
+    /// Import `text` (either format, detected): [`ParsedTrace::parse`], then
+    /// [`ImportOptions::import_parsed`]. `capacity` is needed only for
+    /// [`ImportOptions::target_utilisation`] and the report's estimate.
+    pub fn import(
+        &self,
+        text: &str,
+        capacity: Option<Capacity>,
+    ) -> Result<(Workload, ImportReport), TraceError> {
+        self.import_parsed(&ParsedTrace::parse(text)?, capacity)
+    }
+
+    /// A parsed trace with these options: its window, limit, time scale
+    /// and compression.
+    pub fn import_parsed(
+        &self,
+        parsed: &ParsedTrace,
+        capacity: Option<Capacity>,
+    ) -> Result<(Workload, ImportReport), TraceError> {
+        let mut report = ImportReport {
+            format: parsed.format,
+            rows: parsed.total,
+            kept: 0,
+            malformed: parsed.malformed,
+            problems: parsed.problems.clone(),
             outside_window: 0,
             over_limit: 0,
             far: 0,
@@ -351,13 +407,13 @@ impl ImportOptions {
             utilisation: 0.0,
             compression: 1.0,
         };
-        let workload = self.build(rows, capacity, &mut report);
+        let workload = self.build(parsed.rows.clone(), capacity, &mut report);
         if workload.requests.is_empty() {
             return Err(TraceError(format!(
-                "no request in the window ({} s from {} s); the trace spans {} s",
-                Shortest(self.window_length_s),
-                Shortest(self.window_start_s),
-                Fixed(report_span_s(text, format), 0)
+                "no request in the window ({} s from {} s); the trace spans {:.0} s",
+                self.window_length_s,
+                self.window_start_s,
+                parsed.span_s()
             )));
         }
         Ok((workload, report))
@@ -371,7 +427,7 @@ impl ImportOptions {
         report: &mut ImportReport,
     ) -> Workload {
         // Stable sort: file order among equal timestamps, as the traces list them.
-        crate::sort::stable_by(&mut rows, |a, b| a.ms.total_cmp(&b.ms));
+        rows.sort_by(|a, b| a.ms.total_cmp(&b.ms));
         far_out(&mut rows, report);
         let origin = rows.first().map_or(0.0, |r| r.ms);
         let start = origin + self.window_start_s.max(0.0) * 1000.0;
@@ -463,16 +519,16 @@ fn far_out(rows: &mut Vec<Row>, report: &mut ImportReport) {
                 why: format!(
                     "{} days {} the rest of the trace",
                     if days >= 1.0e6 {
-                        format!("{}", Exponent(days, 1))
+                        format!("{:.1e}", days)
                     } else {
-                        format!("{}", Fixed(days, 0))
+                        format!("{:.0}", days)
                     },
                     if r.ms < lo { "before" } else { "after" }
                 ),
             }
         })
         .collect();
-    crate::sort::stable_by_key(&mut far, |p| p.line);
+    far.sort_by_key(|p| p.line);
     report.far = far.len() as u32;
     far.truncate(LISTED_PROBLEMS);
     report.far_rows = far;
@@ -512,19 +568,4 @@ fn parse_rows(text: &str, format: TraceFormat) -> (Vec<Row>, u32, Vec<RowProblem
         }
     }
     (rows, total, problems, malformed)
-}
-
-/// Seconds between the first and last readable rows (for error messages).
-fn report_span_s(text: &str, format: TraceFormat) -> f64 {
-    let (rows, ..) = parse_rows(text, format);
-    let (lo, hi) = rows
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
-            (lo.min(r.ms), hi.max(r.ms))
-        });
-    if hi >= lo {
-        (hi - lo) / 1000.0
-    } else {
-        0.0
-    }
 }

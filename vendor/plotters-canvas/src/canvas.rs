@@ -81,20 +81,7 @@ impl CanvasBackend {
 fn make_canvas_color(color: BackendColor) -> JsValue {
     let (r, g, b) = color.rgb;
     let a = color.alpha;
-    format!("rgba({},{},{},{})", r, g, b, css_number(a)).into()
-}
-
-/// `x ≥ 0` with at most three decimals and no trailing zeros (`0.35`,
-/// `12`), written with integers only. Patched (see VENDORED.md): core's
-/// `{}` for `f64` links its whole float formatter into the bundle.
-fn css_number(x: f64) -> String {
-    let milli = (x.max(0.0) * 1000.0).round() as u64;
-    let (int, frac) = (milli / 1000, milli % 1000);
-    if frac == 0 {
-        return format!("{}", int);
-    }
-    let digits = format!("{:03}", frac);
-    format!("{}.{}", int, digits.trim_end_matches('0'))
+    format!("rgba({},{},{},{})", r, g, b, a).into()
 }
 
 impl DrawingBackend for CanvasBackend {
@@ -306,7 +293,7 @@ impl DrawingBackend for CanvasBackend {
         let font = format!(
             "{} {}px {}",
             style.style().as_str(),
-            css_number(style.size()),
+            style.size(),
             style.family().as_str(),
         );
         if font != self.font {

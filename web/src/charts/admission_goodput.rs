@@ -6,7 +6,6 @@
 //! with it, it stays near capacity.
 
 use sim_core::choice::Choice;
-use sim_core::decimal::Fixed;
 use sim_core::labs::admission::{Outcome, Policy};
 
 use super::{ChartSpec, Legend, Mark, Series};
@@ -19,7 +18,7 @@ fn policy_color(policy: Policy) -> usize {
 }
 
 fn percent(x: f64) -> String {
-    format!("{}%", Fixed(x * 100.0, 0))
+    format!("{:.0}%", x * 100.0)
 }
 
 fn rate(y: f64) -> String {

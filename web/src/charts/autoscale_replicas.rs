@@ -6,7 +6,6 @@
 //! and idle (§11.2).
 
 use sim_core::choice::Choice;
-use sim_core::decimal::Shortest;
 use sim_core::labs::autoscale::{Config, Life, Outcome, Scaler};
 
 use super::{whole, ChartSpec, Legend, Mark, Series};
@@ -90,8 +89,8 @@ pub fn summary(o: &Outcome) -> String {
         .collect();
     format!(
         "Line chart of replicas taking requests against time, one line per scaler, with the count the traffic needs at full slots as a grey step ({} outside the surge, {} during it). {}.",
-        Shortest(needed(&o.config, 0)),
-        Shortest(needed(&o.config, o.config.surge_at)),
+        needed(&o.config, 0),
+        needed(&o.config, o.config.surge_at),
         parts.join("; ")
     )
 }

@@ -4,7 +4,6 @@
 
 use plotters::style::RGBColor;
 use sim_core::choice::Choice;
-use sim_core::decimal::Fixed;
 use sim_core::labs::goodput::Outcome;
 use sim_core::routing::RuleKind;
 
@@ -19,7 +18,7 @@ fn rate_label(x: f64) -> String {
 }
 
 fn percent_label(y: f64) -> String {
-    format!("{}%", Fixed(y * 100.0, 0))
+    format!("{:.0}%", y * 100.0)
 }
 
 fn goodput_label(y: f64) -> String {
@@ -143,21 +142,21 @@ pub fn summary(o: &Outcome, focus: RuleKind) -> String {
     let cap = o.capacities.iter().find(|c| c.rule == focus);
     match cap.and_then(|c| c.rate.map(|r| (r, c.beyond_sweep))) {
         Some((r, false)) => format!(
-            "{} keeps {}% of requests within the SLO up to {} requests per {}; above that its attainment falls.",
+            "{} keeps {:.0}% of requests within the SLO up to {} requests per {}; above that its attainment falls.",
             focus.title(),
-            Fixed(o.config.slo_target * 100.0, 0),
+            o.config.slo_target * 100.0,
             rate_label(r),
             if o.config.routing.timing.in_ms() { "second" } else { "tick" }
         ),
         Some((r, true)) => format!(
-            "{} keeps {}% within the SLO at every swept rate, up to {}: its capacity is beyond the sweep.",
+            "{} keeps {:.0}% within the SLO at every swept rate, up to {}: its capacity is beyond the sweep.",
             focus.title(),
-            Fixed(o.config.slo_target * 100.0, 0),
+            o.config.slo_target * 100.0,
             rate_label(r)
         ),
         None => format!(
-            "{} misses {}% within the SLO even at the lowest swept rate.",
+            "{} misses {:.0}% within the SLO even at the lowest swept rate.",
             focus.title(),
-            Fixed(o.config.slo_target * 100.0, 0)),
+            o.config.slo_target * 100.0),
     }
 }

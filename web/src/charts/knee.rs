@@ -3,7 +3,6 @@
 //! curve's read-off, and the simulated points with their 95% band.
 
 use sim_core::labs::queueing::knee::{Curve, Outcome};
-use sim_core::stats::Bounded;
 
 use super::{ChartSpec, Legend, Mark, Series};
 use crate::theme::replica_color;
@@ -39,7 +38,7 @@ fn clipped(c: &Curve, y_max: f64) -> Vec<(f64, f64)> {
 /// The knee chart for `o`.
 pub fn spec(o: &Outcome) -> ChartSpec {
     let wait = o.config.wait;
-    let y_max = (wait * 2.5).bounded(12.0, 60.0);
+    let y_max = (wait * 2.5).clamp(12.0, 60.0);
     let kingman_differs = o.config.ca2 != 1.0;
     let mut series: Vec<Series> = o
         .curves

@@ -28,7 +28,6 @@ pub mod tokens_per_iteration;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use sim_core::stats::Bounded;
 
 use crate::theme::ChartTheme;
 
@@ -179,7 +178,7 @@ impl PlotArea {
         if r <= l || px < l - 2.0 || px > r + 2.0 {
             return None;
         }
-        let f = ((px - l) / (r - l)).bounded(0.0, 1.0);
+        let f = ((px - l) / (r - l)).clamp(0.0, 1.0);
         Some(spec.x_range.0 + f * (spec.x_range.1 - spec.x_range.0))
     }
 
@@ -508,7 +507,7 @@ pub fn draw<DB: DrawingBackend>(
     // Bars and areas are polygons: every filled shape goes through one
     // element type, so plotters' filling code is in the bundle once. Their
     // corners are held to the plot; lines are cut at its edges.
-    let held = |(x, y): (f64, f64)| at((x.bounded(x0, x1), y.bounded(y0, y1)));
+    let held = |(x, y): (f64, f64)| at((x.max(x0).min(x1), y.max(y0).min(y1)));
     let dots = |points: &[(f64, f64)], r: i32, style: ShapeStyle| -> Result<(), String> {
         for &p in points.iter().filter(|p| inside(**p)) {
             root.draw(&Circle::new(at(p), r, style)).map_err(err)?;

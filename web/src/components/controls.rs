@@ -13,7 +13,6 @@
 //! Each control's key is its element id, its `data-control` (see `embed.rs`)
 //! and its URL key.
 
-use sim_core::stats::Bounded;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -214,7 +213,7 @@ fn range_position(value: &str, kind: &ControlKind) -> f64 {
             if *inf && value == "inf" {
                 max + step
             } else {
-                sim_core::decimal::parse_f64(value.trim()).unwrap_or(*min)
+                value.trim().parse::<f64>().ok().unwrap_or(*min)
             }
         }
         _ => 0.0,
@@ -235,18 +234,20 @@ fn range_value(position: &str, kind: &ControlKind) -> String {
     else {
         return position.to_string();
     };
-    let Some(x) = sim_core::decimal::parse_f64(position.trim()) else {
+    let Some(x) = position.trim().parse::<f64>().ok() else {
         return position.to_string();
     };
     if *inf && x > *max {
         return "inf".into();
     }
-    let snapped = (min + ((x.bounded(*min, *max) - min) / step).round() * step).bounded(*min, *max);
+    let snapped = (min + ((x.max(*min).min(*max) - min) / step).round() * step)
+        .max(*min)
+        .min(*max);
     let mut decimals = 0;
     while decimals < 6 && (step * 10f64.powi(decimals)).fract().abs() > 1e-9 {
         decimals += 1;
     }
-    let text = format!("{}", sim_core::decimal::Fixed(snapped, decimals as usize));
+    let text = format!("{snapped:.0$}", decimals as usize);
     if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
@@ -342,7 +343,7 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     if deferred {
-                        dragged.set(sim_core::decimal::parse_f64(&v));
+                        dragged.set(v.parse::<f64>().ok());
                     } else {
                         on_input.apply(key, &range_value(&v, &kind_in));
                     }

@@ -124,7 +124,7 @@ pub fn EmbedBuilder(
                     v.retain(|x| *x != p);
                     if on {
                         v.push(p);
-                        sim_core::sort::stable_by_key(v, |x| Panel::ALL.iter().position(|y| y.name() == *x));
+                        v.sort_by_key(|x| Panel::ALL.iter().position(|y| y.name() == *x));
                     }
                 });
             };

@@ -7,7 +7,6 @@
 //! the canvas points to with `aria-describedby`. On a player's chart a click
 //! or Enter hands that x to the page's pick (the player seeks there).
 
-use sim_core::decimal::Fixed;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -71,10 +70,10 @@ fn show(canvas: &web_sys::HtmlCanvasElement, d: &Drawn, x: f64) {
     if px * scale > width / 2.0 {
         let _ = style.set_property("left", "");
         let right = canvas.offset_left() as f64 + width - px * scale + 10.0;
-        let _ = style.set_property("right", &format!("{right}px", right = Fixed(right, 0)));
+        let _ = style.set_property("right", &format!("{right:.0}px"));
     } else {
         let _ = style.set_property("right", "");
-        let _ = style.set_property("left", &format!("{}px", Fixed(left + 10.0, 0)));
+        let _ = style.set_property("left", &format!("{:.0}px", left + 10.0));
     }
     let _ = style.set_property("top", &format!("{}px", canvas.offset_top() + 8));
     t.set_hidden(false);

@@ -9,8 +9,6 @@
 //! index and its key moments come from sim-core (the UI never re-simulates).
 //! Playback runs on the `use_interval` hook while playing.
 
-use sim_core::decimal::Fixed;
-use sim_core::decimal::Shortest;
 use std::time::Duration;
 
 use leptos::ev;
@@ -181,7 +179,7 @@ pub fn Player(
                     {move || {
                         let span = last().max(1) as f64;
                         moments.get().into_iter().map(|i| view! {
-                            <span class="scrub-mark" style=format!("left:{}%", Fixed(100.0 * i as f64 / span, 3))></span>
+                            <span class="scrub-mark" style=format!("left:{:.3}%", 100.0 * i as f64 / span)></span>
                         }).collect_view()
                     }}
                 </div>
@@ -207,11 +205,11 @@ pub fn Player(
             <label class="player-speed">
                 "Speed "
                 <select on:change=move |ev| {
-                    if let Some(v) = sim_core::decimal::parse_f64(&event_target_value(&ev)) {
+                    if let Ok(v) = event_target_value(&ev).parse::<f64>() {
                         speed.set(v);
                     }
                 }>{SPEEDS.iter().map(|&s| view! {
-                    <option value=crate::format::real_text(s) selected=s == speed.get_untracked()>{format!("{}/s", Shortest(s))}</option>
+                    <option value=crate::format::real_text(s) selected=s == speed.get_untracked()>{format!("{}/s", s)}</option>
                 }).collect_view()}</select>
             </label>
         </div>

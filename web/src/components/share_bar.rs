@@ -107,7 +107,12 @@ window.addEventListener('message', function (e) {{\n\
 const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Results (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
 
 /// What one button does; returns the status line to show.
-fn act(key: &str, lab: &str, builder: RwSignal<bool>) -> Result<String, String> {
+fn act(
+    key: &str,
+    lab: &str,
+    builder: RwSignal<bool>,
+    status: RwSignal<String>,
+) -> Result<String, String> {
     match key {
         "link" => {
             let url = current_url();
@@ -128,21 +133,36 @@ fn act(key: &str, lab: &str, builder: RwSignal<bool>) -> Result<String, String> 
                 String::new()
             })
         }
-        "csv" => {
-            let csv = crate::exports::last_outcome_csv();
-            if csv.is_empty() {
-                return Err("nothing computed yet".into());
-            }
-            download_blob(&format!("lblab-{lab}.csv"), "text/csv", &csv)
-                .map(|_| "Results downloaded as CSV (the same as the CLI's --csv).".into())
-        }
-        "json" => {
-            let json = crate::exports::last_outcome_json();
-            if json.is_empty() {
-                return Err("nothing computed yet".into());
-            }
-            download_blob(&format!("lblab-{lab}.json"), "application/json", &json)
-                .map(|_| "Outcome downloaded as JSON (the same as the CLI's --json).".into())
+        "csv" | "json" => {
+            let csv = key == "csv";
+            let lab = lab.to_string();
+            crate::exports::last_outcome(csv, move |text| {
+                let said = match text {
+                    Ok(t) if t.is_empty() => "Sorry: nothing computed yet.".to_string(),
+                    Ok(t) => {
+                        let (name, mime, what) = if csv {
+                            (
+                                "csv",
+                                "text/csv",
+                                "Results downloaded as CSV (the same as the CLI's --csv).",
+                            )
+                        } else {
+                            (
+                                "json",
+                                "application/json",
+                                "Outcome downloaded as JSON (the same as the CLI's --json).",
+                            )
+                        };
+                        match download_blob(&format!("lblab-{lab}.{name}"), mime, &t) {
+                            Ok(()) => what.to_string(),
+                            Err(e) => format!("Sorry: {e}."),
+                        }
+                    }
+                    Err(e) => format!("Sorry: {e}."),
+                };
+                status.try_set(said);
+            });
+            Ok("Preparing the download…".into())
         }
         "png" => charts_png(lab).map(|n| format!("{n} chart(s) downloaded as PNG.")),
         _ => Ok(String::new()),
@@ -161,7 +181,7 @@ pub fn ShareBar(
     let builder = RwSignal::new(false);
     let on_click = move |ev: web_sys::MouseEvent| {
         if let Some(key) = crate::html::clicked_key(&ev) {
-            status.set(act(&key, lab, builder).unwrap_or_else(|e| format!("Sorry: {e}.")));
+            status.set(act(&key, lab, builder, status).unwrap_or_else(|e| format!("Sorry: {e}.")));
         }
     };
     view! {

@@ -10,8 +10,6 @@
 //! script time is recorded (`globalThis.lblabFrames`, see [`record_frame`]) so
 //! the browser tests can report the frame cost.
 
-use sim_core::decimal::Shortest;
-use sim_core::stats::Bounded;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -346,7 +344,7 @@ pub fn Stage(
             m.duration = if calm {
                 0.0
             } else {
-                (700.0 / speed.get_untracked().max(0.5)).bounded(60.0, 450.0)
+                (700.0 / speed.get_untracked().max(0.5)).clamp(60.0, 450.0)
             };
             drop(m);
             request();
@@ -371,7 +369,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     let css_w = m.width.max(1.0);
     let css_h = m.target.height.max(40.0);
     let style = AsRef::<web_sys::HtmlElement>::as_ref(canvas).style();
-    let h_text = format!("{}px", Shortest(css_h));
+    let h_text = format!("{}px", css_h);
     if style.get_property_value("height").ok().as_deref() != Some(h_text.as_str()) {
         let _ = style.set_property("height", &h_text);
     }
@@ -390,7 +388,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
     let p = if m.duration <= 0.0 {
         1.0
     } else {
-        ((t.min(crate::clock::now_ms()) - m.began) / m.duration).bounded(0.0, 1.0)
+        ((t.min(crate::clock::now_ms()) - m.began) / m.duration).clamp(0.0, 1.0)
     };
     let e = ease(p);
     let scene = &m.target;
@@ -418,11 +416,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
         }
     }
     for (bold, size) in fonts {
-        let face = format!(
-            "{}{}px sans-serif",
-            if bold { "600 " } else { "" },
-            Shortest(size)
-        );
+        let face = format!("{}{}px sans-serif", if bold { "600 " } else { "" }, size);
         set_font(&ctx, &mut font, face);
         for l in scene
             .labels
@@ -509,10 +503,7 @@ fn mark(
                 font,
                 // Whole pixels: `r` moves with the tween, and a size of its
                 // own per mark and frame would be a font to parse each time.
-                format!(
-                    "600 {}px sans-serif",
-                    Shortest((r * 1.1).bounded(8.0, 12.0).round())
-                ),
+                format!("600 {}px sans-serif", (r * 1.1).clamp(8.0, 12.0).round()),
             );
             ctx.set_fill_style_str("#ffffff");
             ctx.set_text_align("center");

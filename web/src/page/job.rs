@@ -143,20 +143,21 @@ fn start(
             match reply {
                 Reply::Done { bytes, ms } => {
                     let decoded = page
-                        .decode(&bytes)
+                        .decode(&bytes, &config)
                         .map_err(|e| format!("cannot read the worker's outcome: {e}"));
-                    if let (Ok(o), true) = (&decoded, publish) {
-                        let (o, for_csv) = (o.clone(), o.clone());
-                        // The JSON is written only when an export asks for it.
-                        crate::exports::publish(
-                            move || page.json(&o),
-                            move || page.csv(&for_csv),
-                            ms,
-                        );
+                    if decoded.is_ok() && publish {
+                        // The JSON and CSV are written (by the worker) only
+                        // when an export asks for them.
+                        crate::exports::publish(&sent, ms);
                     }
                     run.trace_refused.set(None);
                     run.outcome
                         .set(decoded.map(|outcome| Some(Ran { config, outcome })));
+                    run.progress.set((0, 0));
+                    run.answered.set(Some(sent));
+                }
+                Reply::Text(_) => {
+                    run.outcome.set(Err("the worker answered with text".into()));
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));
                 }

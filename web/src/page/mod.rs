@@ -359,12 +359,10 @@ pub trait AnyPage: Sync {
     /// step: the methods on `dyn AnyPage` below do the rest once for all
     /// labs).
     fn config_of<'a>(&self, config: &'a Shared) -> Option<&'a dyn AnyConfig>;
-    /// Read the worker's bytes back into the outcome.
-    fn decode(&self, bytes: &[u8]) -> Result<Shared, String>;
-    /// The outcome as CSV (`lblab <lab> --csv`).
-    fn csv(&self, outcome: &Shared) -> String;
-    /// The outcome as JSON (`lblab <lab> --json`).
-    fn json(&self, outcome: &Shared) -> String;
+    /// Read the worker's bytes back into the outcome of a run of `config`
+    /// (the outcome's configuration is not in the bytes: it is put back from
+    /// the one the page sent).
+    fn decode(&self, bytes: &[u8], config: &Shared) -> Result<Shared, String>;
     /// Whether range `key` applies on release only.
     fn defers(&self, config: &Shared, key: &str) -> bool;
     /// What the shell needs of the player before there is a run, if the
@@ -494,7 +492,7 @@ impl<L> AnyPage for Page<L>
 where
     L: Lab + 'static,
     L::Config: Send + Sync,
-    L::Outcome: sim_core::wire::Decode + Send + Sync,
+    L::Outcome: Send + Sync,
 {
     fn entry(&self) -> &'static LabEntry {
         // Every page is of a registered lab (a native test checks it).
@@ -517,19 +515,12 @@ where
         config.get::<L::Config>().map(|c| c as &dyn AnyConfig)
     }
 
-    fn decode(&self, bytes: &[u8]) -> Result<Shared, String> {
-        labs::decode::<L::Outcome>(bytes).map(Shared::new)
-    }
-
-    fn csv(&self, outcome: &Shared) -> String {
-        outcome.get::<L::Outcome>().map(L::csv).unwrap_or_default()
-    }
-
-    fn json(&self, outcome: &Shared) -> String {
-        outcome
-            .get::<L::Outcome>()
-            .and_then(|o| sim_core::wire::json_of(o).ok())
-            .unwrap_or_default()
+    fn decode(&self, bytes: &[u8], config: &Shared) -> Result<Shared, String> {
+        let mut outcome = labs::decode::<L::Outcome>(bytes)?;
+        if let (Some(slot), Some(sent)) = (L::config_mut(&mut outcome), config.get::<L::Config>()) {
+            *slot = sent.clone();
+        }
+        Ok(Shared::new(outcome))
     }
 
     fn defers(&self, config: &Shared, key: &str) -> bool {

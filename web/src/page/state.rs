@@ -139,8 +139,8 @@ fn read_item(
 fn read_step(first: usize, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
     match value(pairs, "step") {
         None => OPENING,
-        Some(v) => match v.trim().parse::<usize>() {
-            Ok(s) if s >= first => s - first,
+        Some(v) => match crate::url::whole::<usize>(v) {
+            Some(s) if s >= first => s - first,
             _ => {
                 notices.push(format!(
                     "“step={}” is not a whole number from {first}; starting at the first step.",

@@ -3,10 +3,7 @@
 //! cell per server, filled while busy), this tick's 429s and drops in trays
 //! under the gateway, and a replica the breaker took out greyed and labelled.
 
-use sim_core::decimal::Fixed;
-use sim_core::decimal::Shortest;
 use sim_core::labs::admission::{Config, Moment, Policy, PolicyRun, Snapshot};
-use sim_core::stats::Bounded;
 
 use super::small_label as label;
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -33,8 +30,8 @@ pub fn narrate(run: &PolicyRun, config: &Config, t: usize) -> String {
     let t32 = t as u32;
     if config.surge > 0.0 && t32 >= config.surge_at && t32 - config.surge_at < config.surge_for {
         out.push_str(&format!(
-            " A surge is on: arrivals at {}% of capacity.",
-            Fixed(100.0 * config.load * (1.0 + config.surge), 0)
+            " A surge is on: arrivals at {:.0}% of capacity.",
+            100.0 * config.load * (1.0 + config.surge)
         ));
     }
     if config.failure > 0.0
@@ -42,8 +39,8 @@ pub fn narrate(run: &PolicyRun, config: &Config, t: usize) -> String {
         && t32 - config.incident_at < config.incident_for
     {
         out.push_str(&format!(
-            " Replica 1 is failing {}% of its requests.",
-            Fixed(100.0 * config.failure, 0)
+            " Replica 1 is failing {:.0}% of its requests.",
+            100.0 * config.failure
         ));
     }
     if s.rejected > 0 {
@@ -88,8 +85,7 @@ fn moment_words(m: &Moment, c: &Config) -> String {
             "Key moment: a request that waited {waited} ticks just reached a server. Its first \
              token will be too late for the SLO ({} ticks), yet it holds a server for its whole \
              answer, and every request behind it has waited longer still.",
-            Shortest(c.slo * c.service)
-        ),
+            c.slo * c.service),
         Moment::FirstRefusal { queue } => format!(
             "Key moment: the queue holds {queue}, the cap, so the next arrival is refused at once. \
              Its client hears \"busy\" now instead of waiting for an answer that would come too late."
@@ -120,7 +116,7 @@ pub fn scene(
     let n = s.busy.len().max(1);
     let slots = config.slots as usize;
     // The queue takes about two fifths of the width; its squares wrap.
-    let qw = (width * 0.4).bounded(120.0, 360.0);
+    let qw = (width * 0.4).clamp(120.0, 360.0);
     let cell = 11.0;
     let cols = (((qw - 16.0) / (cell + 3.0)) as usize).max(4);
     let area_top = 36.0;
@@ -206,7 +202,7 @@ pub fn scene(
     // Replicas: one column of server cells each.
     let left = qw + 12.0;
     let column = (width - left - 8.0) / n as f64;
-    let rcell = (150.0 / slots as f64).bounded(4.0, 16.0);
+    let rcell = (150.0 / slots as f64).clamp(4.0, 16.0);
     let box_h = slots as f64 * (rcell + 2.0) + 8.0;
     let head = q_pos(0);
     for r in 0..n {

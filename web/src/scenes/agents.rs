@@ -5,7 +5,6 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::agents::{Config, Key, KeyRun, Moment, Snapshot, FRAME_MS};
-use sim_core::stats::Bounded;
 
 use super::small_label as label;
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -113,7 +112,7 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
     let cols = if column >= 40.0 { 4 } else { 2 };
     let shown = slots.min(64);
     let rows = shown.div_ceil(cols);
-    let cell = ((column - 8.0) / cols as f64 - 2.0).bounded(3.0, 12.0);
+    let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
     let box_w = cols as f64 * (cell + 2.0) + 4.0;
     let box_h = rows as f64 * (cell + 2.0) + 6.0;
     let busiest = s

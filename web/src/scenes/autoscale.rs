@@ -6,9 +6,7 @@
 //! dimmed.
 
 use sim_core::choice::Choice;
-use sim_core::decimal::{Fixed, Shortest};
 use sim_core::labs::autoscale::{Config, Life, Moment, Scaler, ScalerRun, Snapshot};
-use sim_core::stats::Bounded;
 
 use super::small_label as label;
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -20,7 +18,7 @@ fn clock(t: usize) -> String {
 
 /// The scaler's reading in its own unit, with its target.
 fn reading(run: &ScalerRun, c: &Config, s: &Snapshot) -> String {
-    let pct = |x: f64| format!("{}%", Fixed(x * 100.0, 0));
+    let pct = |x: f64| format!("{:.0}%", x * 100.0);
     match run.scaler {
         Scaler::Fixed => String::new(),
         Scaler::Busy => format!(
@@ -30,16 +28,11 @@ fn reading(run: &ScalerRun, c: &Config, s: &Snapshot) -> String {
         ),
         Scaler::Kv => format!("KV usage {} (target {})", pct(s.reading), pct(c.kv_target)),
         Scaler::Queue => format!(
-            "{} requests per replica (target {})",
-            Fixed(s.reading, 1),
-            Shortest(c.queue_target)
+            "{:.1} requests per replica (target {})",
+            s.reading, c.queue_target
         ),
-        Scaler::Ttft => format!(
-            "TTFT P95 {} s (target {} s)",
-            Fixed(s.reading, 1),
-            Shortest(c.ttft_target)
-        ),
-        Scaler::Predictive => format!("forecast needs {} replicas", Fixed(s.reading, 0)),
+        Scaler::Ttft => format!("TTFT P95 {:.1} s (target {} s)", s.reading, c.ttft_target),
+        Scaler::Predictive => format!("forecast needs {:.0} replicas", s.reading),
     }
 }
 
@@ -73,9 +66,9 @@ pub fn narrate(run: &ScalerRun, c: &Config, t: usize) -> String {
     }
     if c.surging(t as u32) {
         out.push_str(&format!(
-            " A surge is on: {} requests per second against {} outside it.",
-            Fixed(c.rate_at(t as u32), 1),
-            Fixed(c.rate, 1)
+            " A surge is on: {:.1} requests per second against {:.1} outside it.",
+            c.rate_at(t as u32),
+            c.rate
         ));
     }
     if run.scaler != Scaler::Fixed && t as u32 + 1 >= sim_core::labs::autoscale::WARM_UP {
@@ -96,9 +89,9 @@ pub fn narrate(run: &ScalerRun, c: &Config, t: usize) -> String {
 fn moment_words(m: &Moment, c: &Config) -> String {
     match *m {
         Moment::Pinned { busy, kv } => format!(
-            "Key moment: the busy fraction reads {}%, so the scaler orders a replica, yet only {}% of the slots are in use. A replica counts as busy whenever anything runs on it, and during decode something nearly always does.",
-            Fixed(busy * 100.0, 0),
-            Fixed(kv * 100.0, 0)),
+            "Key moment: the busy fraction reads {:.0}%, so the scaler orders a replica, yet only {:.0}% of the slots are in use. A replica counts as busy whenever anything runs on it, and during decode something nearly always does.",
+            busy * 100.0,
+            kv * 100.0),
         Moment::Ordered { count, ready_at } => format!(
             "Key moment: the scaler orders {count} {} for the surge. With a cold start of {} s, {} take requests at {}.",
             if count == 1 { "replica" } else { "replicas" },
@@ -123,9 +116,9 @@ fn moment_words(m: &Moment, c: &Config) -> String {
             c.router.title().to_ascii_lowercase()
         ),
         Moment::Ignored { replica, took, fair } => format!(
-            "Key moment: fresh replica {} took {took} requests in its first minute against a fair share of {fair}. Its cache is empty, so the prefix-aware rule sends each prompt to a replica that already holds it.",
+            "Key moment: fresh replica {} took {took} requests in its first minute against a fair share of {fair:.0}. Its cache is empty, so the prefix-aware rule sends each prompt to a replica that already holds it.",
             replica + 1
-        , fair = Fixed(fair, 0)),
+        ),
         Moment::SurgeOver { starting } => format!(
             "Key moment: the surge is over, and {starting} {} ordered for it {} still starting.",
             if starting == 1 { "replica" } else { "replicas" },
@@ -166,7 +159,7 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
     // keeps an embed within its height.
     let cols = if column >= 28.0 { 4 } else { 2 };
     let rows = slots.div_ceil(cols);
-    let cell = ((column - 8.0) / cols as f64 - 2.0).bounded(3.0, 12.0);
+    let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
     let box_w = cols as f64 * (cell + 2.0) + 4.0;
     let box_h = rows as f64 * (cell + 2.0) + 6.0;
     for (p, spot) in s.pool.iter().enumerate() {

@@ -5,7 +5,6 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::batching::{BatchEvent, BatchMoment, ModeRun, Outcome, SlotState};
-use sim_core::stats::Bounded;
 
 use crate::components::stage::Label;
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -97,8 +96,8 @@ pub fn scene(o: &Outcome, run: &ModeRun, i: usize, width: f64, pal: &Palette) ->
     let slots = d.slots.len();
     let row = 30.0;
     let top = 26.0;
-    let queue_w = (width * 0.16).bounded(56.0, 120.0);
-    let done_w = (width * 0.16).bounded(56.0, 120.0);
+    let queue_w = (width * 0.16).clamp(56.0, 120.0);
+    let done_w = (width * 0.16).clamp(56.0, 120.0);
     let mid_x = 8.0 + queue_w + 8.0;
     let mid_w = width - 16.0 - queue_w - done_w - 16.0;
     let most_tokens = o.trace.iter().map(|r| r.output).max().unwrap_or(1).max(1);
@@ -145,7 +144,7 @@ pub fn scene(o: &Outcome, run: &ModeRun, i: usize, width: f64, pal: &Palette) ->
         let (x, y) = done_at(j);
         scene.marks.push(request(label, x, y, r, &pal.done, None));
     }
-    let token_w = ((mid_w - 2.0 * r - 20.0) / f64::from(most_tokens)).bounded(3.0, 14.0);
+    let token_w = ((mid_w - 2.0 * r - 20.0) / f64::from(most_tokens)).clamp(3.0, 14.0);
     for (k, s) in d.slots.iter().enumerate() {
         let y = top + k as f64 * row + row / 2.0;
         scene.rects.push(Rect {
@@ -199,7 +198,7 @@ pub fn scene(o: &Outcome, run: &ModeRun, i: usize, width: f64, pal: &Palette) ->
                 id: id(label, j as u64 + 1),
                 x: x + r + 8.0 + (j as f64 + 0.5) * token_w,
                 y,
-                r: (token_w / 2.0 - 1.0).bounded(1.0, 5.0),
+                r: (token_w / 2.0 - 1.0).clamp(1.0, 5.0),
                 fill: pal.decode.clone(),
                 ring: None,
                 square: true,

@@ -4,7 +4,6 @@
 //! the right (a square while a sequence computes its prompt, a circle while
 //! it decodes), and the GPU time so far as one bar split by tenant.
 
-use sim_core::decimal::Fixed;
 use sim_core::labs::fairness::{Config, Moment, Scheduler, SchedulerRun, Snapshot, TENANTS};
 
 use super::small_label as label;
@@ -278,7 +277,7 @@ pub fn scene(
             scene.labels.push(label(
                 x + w / 2.0,
                 bar_y + 34.0,
-                format!("{}%", Fixed(100.0 * g / total, 0)),
+                format!("{:.0}%", 100.0 * g / total),
                 &pal.muted,
                 true,
             ));

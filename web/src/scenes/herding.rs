@@ -4,7 +4,6 @@
 //! sent them; finished ones fade out at the bottom of their stack.
 
 use sim_core::labs::herding::{HerdMoment, RuleSummary, TickSnapshot};
-use sim_core::stats::Bounded;
 
 use crate::components::{Mark, Palette, Rect, Scene};
 use crate::theme::replica_hex;
@@ -92,8 +91,8 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
         .max(1) as f64;
     // The stacks get at most a fifth of the width in height (a phone or an
     // article column keeps the stage short), between 90 and 200 px.
-    let budget = (width * 0.2).bounded(90.0, 200.0);
-    let cell = (budget / top).bounded(3.0, 16.0);
+    let budget = (width * 0.2).clamp(90.0, 200.0);
+    let cell = (budget / top).clamp(3.0, 16.0);
     let (router_y, base_y) = (22.0, 86.0 + top * cell);
     let mut scene = Scene {
         height: base_y + 26.0,

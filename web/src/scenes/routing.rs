@@ -7,7 +7,6 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{At, RoutingMoment, RulePlay, TickEvent, Timeline};
-use sim_core::stats::Bounded;
 
 use crate::components::stage::{Label, Line};
 use crate::components::{Mark, Palette, Rect, Scene};
@@ -153,7 +152,7 @@ pub fn moments(tl: &Timeline) -> Vec<usize> {
 /// Output length from which an answer counts as long: twice the median.
 fn long_output(tl: &Timeline) -> u32 {
     let mut outs: Vec<u32> = tl.requests.iter().map(|r| r.output_tokens).collect();
-    sim_core::sort::stable(&mut outs);
+    outs.sort();
     outs.get(outs.len() / 2)
         .map_or(u32::MAX, |m| m.saturating_mul(2).max(2))
 }
@@ -192,7 +191,9 @@ pub fn scene(
     let long = long_output(tl);
     let size = |request: u32| -> f64 {
         let w = tl.requests.get(request as usize).map_or(mean, work);
-        (5.5 * (w / mean.max(1.0)).sqrt()).bounded(2.5, row / 2.0 - 2.5)
+        (5.5 * (w / mean.max(1.0)).sqrt())
+            .max(2.5)
+            .min(row / 2.0 - 2.5)
     };
     let ring = |request: u32| -> Option<String> {
         tl.requests
@@ -260,7 +261,7 @@ fn panel(
     let name_x = 48.0;
     let queue_x = name_x + if width >= 520.0 { 62.0 } else { 26.0 };
     let exit_x = width - 10.0;
-    let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).bounded(6.0, 26.0);
+    let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
     let slots_x = exit_x - 14.0 - slot_w * f64::from(slots);
     let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
     let moment_replica = match tl.moment(t) {

@@ -18,8 +18,8 @@ pub fn read_stop(tour: &Tour, pairs: &[(String, String)], notices: &mut Vec<Stri
     let Some((_, v)) = pairs.iter().find(|(k, _)| k == "stop") else {
         return 0;
     };
-    match v.trim().parse::<usize>() {
-        Ok(n) if (1..=tour.stops.len()).contains(&n) => n - 1,
+    match crate::url::whole::<usize>(v) {
+        Some(n) if (1..=tour.stops.len()).contains(&n) => n - 1,
         _ => {
             notices.push(format!(
                 "“stop={}” is not a step of this tour (1 to {}); starting at the first.",

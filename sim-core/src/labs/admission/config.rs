@@ -21,9 +21,7 @@ crate::choices! {
 }
 
 /// The admission lab's configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Replicas in the pool.

@@ -32,11 +32,13 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every policy on the same requests, and goodput against offered load.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Pool capacity, requests per tick (servers ÷ mean service time).
     pub capacity: f64,
@@ -112,6 +114,10 @@ impl Lab for AdmissionLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     /// Per policy: arrivals against those served, those refused, dropped or

@@ -1,6 +1,5 @@
 //! The admission lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 
@@ -27,21 +26,21 @@ pub fn moment_text(m: &Moment) -> String {
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
     let mut s = format!(
-        "Admission control: {} replicas × {} slots, mean service {} ticks (capacity {} requests/tick), load {}%, SLO {} × service\n",
-        c.replicas, c.slots, c.service, Fixed(o.capacity, 2), Fixed(c.load * 100.0, 0), c.slo
+        "Admission control: {} replicas × {} slots, mean service {} ticks (capacity {:.2} requests/tick), load {:.0}%, SLO {} × service\n",
+        c.replicas, c.slots, c.service, o.capacity, c.load * 100.0, c.slo
     );
     if c.surge > 0.0 {
         s.push_str(&format!(
-            "Surge: +{}% from tick {} for {} ticks\n",
-            Fixed(c.surge * 100.0, 0),
+            "Surge: +{:.0}% from tick {} for {} ticks\n",
+            c.surge * 100.0,
             c.surge_at,
             c.surge_for
         ));
     }
     if c.failure > 0.0 {
         s.push_str(&format!(
-            "Incident: replica 1 fails {}% of its requests from tick {} for {} ticks\n",
-            Fixed(c.failure * 100.0, 0),
+            "Incident: replica 1 fails {:.0}% of its requests from tick {} for {} ticks\n",
+            c.failure * 100.0,
             c.incident_at,
             c.incident_for
         ));
@@ -60,15 +59,15 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.policies {
         s.push_str(&format!(
-            "{:<12} {:>8} {:>5}% {:>8}% {:>7}% {:>7} {:>9} {:>6}% {:>8}\n",
+            "{:<12} {:>8.3} {:>5.0}% {:>8.1}% {:>7.1}% {:>7} {:>9.1} {:>6.1}% {:>8}\n",
             r.policy.name(),
-            Fixed(r.goodput, 3),
-            Fixed(100.0 * r.goodput / o.capacity, 0),
-            Fixed(100.0 * r.rejected_share(), 1),
-            Fixed(100.0 * r.dropped_share(), 1),
+            r.goodput,
+            100.0 * r.goodput / o.capacity,
+            100.0 * r.rejected_share(),
+            100.0 * r.dropped_share(),
             r.failed,
-            Fixed(r.wait_p95, 1),
-            Fixed(100.0 * r.wasted, 1),
+            r.wait_p95,
+            100.0 * r.wasted,
             r.tripped_ticks
         ));
     }
@@ -80,9 +79,9 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         }
         s.push('\n');
         for (load, g) in &o.sweep {
-            s.push_str(&format!("{:>5}%", Fixed(load * 100.0, 0)));
+            s.push_str(&format!("{:>5.0}%", load * 100.0));
             for x in g {
-                s.push_str(&format!(" {x:>12}", x = Fixed(*x, 3)));
+                s.push_str(&format!(" {x:>12.3}"));
             }
             s.push('\n');
         }
@@ -129,9 +128,9 @@ pub fn csv(o: &Outcome) -> String {
             r.served,
             r.failed,
             r.unfinished,
-            Shortest(r.goodput),
-            Shortest(r.wait_p95),
-            Shortest(r.wasted),
+            r.goodput,
+            r.wait_p95,
+            r.wasted,
             r.tripped_ticks
         ));
     }

@@ -32,9 +32,7 @@ struct Arrival {
 }
 
 /// The pool and the queue after one tick (what a player shows).
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Requests waiting at the gateway.
     pub queue: u32,
@@ -54,9 +52,7 @@ pub struct Snapshot {
 
 /// A tick a player stops at: the first time a policy acts, or the point
 /// past which no control cannot keep its promise.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Moment {
     /// The first request whose wait alone put it past the SLO reached a
     /// server (no control, the breaker): every request queued behind it is
@@ -86,9 +82,7 @@ pub enum Moment {
 }
 
 /// One policy's run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PolicyRun {
     /// The policy.
     pub policy: Policy,

@@ -20,9 +20,7 @@ crate::choices! {
 
 /// The agent-sessions lab's configuration; ranges are in
 /// [`Config::PARAMS`]. Time runs in steps of [`super::STEP_MS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// New sessions per second (Poisson).
@@ -178,7 +176,7 @@ impl Configurable for Config {
         if self.mix().iter().sum::<f64>() <= 0.0 {
             return Err(ParamError {
                 key: "chat",
-                given: alloc::format!("{}", crate::decimal::Shortest(self.chat)),
+                given: alloc::format!("{}", self.chat),
                 problem: Problem::Invalid(
                     "the session mix is empty: give at least one kind of session a share".into(),
                 ),

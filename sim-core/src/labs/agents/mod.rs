@@ -57,11 +57,13 @@ crate::choices! {
 }
 
 /// Every key on the same sessions.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// One run per key, in the order asked (every key: [`Key::ALL`]).
     pub runs: Vec<KeyRun>,
@@ -170,6 +172,10 @@ impl Lab for AgentsLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     /// Per key: model calls issued against those finished and those held,

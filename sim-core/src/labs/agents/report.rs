@@ -1,6 +1,5 @@
 //! The agent-sessions lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 
@@ -29,7 +28,7 @@ pub fn moment_text(m: &Moment) -> String {
 }
 
 fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| String::from("-"), |x| format!("{}", Fixed(x, 1)))
+    x.map_or_else(|| String::from("-"), |x| format!("{:.1}", x))
 }
 
 /// The keys compared; with `detail`, each key's sessions by kind and its
@@ -68,17 +67,17 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.runs {
         s.push_str(&format!(
-            "{:<13} {:>8} {:>7} {:>11} {:>11} {:>8} {:>8} {:>10} {:>5}% {:>6} {:>6}\n",
+            "{:<13} {:>8} {:>7} {:>11.1} {:>11.1} {:>8.2} {:>8.2} {:>10.2} {:>5.1}% {:>6.1} {:>6}\n",
             r.key.name(),
             r.sessions,
             r.calls,
-            Fixed(r.session_p50, 1),
-            Fixed(r.session_p95, 1),
-            Fixed(r.ttft_p50, 2),
-            Fixed(r.ttft_p95, 2),
-            Fixed(r.others_p95, 2),
-            Fixed(100.0 * r.cache_share, 1),
-            Fixed(r.burst_queue, 1),
+            r.session_p50,
+            r.session_p95,
+            r.ttft_p50,
+            r.ttft_p95,
+            r.others_p95,
+            100.0 * r.cache_share,
+            r.burst_queue,
             r.worst_queue
         ));
     }
@@ -111,8 +110,8 @@ fn key_detail(r: &KeyRun) -> String {
     for (i, snap) in r.timeline.iter().enumerate() {
         if let Some(m) = &snap.moment {
             s.push_str(&format!(
-                "  {:>7} s: {}\n",
-                Fixed(i as f64 * super::FRAME_MS as f64 / 1000.0, 1),
+                "  {:>7.1} s: {}\n",
+                i as f64 * super::FRAME_MS as f64 / 1000.0,
                 moment_text(m)
             ));
             any = true;
@@ -137,13 +136,13 @@ pub fn csv(o: &Outcome) -> String {
             r.calls,
             r.finished,
             r.unfinished,
-            Shortest(r.session_p50),
-            Shortest(r.session_p95),
-            Shortest(r.ttft_p50),
-            Shortest(r.ttft_p95),
-            Shortest(r.others_p95),
-            Shortest(r.cache_share),
-            Shortest(r.burst_queue),
+            r.session_p50,
+            r.session_p95,
+            r.ttft_p50,
+            r.ttft_p95,
+            r.others_p95,
+            r.cache_share,
+            r.burst_queue,
             r.worst_queue
         ));
     }

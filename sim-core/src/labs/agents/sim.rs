@@ -74,9 +74,7 @@ struct Stage {
 }
 
 /// A recorded key moment.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Moment {
     /// A fan-out step sends its subagents out.
     Burst {
@@ -100,9 +98,7 @@ pub enum Moment {
 }
 
 /// One replica at one player step.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spot {
     /// Calls in its batch.
     pub running: u32,
@@ -115,9 +111,7 @@ pub struct Spot {
 }
 
 /// The pool at one player step ([`FRAME_MS`]).
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Every replica.
     pub pool: Vec<Spot>,
@@ -132,9 +126,7 @@ pub struct Snapshot {
 }
 
 /// Completion times of one kind of session.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KindRow {
     /// The kind.
     pub kind: Kind,
@@ -150,9 +142,7 @@ pub struct KindRow {
 }
 
 /// One routing key's run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KeyRun {
     /// The key.
     pub key: Key,

@@ -35,9 +35,7 @@ crate::choices! {
 
 /// The autoscaling lab's configuration; ranges are in [`Config::PARAMS`].
 /// One tick is one second.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Steady arrival rate, requests per second.

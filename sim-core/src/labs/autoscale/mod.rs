@@ -44,11 +44,13 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every scaler on the same arrivals.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// One run per scaler, in the order asked (every scaler: [`Scaler::ALL`]).
     pub runs: Vec<ScalerRun>,
@@ -123,6 +125,10 @@ impl Lab for AutoscaleLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     /// Per scaler: arrivals against those finished and those still waiting

@@ -1,6 +1,5 @@
 //! The autoscaling lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 
@@ -11,9 +10,9 @@ use crate::choice::Choice;
 pub fn moment_text(m: &Moment) -> String {
     match *m {
         Moment::Pinned { busy, kv } => format!(
-            "busy fraction {}% orders a replica while {}% of slots are in use",
-            Fixed(busy * 100.0, 0),
-            Fixed(kv * 100.0, 0)
+            "busy fraction {:.0}% orders a replica while {:.0}% of slots are in use",
+            busy * 100.0,
+            kv * 100.0
         ),
         Moment::Ordered { count, ready_at } => format!(
             "{count} {} ordered for the surge, ready at second {ready_at}",
@@ -36,9 +35,8 @@ pub fn moment_text(m: &Moment) -> String {
             took,
             fair,
         } => format!(
-            "fresh replica {} took {took} requests in its first minute (fair share {fair})",
-            replica + 1,
-            fair = Fixed(fair, 0)
+            "fresh replica {} took {took} requests in its first minute (fair share {fair:.0})",
+            replica + 1
         ),
         Moment::SurgeOver { starting } => format!(
             "surge over with {starting} {} still starting",
@@ -49,7 +47,7 @@ pub fn moment_text(m: &Moment) -> String {
 }
 
 fn opt(x: Option<f64>, digits: usize) -> String {
-    x.map_or_else(|| String::from("-"), |x| format!("{}", Fixed(x, digits)))
+    x.map_or_else(|| String::from("-"), |x| format!("{x:.digits$}"))
 }
 
 /// The scalers compared; with `detail`, each scaler's key moments and its
@@ -57,9 +55,9 @@ fn opt(x: Option<f64>, digits: usize) -> String {
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
     let mut s = format!(
-        "Autoscaling: {} req/s, surge +{}% from second {} for {} s; {} replicas to start ({}–{}), cold start {} s, period {} s; {} rule, slow start {} s\n",
+        "Autoscaling: {} req/s, surge +{:.0}% from second {} for {} s; {} replicas to start ({}–{}), cold start {} s, period {} s; {} rule, slow start {} s\n",
         c.rate,
-        Fixed(c.surge * 100.0, 0),
+        c.surge * 100.0,
         c.surge_at,
         c.surge_for,
         c.replicas,
@@ -88,22 +86,21 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.runs {
         s.push_str(&format!(
-            "{:<11} {:>8} {:>9} {:>9} {:>7}% {:>8} {:>5} {:>5} {:>6} {:>7} {:>9} {:>6}% {:>5}%\n",
+            "{:<11} {:>8.2} {:>9.2} {:>9.2} {:>7.1}% {:>8.1} {:>5} {:>5} {:>6} {:>7} {:>9} {:>6.0}% {:>5.0}%\n",
             r.scaler.name(),
-            Fixed(r.ttft_p50, 2),
-            Fixed(r.ttft_p95, 2),
-            Fixed(r.surge_p95, 2),
-            Fixed(100.0 * r.slo_met, 1),
-            Fixed(r.replica_minutes, 1),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.surge_p95,
+            100.0 * r.slo_met,
+            r.replica_minutes,
             r.peak,
             r.late,
             r.reaction
                 .map_or_else(|| String::from("-"), |x| format!("{x}")),
             opt(r.fresh_load, 2),
             opt(r.fresh_p95, 2),
-            Fixed(100.0 * r.steady_busy, 0),
-            Fixed(100.0 * r.steady_kv, 0)
-        ));
+            100.0 * r.steady_busy,
+            100.0 * r.steady_kv));
     }
     if detail {
         for r in &o.runs {
@@ -150,20 +147,18 @@ pub fn csv(o: &Outcome) -> String {
             r.arrived,
             r.finished,
             r.unfinished,
-            Shortest(r.ttft_p50),
-            Shortest(r.ttft_p95),
-            Shortest(r.surge_p95),
-            Shortest(r.slo_met),
-            Shortest(r.replica_minutes),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.surge_p95,
+            r.slo_met,
+            r.replica_minutes,
             r.peak,
             r.late,
             r.reaction.map_or_else(String::new, |x| format!("{x}")),
-            r.fresh_load
-                .map_or_else(String::new, |x| format!("{}", Shortest(x))),
-            r.fresh_p95
-                .map_or_else(String::new, |x| format!("{}", Shortest(x))),
-            Shortest(r.steady_busy),
-            Shortest(r.steady_kv)
+            r.fresh_load.map_or_else(String::new, |x| format!("{}", x)),
+            r.fresh_p95.map_or_else(String::new, |x| format!("{}", x)),
+            r.steady_busy,
+            r.steady_kv
         ));
     }
     s

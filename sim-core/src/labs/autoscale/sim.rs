@@ -44,17 +44,7 @@ struct Arrival {
 }
 
 /// Where a replica is in its life.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Life {
     /// No replica in this place.
     Off,
@@ -67,9 +57,7 @@ pub enum Life {
 }
 
 /// One place of the pool after one second (what the player draws).
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spot {
     /// Its state.
     pub life: Life,
@@ -87,9 +75,7 @@ pub struct Spot {
 }
 
 /// The pool after one second.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// One entry per place a replica has held so far, in place order.
     pub pool: Vec<Spot>,
@@ -113,9 +99,7 @@ impl Snapshot {
 }
 
 /// A second the player stops at.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Moment {
     /// The busy-fraction scaler orders a replica while the slots in use
     /// are a small share: its signal reads near full at any load.
@@ -171,9 +155,7 @@ pub enum Moment {
 }
 
 /// One scaler's run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScalerRun {
     /// The scaler.
     pub scaler: Scaler,

@@ -28,9 +28,7 @@ crate::choices! {
 }
 
 /// One request of a batching trace.
-#[derive(
-    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BatchRequest {
     /// Short label (A, B, …).
     pub label: String,
@@ -43,9 +41,7 @@ pub struct BatchRequest {
 }
 
 /// Which trace to play.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The trace that reproduces the article's figures.
@@ -57,9 +53,7 @@ pub enum TraceChoice {
 }
 
 /// Everything one batching run depends on.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Batch slots (1–8; default 3).
@@ -133,7 +127,7 @@ pub fn config_from_tuples(t: &[(u32, u32, u32)]) -> Vec<BatchRequest> {
 pub fn random_trace(seed: u64) -> Vec<BatchRequest> {
     let mut rng = Rng::new(seed, stream::ARRIVALS);
     let mut arrivals: Vec<u32> = (0..6).map(|_| rng.below(7)).collect();
-    crate::sort::stable(&mut arrivals);
+    arrivals.sort();
     let t: Vec<(u32, u32, u32)> = arrivals
         .into_iter()
         .map(|a| (a, 1 + rng.below(3), 1 + rng.below(8)))
@@ -276,7 +270,7 @@ impl Config {
             TraceChoice::Random => random_trace(self.seed),
             TraceChoice::Custom(r) => r.clone(),
         };
-        crate::sort::stable_by_key(&mut r, |x| x.arrival);
+        r.sort_by_key(|x| x.arrival);
         r
     }
 }

@@ -88,6 +88,10 @@ impl Lab for BatchingLab {
         report::csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     /// Per mode: the last iteration's list of finished requests against the
     /// requests that never reached a last token.
     fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {

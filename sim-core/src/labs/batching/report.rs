@@ -1,6 +1,5 @@
 //! The batching player as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -34,12 +33,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for m in &o.modes {
         s.push_str(&format!(
-            "{:<12} {:>10} {:>12} {:>9}% {:>9}\n",
+            "{:<12} {:>10} {:>12} {:>9.0}% {:>9.2}\n",
             m.mode.name(),
             m.iterations,
             m.zero_output_iterations,
-            Fixed(m.slot_occupancy * 100.0, 0),
-            Fixed(m.mean_gap, 2)
+            m.slot_occupancy * 100.0,
+            m.mean_gap
         ));
     }
     if detail {
@@ -89,8 +88,8 @@ pub fn csv(o: &Outcome) -> String {
             m.mode.name(),
             m.iterations,
             m.zero_output_iterations,
-            Shortest(m.slot_occupancy),
-            Shortest(m.mean_gap)
+            m.slot_occupancy,
+            m.mean_gap
         ));
     }
     s

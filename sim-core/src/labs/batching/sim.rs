@@ -10,9 +10,7 @@ use super::config::{BatchRequest, Config, Mode};
 use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
-#[derive(
-    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SlotState {
     /// No sequence in the slot.
@@ -36,9 +34,7 @@ pub enum SlotState {
 }
 
 /// One iteration of one mode.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IterationDetail {
     /// Iteration number, from 1.
     pub iteration: u32,
@@ -61,9 +57,7 @@ pub struct IterationDetail {
 }
 
 /// Something that happened to one request in one iteration.
-#[derive(
-    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchEvent {
     /// The request left the queue for a slot (0-based).
@@ -92,17 +86,7 @@ pub enum BatchEvent {
 
 /// An iteration the player flags for the reader: the first of a stretch of
 /// iterations in the same condition.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BatchMoment {
     /// Slots sat empty while requests waited: static batching admits only
@@ -171,9 +155,7 @@ impl ModeRun {
 }
 
 /// Per-request results of one mode.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RequestStats {
     /// Request label.
     pub label: String,
@@ -191,9 +173,7 @@ pub struct RequestStats {
 }
 
 /// One mode over the trace.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModeRun {
     /// The mode.
     pub mode: Mode,
@@ -214,11 +194,13 @@ pub struct ModeRun {
 }
 
 /// All modes on one trace.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// The requests played.
     pub trace: Vec<BatchRequest>,
@@ -229,9 +211,7 @@ pub struct Outcome {
 }
 
 /// Chunked prefill at one budget and priority.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BudgetPoint {
     /// Work units per iteration.
     pub budget: u32,
@@ -374,13 +354,13 @@ pub fn simulate(
                     .enumerate()
                     .filter_map(|(i, s)| s.filter(|s| s.prefill_left > 0).map(|s| (s.admitted, i)))
                     .collect();
-                crate::sort::stable(&mut pre);
+                pre.sort();
                 let mut dec: Vec<(u32, usize)> = slot
                     .iter()
                     .enumerate()
                     .filter_map(|(i, s)| s.filter(|s| s.prefill_left == 0).map(|s| (s.admitted, i)))
                     .collect();
-                crate::sort::stable(&mut dec);
+                dec.sort();
                 let decoders: Vec<usize> = dec.iter().map(|d| d.1).collect();
                 let (first, second): (Vec<usize>, Vec<usize>) = if prefill_first {
                     (pre.iter().map(|p| p.1).collect(), decoders)

@@ -49,9 +49,7 @@ crate::choices! {
 
 /// The disaggregation lab's configuration; ranges are in [`Config::PARAMS`].
 /// Times are in milliseconds, priced by the GPU and model presets.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// The accelerator of every GPU.

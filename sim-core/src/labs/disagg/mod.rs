@@ -59,9 +59,7 @@ use crate::stats::{mean, percentile_sorted};
 pub const SWEEP: [u32; 8] = [256, 512, 1024, 2048, 4096, 8192, 16_384, 32_768];
 
 /// One setup at the configured prompt length; times in milliseconds.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SetupRun {
     /// The setup.
     pub setup: Setup,
@@ -88,9 +86,7 @@ pub struct SetupRun {
 }
 
 /// Every setup's mean figures at one mean prompt length of the sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// Mean prompt length, tokens.
     pub prompt: u32,
@@ -103,9 +99,7 @@ pub struct Point {
 }
 
 /// Where disaggregation starts to pay, on mean request latency.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Crossover {
     /// Disaggregated is ahead from this mean prompt length on (tokens,
     /// interpolated between two lengths of the sweep on a log scale).
@@ -117,11 +111,13 @@ pub enum Crossover {
 }
 
 /// Every setup on the same requests, and the sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// One run per setup at the configured prompt, in [`Setup::ALL`] order.
     pub runs: Vec<SetupRun>,
@@ -280,6 +276,10 @@ impl Lab for DisaggLab {
 
     fn csv(outcome: &Outcome) -> alloc::string::String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     fn tally(o: &Outcome) -> Vec<Tally> {

@@ -1,6 +1,5 @@
 //! The disaggregation lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 
@@ -10,10 +9,7 @@ use crate::choice::Choice;
 /// The crossover in words.
 pub fn crossover_text(c: Crossover) -> String {
     match c {
-        Crossover::At(tokens) => format!(
-            "from about {tokens} prompt tokens",
-            tokens = Fixed(tokens, 0)
-        ),
+        Crossover::At(tokens) => format!("from about {tokens:.0} prompt tokens"),
         Crossover::Below => String::from("already at 256 prompt tokens"),
         Crossover::Never => String::from("nowhere up to 32,768 prompt tokens"),
     }
@@ -23,7 +19,7 @@ pub fn crossover_text(c: Crossover) -> String {
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
     let mut s = format!(
-        "Disaggregation: {} engines of {} × {} serving {}, {} prefill + {} decode when split; {} req/s, prompts of {} tokens ({}% shared, {} prefixes), outputs of {}; link {} GB/s + {} ms; decode router {}\n",
+        "Disaggregation: {} engines of {} × {} serving {}, {} prefill + {} decode when split; {} req/s, prompts of {} tokens ({:.0}% shared, {} prefixes), outputs of {}; link {} GB/s + {} ms; decode router {}\n",
         c.prefill + c.decode,
         c.tp,
         c.gpu.title(),
@@ -32,7 +28,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         c.decode,
         c.rate,
         c.prompt,
-        Fixed(c.shared * 100.0, 0),
+        c.shared * 100.0,
         c.groups,
         c.output,
         c.bandwidth,
@@ -54,17 +50,17 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.runs {
         s.push_str(&format!(
-            "{:<12} {:>9} {:>9} {:>9} {:>9} {:>10} {:>5}% {:>9} {:>6}% {:>9}\n",
+            "{:<12} {:>9.1} {:>9.1} {:>9.2} {:>9.2} {:>10.0} {:>5.0}% {:>9.1} {:>6.0}% {:>9.0}\n",
             r.setup.name(),
-            Fixed(r.ttft_p50, 1),
-            Fixed(r.ttft_p95, 1),
-            Fixed(r.tpot_p50, 2),
-            Fixed(r.tpot_p95, 2),
-            Fixed(r.e2e, 0),
-            Fixed(r.local * 100.0, 0),
-            Fixed(r.transfer, 1),
-            Fixed(r.cached * 100.0, 0),
-            Fixed(r.throughput, 0)
+            r.ttft_p50,
+            r.ttft_p95,
+            r.tpot_p50,
+            r.tpot_p95,
+            r.e2e,
+            r.local * 100.0,
+            r.transfer,
+            r.cached * 100.0,
+            r.throughput
         ));
     }
     s.push_str(&format!(
@@ -81,7 +77,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         for p in &o.sweep {
             s.push_str(&format!("{:>7}", p.prompt));
             for x in &p.e2e {
-                s.push_str(&format!(" {x:>12}", x = Fixed(*x, 0)));
+                s.push_str(&format!(" {x:>12.0}"));
             }
             s.push('\n');
         }
@@ -98,9 +94,9 @@ pub fn csv(o: &Outcome) -> String {
                 "{},{},{},{},{}\n",
                 p.prompt,
                 setup.name(),
-                Shortest(p.e2e[i]),
-                Shortest(p.ttft[i]),
-                Shortest(p.tpot[i])
+                p.e2e[i],
+                p.ttft[i],
+                p.tpot[i]
             ));
         }
     }

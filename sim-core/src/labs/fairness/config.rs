@@ -84,9 +84,7 @@ pub const TENANTS: [Shape; 4] = [
 ];
 
 /// The fairness lab's configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Tenants sharing the engine (the first of [`TENANTS`]).

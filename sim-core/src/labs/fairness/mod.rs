@@ -34,11 +34,13 @@ use super::work::Work;
 use crate::choice::Choice;
 
 /// Every scheduler on the same tenants.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// One run per scheduler, in the order asked (every one:
     /// [`Scheduler::ALL`]); the recorded ones carry their timeline.
@@ -124,6 +126,10 @@ impl Lab for FairnessLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     /// Per scheduler: requests sent against those finished and those still

@@ -7,9 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::config::Scheduler;
 
 /// One tenant's figures over a run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TenantRun {
     /// Requests finished.
     pub finished: u32,
@@ -31,9 +29,7 @@ pub struct TenantRun {
 }
 
 /// One scheduler's run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SchedulerRun {
     /// The scheduler.
     pub scheduler: Scheduler,
@@ -51,7 +47,7 @@ pub struct SchedulerRun {
     /// gets it (its JSON is `null`, so an export equals what `lblab
     /// fairness --json` prints: the recording is a view of the run, not one
     /// of its figures); read it through [`SchedulerRun::steps`].
-    #[serde(serialize_with = "crate::wire::page_only")]
+    #[serde(serialize_with = "crate::labs::page_only")]
     pub timeline: Option<Vec<Snapshot>>,
 }
 
@@ -63,9 +59,7 @@ impl SchedulerRun {
 }
 
 /// The engine after one iteration (what the player shows).
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Requests waiting, per tenant.
     pub waiting: Vec<u32>,
@@ -92,9 +86,7 @@ pub struct Snapshot {
 }
 
 /// A sequence in a slot.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Seat {
     /// Its tenant (index into [`super::TENANTS`]).
     pub tenant: u32,
@@ -106,9 +98,7 @@ pub struct Seat {
 
 /// An iteration a player stops at: the first time a scheduler's choice
 /// differs from arrival order, preempts, or costs the cache.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Moment {
     /// The scheduler admitted `picked`'s request although `passed`'s head
     /// request had waited `older` iterations longer: fairness at work.

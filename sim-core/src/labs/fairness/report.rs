@@ -1,6 +1,5 @@
 //! The fairness lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 
@@ -73,9 +72,9 @@ pub fn text(o: &Outcome, detail: bool) -> String {
 /// One scheduler's tenants.
 fn scheduler_table(r: &SchedulerRun) -> String {
     let mut s = format!(
-        "\n{} · cache share {}%{}\n{:<14} {:>8} {:>9} {:>9} {:>11} {:>9} {:>7} {:>9}\n",
+        "\n{} · cache share {:.1}%{}\n{:<14} {:>8} {:>9} {:>9} {:>11} {:>9} {:>7} {:>9}\n",
         r.scheduler.title(),
-        Fixed(100.0 * r.cache_share, 1),
+        100.0 * r.cache_share,
         r.first_preemption
             .map(|t| format!(" · first preemption at iteration {}", t + 1))
             .unwrap_or_default(),
@@ -90,14 +89,14 @@ fn scheduler_table(r: &SchedulerRun) -> String {
     );
     for (t, x) in r.tenants.iter().enumerate() {
         s.push_str(&format!(
-            "{:<14} {:>8} {:>8}% {:>8}% {:>11} {:>9} {:>6}% {:>9}\n",
+            "{:<14} {:>8} {:>8.1}% {:>8.1}% {:>11.1} {:>9.0} {:>6.1}% {:>9}\n",
             tenant(t as u32),
             x.finished,
-            Fixed(100.0 * x.request_share, 1),
-            Fixed(100.0 * x.gpu_share, 1),
-            Fixed(x.service, 1),
-            Fixed(x.ttft_p95, 0),
-            Fixed(100.0 * x.cache_share, 1),
+            100.0 * x.request_share,
+            100.0 * x.gpu_share,
+            x.service,
+            x.ttft_p95,
+            100.0 * x.cache_share,
             x.preempted
         ));
     }
@@ -116,11 +115,11 @@ pub fn csv(o: &Outcome) -> String {
                 r.scheduler.name(),
                 tenant(t as u32),
                 x.finished,
-                Shortest(x.request_share),
-                Shortest(x.gpu_share),
-                Shortest(x.service),
-                Shortest(x.ttft_p95),
-                Shortest(x.cache_share),
+                x.request_share,
+                x.gpu_share,
+                x.service,
+                x.ttft_p95,
+                x.cache_share,
                 x.preempted
             ));
         }

@@ -339,7 +339,7 @@ fn run_scheduler(config: &Config, scheduler: Scheduler, record: bool) -> Schedul
         let mut order: Vec<usize> = (0..slots.len())
             .filter(|&i| slots[i].is_some_and(|s| s.prefill_left > 0))
             .collect();
-        crate::sort::stable_by_key(&mut order, |&i| slots[i].map_or(0, |s| s.admitted));
+        order.sort_by_key(|&i| slots[i].map_or(0, |s| s.admitted));
         for i in order {
             if budget == 0 {
                 break;

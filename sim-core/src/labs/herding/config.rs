@@ -7,9 +7,7 @@ use crate::params::{narrow, Configurable, Param};
 
 /// Everything one herding run depends on. Missing keys take their defaults;
 /// ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Replicas (default 5).

@@ -93,6 +93,10 @@ impl Lab for HerdingLab {
         report::csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     /// Per rule: arrivals against the requests finished, the ones no replica
     /// took, and those still in service on the last tick.
     fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {

@@ -7,9 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Config, HerdingRule};
 
 /// One router's state at a tick, after its scrape (if any) and its dispatches.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RouterView {
     /// Per replica, the outstanding counts of the router's last snapshot.
     pub snapshot: Vec<u32>,
@@ -24,9 +22,7 @@ pub struct RouterView {
 }
 
 /// The whole system at one tick, after dispatch.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TickSnapshot {
     /// The tick.
     pub tick: u32,
@@ -47,17 +43,7 @@ pub struct TickSnapshot {
 
 /// A tick the player flags for the reader (the "Next key moment" button stops
 /// at these).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HerdMoment {
     /// A stampede, flagged by the pile it made. For two or more ticks in a
@@ -133,25 +119,14 @@ impl Totals {
 }
 
 /// Every tick of one rule's run.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timeline {
     /// Ticks 0..ticks.
     pub ticks: Vec<TickSnapshot>,
 }
 
 /// Metrics of one rule.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleSummary {
     /// The rule.
     pub rule: HerdingRule,
@@ -175,11 +150,13 @@ pub struct RuleSummary {
 }
 
 /// All rules on the same arrivals.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Arrivals per tick (the same for every rule).
     pub arrivals: Vec<u32>,

@@ -1,6 +1,5 @@
 //! The herding lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -28,12 +27,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.rules {
         s.push_str(&format!(
-            "{:<26} {:>9} {:>9} {:>11} {:>7}%\n",
+            "{:<26} {:>9} {:>9.2} {:>11.2} {:>7.0}%\n",
             r.rule.name(),
             r.peak_skew,
-            Fixed(r.mean_skew, 2),
-            Fixed(r.oscillation, 2),
-            Fixed(r.pile_up_share * 100.0, 0)
+            r.mean_skew,
+            r.oscillation,
+            r.pile_up_share * 100.0
         ));
     }
     if detail {
@@ -108,9 +107,9 @@ pub fn csv(o: &Outcome) -> String {
             "{},{},{},{},{}\n",
             r.rule.name(),
             r.peak_skew,
-            Shortest(r.mean_skew),
-            Shortest(r.oscillation),
-            Shortest(r.pile_up_share)
+            r.mean_skew,
+            r.oscillation,
+            r.pile_up_share
         ));
     }
     s

@@ -8,9 +8,7 @@ use super::trace::{default_trace, random_trace, trace_from_ids, PrefixRequest, P
 use crate::params::{narrow, Configurable, Param};
 
 /// Which trace to route.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceChoice {
     /// The article's 12-request scenario.
@@ -67,9 +65,7 @@ impl TraceChoice {
 }
 
 /// Everything one prefix-player run depends on; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Replicas (default 3).

@@ -87,6 +87,10 @@ impl Lab for PrefixLab {
         report::csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     /// Per router: requests never finish in this lab (each stays as its
     /// cached prefix), so every arrival must be one replica's assignment.
     fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {

@@ -21,17 +21,7 @@ crate::choices! {
 }
 
 /// Why a router chose its replica.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixReason {
     /// Fewest assignments (the load-only router, always).
@@ -67,17 +57,7 @@ impl PrefixReason {
 }
 
 /// A cached prefix and how many hits it has served since it entered the cache.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CacheEntry {
     /// Prefix id, 1-based.
     pub prefix: u8,
@@ -86,9 +66,7 @@ pub struct CacheEntry {
 }
 
 /// One router's decision for one request, and the state after it.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// Index of the request (0-based).
     pub request: u32,
@@ -115,17 +93,7 @@ pub struct Step {
 }
 
 /// A step the player flags for the reader.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrefixMoment {
     /// The prefix was cached on another replica, but the router sent the
@@ -177,9 +145,7 @@ impl RouterRun {
 }
 
 /// One router over the whole trace.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RouterRun {
     /// Which router.
     pub router: RouterKind,
@@ -196,9 +162,7 @@ pub struct RouterRun {
 }
 
 /// The prefix-aware router at one threshold of the sweep.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
     /// The threshold (`None` = infinite).
     pub threshold: Option<u32>,
@@ -209,11 +173,13 @@ pub struct SweepPoint {
 }
 
 /// Both routers on one trace.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// The requests routed.
     pub trace: Vec<PrefixRequest>,

@@ -1,6 +1,5 @@
 //! The prefix player as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -39,8 +38,8 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         ));
     }
     s.push_str(&format!(
-        "prefill reduction: {}%\n",
-        Fixed(o.prefill_reduction * 100.0, 1)
+        "prefill reduction: {:.1}%\n",
+        o.prefill_reduction * 100.0
     ));
     if detail {
         for r in &o.routers {

@@ -6,17 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::rng::{stream, Rng};
 
 /// One request: which shared prefix it starts with and how long each part is.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PrefixRequest {
     /// Prefix id, 1-based (P1, P2, …).
     pub prefix: u8,

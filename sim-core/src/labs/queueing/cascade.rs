@@ -8,7 +8,6 @@
 //! escalations are a state-dependent thinning of the arrivals, so they are no
 //! longer Poisson: it is Ca², not Cs², that grows.
 
-use crate::decimal::{Fixed, Shortest};
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
@@ -22,9 +21,7 @@ use alloc::string::String;
 pub const SAMPLES: u32 = 200_000;
 
 /// Cascade explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Share of requests escalated: the slowest ones (default 0.1).
@@ -84,9 +81,7 @@ pub fn run(config: &Config) -> Result<Cascade, ParamError> {
 }
 
 /// What the large pool sees when the top `q` of Exp(1) service times escalate.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Cascade {
     /// Share escalated (0–1).
     pub escalate: f64,
@@ -110,7 +105,7 @@ pub fn cascade(q: f64, samples: u32, seed: u64) -> Result<Cascade, ParamError> {
     if !(q > 0.0 && q <= 1.0) {
         return Err(ParamError {
             key: "escalate",
-            given: alloc::format!("{}", crate::decimal::Shortest(q)),
+            given: alloc::format!("{}", q),
             problem: Problem::Invalid(alloc::string::String::from("a share above 0 and at most 1")),
         });
     }
@@ -185,6 +180,10 @@ impl Lab for CascadeLab {
         report_csv(outcome)
     }
 
+    fn config_mut(_: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        None
+    }
+
     fn tally(o: &Cascade) -> alloc::vec::Vec<Tally> {
         alloc::vec![Tally {
             what: alloc::string::String::from("sampled requests"),
@@ -199,23 +198,19 @@ impl Lab for CascadeLab {
 /// The escalated pool's variability and mean, exact and sampled.
 fn report_text(o: &Cascade) -> String {
     format!(
-        "Escalating the slowest {}% of an exponential workload: C² {} (from 1), mean ×{}; sampled C² {}, mean ×{}\n\
+        "Escalating the slowest {:.1}% of an exponential workload: C² {:.3} (from 1), mean ×{:.2}; sampled C² {:.3}, mean ×{:.2}\n\
          The escalated stream is a state-dependent thinning of the arrivals: no longer Poisson.\n",
-        Fixed(o.escalate * 100.0, 1),
-        Fixed(o.cv2, 3),
-        Fixed(o.mean_ratio, 2),
-        Fixed(o.sampled.0, 3),
-        Fixed(o.sampled.1, 2))
+        o.escalate * 100.0,
+        o.cv2,
+        o.mean_ratio,
+        o.sampled.0,
+        o.sampled.1)
 }
 
 /// Exact and sampled figures as one row.
 fn report_csv(o: &Cascade) -> String {
     format!(
         "escalate,cv2,mean_ratio,sampled_cv2,sampled_mean_ratio\n{},{},{},{},{}\n",
-        Shortest(o.escalate),
-        Shortest(o.cv2),
-        Shortest(o.mean_ratio),
-        Shortest(o.sampled.0),
-        Shortest(o.sampled.1)
+        o.escalate, o.cv2, o.mean_ratio, o.sampled.0, o.sampled.1
     )
 }

@@ -15,7 +15,6 @@
 //!   **full duplication** (the same hedge, but both copies run to their last
 //!   token), in GPU work spent.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -28,9 +27,7 @@ use alloc::format;
 use alloc::string::String;
 
 /// Hedging configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Percentile after which to hedge (default 95).
@@ -121,9 +118,7 @@ impl Default for Config {
 }
 
 /// One strategy's result.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Strategy {
     /// Name: `none`, `hedge`, `always`, `hedge-first-token`, `duplicate-full`.
     pub strategy: alloc::string::String,
@@ -143,11 +138,13 @@ pub struct Strategy {
 }
 
 /// All strategies on the same draws.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// The hedge threshold, in ms.
     pub threshold: f64,
@@ -292,6 +289,10 @@ impl Lab for HedgingLab {
         report_csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     fn tally(o: &Outcome) -> Vec<Tally> {
         o.strategies
             .iter()
@@ -309,25 +310,18 @@ impl Lab for HedgingLab {
 /// Latency percentiles and costs per strategy.
 fn report_text(o: &Outcome) -> String {
     let mut s = format!(
-        "Hedge after P{} = {} ms\n{:<18} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
-        o.config.hedge_at,
-        Fixed(o.threshold, 0),
-        "strategy",
-        "p50",
-        "p95",
-        "p99",
-        "extra load",
-        "extra work"
+        "Hedge after P{} = {:.0} ms\n{:<18} {:>7} {:>7} {:>7} {:>10} {:>10}\n",
+        o.config.hedge_at, o.threshold, "strategy", "p50", "p95", "p99", "extra load", "extra work"
     );
     for x in &o.strategies {
         s += &format!(
-            "{:<18} {:>7} {:>7} {:>7} {:>9}% {:>9}%\n",
+            "{:<18} {:>7.0} {:>7.0} {:>7.0} {:>9.1}% {:>9.1}%\n",
             x.strategy,
-            Fixed(x.p50, 0),
-            Fixed(x.p95, 0),
-            Fixed(x.p99, 0),
-            Fixed(x.extra_load * 100.0, 1),
-            Fixed(x.extra_work * 100.0, 1)
+            x.p50,
+            x.p95,
+            x.p99,
+            x.extra_load * 100.0,
+            x.extra_work * 100.0
         );
     }
     s
@@ -339,12 +333,7 @@ fn report_csv(o: &Outcome) -> String {
     for x in &o.strategies {
         s += &format!(
             "{},{},{},{},{},{}\n",
-            x.strategy,
-            Shortest(x.p50),
-            Shortest(x.p95),
-            Shortest(x.p99),
-            Shortest(x.extra_load),
-            Shortest(x.extra_work)
+            x.strategy, x.p50, x.p95, x.p99, x.extra_load, x.extra_work
         );
     }
     s

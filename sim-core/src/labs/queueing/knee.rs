@@ -12,7 +12,6 @@
 //! Waits are reported in units of the mean service time. The error band is
 //! ±1.96 standard errors over 20 batch means.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -54,9 +53,7 @@ pub fn usable_utilization(wait: f64, k: f64) -> f64 {
 }
 
 /// One simulated point: measured mean wait (in service times) with its band.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimPoint {
     /// Utilisation.
     pub rho: f64,
@@ -121,9 +118,7 @@ pub fn simulate_with_mean(
 }
 
 /// One curve of the knee chart.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
     /// Squared CV of service time.
     pub cv2: f64,
@@ -136,9 +131,7 @@ pub struct Curve {
 }
 
 /// Knee explorable configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Tolerable wait, in service times (default 3).
@@ -198,11 +191,13 @@ impl Default for Config {
 }
 
 /// Knee explorable outcome.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Pollaczek–Khinchine curves for CV² = 0, 1, 4 and the reader's CV², then
     /// Kingman's curve for (Ca², reader's CV²).
@@ -311,6 +306,10 @@ impl Lab for KneeLab {
         report_csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     /// None: the simulated dots come from Lindley's recursion, which follows
     /// one wait after another and keeps no population that could leak (every
     /// customer is served, none is turned away).
@@ -336,19 +335,14 @@ fn report_text(o: &Outcome) -> String {
     );
     for (c, n) in o.curves.iter().zip(KNEE_CURVES) {
         s += &format!(
-            "  {n:<28} Ca² {:<5} Cs² {:<5} ρ = {}\n",
-            c.ca2,
-            c.cv2,
-            Fixed(c.usable_utilization, 2)
+            "  {n:<28} Ca² {:<5} Cs² {:<5} ρ = {:.2}\n",
+            c.ca2, c.cv2, c.usable_utilization
         );
     }
     for p in &o.simulated {
         s += &format!(
-            "  simulated ρ {}: wait {} ± {} service times (formula {})\n",
-            Fixed(p.rho, 1),
-            Fixed(p.mean_wait, 3),
-            Fixed(p.band, 3),
-            Fixed(p.formula, 3)
+            "  simulated ρ {:.1}: wait {:.3} ± {:.3} service times (formula {:.3})\n",
+            p.rho, p.mean_wait, p.band, p.formula
         );
     }
     s
@@ -361,9 +355,9 @@ fn report_csv(o: &Outcome) -> String {
         s += &format!(
             "{},{},{},{}\n",
             crate::labs::lab::csv_field(n),
-            Shortest(c.ca2),
-            Shortest(c.cv2),
-            Shortest(c.usable_utilization)
+            c.ca2,
+            c.cv2,
+            c.usable_utilization
         );
     }
     s

@@ -15,7 +15,6 @@
 //! sequence). Completions per tick come out at Lmax / E[W]: Little's law needs no
 //! assumption about the distribution.
 
-use crate::decimal::{Fixed, Shortest};
 use serde::{Deserialize, Serialize};
 
 use crate::labs::lab::{Input, Lab, LabInfo, Layer, Nothing, Panel, RunError, Tally};
@@ -36,9 +35,7 @@ pub const CHECK_HORIZON: f64 = 200_000.0;
 pub const CHECK_SEQUENCES: u64 = 2_000_000;
 
 /// Little's-law sizing inputs; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// KV capacity, in blocks (default 20,000).
@@ -141,11 +138,13 @@ impl Default for Config {
 }
 
 /// The ceiling with and without cache hits.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// KV blocks one resident sequence holds (prompt plus output, rounded up).
     pub blocks_per_sequence: u32,
@@ -168,9 +167,7 @@ pub struct Outcome {
 }
 
 /// The seeded check of λmax = Lmax / W with variable output lengths.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     /// Sequences started in the simulated slots (the last in each slot is
     /// still running at the horizon).
@@ -299,6 +296,10 @@ impl Lab for LittleLab {
         report_csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     /// The seeded check's sequences: each simulated slot ends with one still
     /// running at the horizon.
     fn tally(o: &Outcome) -> alloc::vec::Vec<Tally> {
@@ -316,26 +317,26 @@ impl Lab for LittleLab {
 fn report_text(o: &Outcome) -> String {
     let c = &o.config;
     format!(
-        "Lmax = {} sequences ({} blocks each); W = {} prefill + {} decode = {} ticks → λmax = {} requests/tick\n\
-         with {}% of the prompt cached: W = {} ticks → λmax = {} requests/tick (+{}%)\n\
-         seeded check (exponential outputs): {} requests/tick over {} sequences, mean W {} ticks{}\n",
+        "Lmax = {} sequences ({} blocks each); W = {:.1} prefill + {} decode = {:.1} ticks → λmax = {:.4} requests/tick\n\
+         with {:.0}% of the prompt cached: W = {:.1} ticks → λmax = {:.4} requests/tick (+{:.1}%)\n\
+         seeded check (exponential outputs): {:.4} requests/tick over {} sequences, mean W {:.1} ticks{}\n",
         o.l_max,
         o.blocks_per_sequence,
-        Fixed(o.prefill_ticks, 1),
+        o.prefill_ticks,
         c.output_tokens,
-        Fixed(o.residency, 1),
-        Fixed(o.lambda_max, 4),
-        Fixed(c.cache_hit * 100.0, 0),
-        Fixed(o.residency_cached, 1),
-        Fixed(o.lambda_max_cached, 4),
-        Fixed(if o.lambda_max > 0.0 {
+        o.residency,
+        o.lambda_max,
+        c.cache_hit * 100.0,
+        o.residency_cached,
+        o.lambda_max_cached,
+        if o.lambda_max > 0.0 {
             (o.lambda_max_cached / o.lambda_max - 1.0) * 100.0
         } else {
             0.0
-        }, 1),
-        Fixed(o.check.throughput, 4),
+        },
+        o.check.throughput,
         o.check.sequences,
-        Fixed(o.check.mean_residency, 1),
+        o.check.mean_residency,
         if o.check.slots_simulated < o.l_max {
             format!(
                 " ({} of the {} slots simulated, the rest counted at their rate)",
@@ -353,9 +354,9 @@ fn report_csv(o: &Outcome) -> String {
         "l_max,blocks_per_sequence,residency,lambda_max,residency_cached,lambda_max_cached,check_throughput\n{},{},{},{},{},{},{}\n",
         o.l_max,
         o.blocks_per_sequence,
-        Shortest(o.residency),
-        Shortest(o.lambda_max),
-        Shortest(o.residency_cached),
-        Shortest(o.lambda_max_cached),
-        Shortest(o.check.throughput))
+        o.residency,
+        o.lambda_max,
+        o.residency_cached,
+        o.lambda_max_cached,
+        o.check.throughput)
 }

@@ -14,7 +14,6 @@
 //!   `budget` × the successes of the previous step, and each retry waits a
 //!   jittered exponential backoff (1, 2, 4 … steps, times a uniform 0.5–1.5).
 
-use crate::decimal::Fixed;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -38,9 +37,7 @@ pub fn running_product(attempts: &[u32]) -> Vec<u64> {
 }
 
 /// Retry simulation configuration; ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Attempts per layer, top (client) first (default 3,4,4,3).
@@ -190,21 +187,27 @@ impl Configurable for Config {
             return Err(ParamError {
                 key: "incident-start",
                 given: format!("{}", self.incident_start),
-                problem: Problem::Invalid(format!(
-                    "below {} so the incident starts within the run's steps",
-                    self.steps
-                )),
+                problem: Problem::Against {
+                    other: "steps",
+                    why: format!(
+                        "below steps ({}) so the incident starts within the run",
+                        self.steps
+                    ),
+                },
             });
         }
         if self.incident_start + self.incident_length > self.steps {
             return Err(ParamError {
                 key: "incident-length",
                 given: format!("{}", self.incident_length),
-                problem: Problem::Invalid(format!(
-                    "at most {} so the incident ends within the {} steps",
-                    self.steps.saturating_sub(self.incident_start),
-                    self.steps
-                )),
+                problem: Problem::Against {
+                    other: "steps",
+                    why: format!(
+                        "at most {} so the incident ends within the {} steps",
+                        self.steps.saturating_sub(self.incident_start),
+                        self.steps
+                    ),
+                },
             });
         }
         Ok(())
@@ -231,11 +234,13 @@ impl Default for Config {
 }
 
 /// Upstream calls per user action, per step, for each strategy.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Running product of attempts per layer.
     pub running_product: Vec<u64>,
@@ -254,18 +259,7 @@ pub struct Outcome {
 
 /// How the user actions of one policy ended, counted one by one (each action
 /// is one chain of attempts, so each lands in exactly one count).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fates {
     /// Actions users started (`actions` × `steps`).
     pub started: u64,
@@ -462,6 +456,10 @@ impl Lab for RetriesLab {
         report_csv(outcome)
     }
 
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
     fn tally(o: &Outcome) -> Vec<Tally> {
         ["every layer", "one layer", "budgeted"]
             .iter()
@@ -490,14 +488,14 @@ fn report_text(o: &Outcome) -> String {
     let products: Vec<String> = o.running_product.iter().map(|x| format!("×{x}")).collect();
     format!(
         "Attempts {:?}: running product {} → up to {} upstream calls per user action\n\
-         Peak calls per action during the incident: every layer {}, one layer {}, one layer with a {}% budget {}\n",
+         Peak calls per action during the incident: every layer {:.1}, one layer {:.2}, one layer with a {:.0}% budget {:.3}\n",
         c.attempts,
         products.join(" "),
         o.upstream_calls,
-        Fixed(incident_peak(c, &o.every_layer), 1),
-        Fixed(incident_peak(c, &o.one_layer), 2),
-        Fixed(c.budget * 100.0, 0),
-        Fixed(incident_peak(c, &o.budgeted), 3))
+        incident_peak(c, &o.every_layer),
+        incident_peak(c, &o.one_layer),
+        c.budget * 100.0,
+        incident_peak(c, &o.budgeted))
 }
 
 /// Calls per action per step under each policy.
@@ -510,12 +508,7 @@ fn report_csv(o: &Outcome) -> String {
         .zip(&o.budgeted)
         .enumerate()
     {
-        s += &format!(
-            "{t},{},{},{}\n",
-            crate::decimal::Shortest(*a),
-            crate::decimal::Shortest(*b),
-            crate::decimal::Shortest(*c)
-        );
+        s += &format!("{t},{},{},{}\n", *a, *b, *c);
     }
     s
 }

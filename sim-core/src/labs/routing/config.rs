@@ -14,9 +14,7 @@ use crate::workload::generator::GeneratorSpec;
 
 /// Everything one Routing Lab run depends on. Missing keys take their defaults;
 /// ranges are in [`Config::PARAMS`].
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Replicas in the pool (default 4).
@@ -845,9 +843,7 @@ pub fn parse_stages(text: &str) -> Result<Vec<[f64; 2]>, String> {
     }
     let why =
         || String::from("empty, or 1–64 stages rate×duration (e.g. 3x20,10x20), each above 0");
-    let num = |x: &str| {
-        crate::decimal::parse_f64(x.trim()).filter(|v| v.is_finite() && *v > 0.0 && *v <= 1e6)
-    };
+    let num = |x: &str| crate::params::real(x).filter(|v| v.is_finite() && *v > 0.0 && *v <= 1e6);
     let stages: Vec<[f64; 2]> = t
         .split(',')
         .map(|s| {
@@ -880,7 +876,7 @@ pub fn parse_speeds(text: &str) -> Result<Vec<f64>, String> {
     let why = || String::from("empty, or 1–16 speeds from 0.25 to 4 separated by commas");
     let speeds: Vec<f64> = t
         .split(',')
-        .map(|x| crate::decimal::parse_f64(x.trim()))
+        .map(crate::params::real)
         .map(|x| x.filter(|v| v.is_finite() && (0.25..=4.0).contains(v)))
         .collect::<Option<_>>()
         .ok_or_else(why)?;

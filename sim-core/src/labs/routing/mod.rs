@@ -64,7 +64,7 @@ pub(crate) fn workload_for(
                 options.target_utilisation = 0.0;
             }
             let (workload, report) = options
-                .import(t.text, Some(config.capacity()))
+                .import_parsed(t.parsed, Some(config.capacity()))
                 .map_err(|e| RunError::Trace(e.0))?;
             Ok((workload, Some(report)))
         }
@@ -149,6 +149,10 @@ impl Lab for RoutingLab {
 
     fn csv(outcome: &Outcome) -> String {
         report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
     }
 
     /// Per rule: the replicas' own completion counts against the requests

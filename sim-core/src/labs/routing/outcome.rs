@@ -12,17 +12,7 @@ use crate::workload::trace::ImportReport;
 use crate::workload::TraceStats;
 
 /// Where a run's requests came from.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceSource {
     /// Drawn by the seeded generator from the config's workload settings.
@@ -32,9 +22,7 @@ pub enum TraceSource {
 }
 
 /// One replica under one rule.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReplicaOutcome {
     /// Requests routed to it.
     pub assigned: u32,
@@ -55,9 +43,7 @@ pub struct ReplicaOutcome {
 }
 
 /// Where another rule would have sent the same request at the same moment.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Alternative {
     /// The other rule.
     pub rule: RuleKind,
@@ -66,9 +52,7 @@ pub struct Alternative {
 }
 
 /// One decision of a rule, with what every other rule would have done.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecisionDetail {
     /// Index of the request in the trace.
     pub request: u32,
@@ -84,16 +68,7 @@ pub struct DecisionDetail {
 
 /// Outstanding requests per replica over time, down-sampled: point `i` is the
 /// maximum over ticks `[i·stride, (i+1)·stride)`.
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueueSeries {
     /// Ticks per point.
     pub stride: u64,
@@ -102,9 +77,7 @@ pub struct QueueSeries {
 }
 
 /// How many decisions a rule took for one reason.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReasonCount {
     /// [`crate::routing::Reason::name`].
     pub reason: String,
@@ -113,9 +86,7 @@ pub struct ReasonCount {
 }
 
 /// Metrics of one rule on the shared trace.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuleOutcome {
     /// The rule.
     pub rule: RuleKind,
@@ -179,11 +150,13 @@ pub struct RuleOutcome {
 }
 
 /// The whole run: the config it answers, the trace, and one entry per rule.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
     /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
     pub config: Config,
     /// Where the requests came from.
     pub source: TraceSource,
@@ -199,7 +172,7 @@ pub struct Outcome {
     /// positional encoding only: in JSON it is written `null`, so a page's
     /// export equals what `lblab routing --json` prints for the same settings
     /// (the recording is a view of the run, not one of its figures).
-    #[serde(serialize_with = "crate::wire::page_only")]
+    #[serde(serialize_with = "crate::labs::page_only")]
     pub timeline: Option<Timeline>,
 }
 

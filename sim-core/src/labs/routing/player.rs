@@ -23,9 +23,7 @@ pub const PAST_LIGHTER: u32 = 3;
 pub const PLAYER_RULES: usize = 2;
 
 /// A request as the player draws it.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayRequest {
     /// Tick it arrives.
     pub arrival: u64,
@@ -36,9 +34,7 @@ pub struct PlayRequest {
 }
 
 /// Something that happened at one tick.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TickEvent {
     /// A request arrived and the rule sent it to a replica.
@@ -74,17 +70,7 @@ pub enum TickEvent {
 }
 
 /// A tick the player flags for the reader.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    crate::wire::Decode,
-    crate::wire::Encode,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RoutingMoment {
     /// The rule sent a request to a replica at least [`PAST_LIGHTER`]
@@ -121,9 +107,7 @@ pub enum RoutingMoment {
 }
 
 /// The pool after one tick.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
     /// The tick.
     pub tick: u64,
@@ -142,9 +126,7 @@ pub struct Frame {
 }
 
 /// One rule's recorded run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RulePlay {
     /// The rule.
     pub rule: RuleKind,
@@ -207,9 +189,7 @@ impl RulePlay {
 }
 
 /// The player's record of a Routing Lab run.
-#[derive(
-    Clone, Debug, PartialEq, Serialize, Deserialize, crate::wire::Decode, crate::wire::Encode,
-)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Timeline {
     /// Replicas in the pool at the start.
     pub replicas: u32,

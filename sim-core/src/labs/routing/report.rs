@@ -1,6 +1,5 @@
 //! The Routing Lab as plain text (the CLI's output, the golden file) and CSV.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -39,10 +38,10 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         ),
         TraceSource::Replayed => format!(
             "Routing Lab replaying a trace on {} replicas ({} slots, {} KV blocks, {} prompt tokens per prefill step)\n\
-             Trace: {} requests over {unit} {}–{}, {} per {}, inter-arrival CV {}\n\
-             Prompts: mean {} tokens (CV {}), p50 {}, p99 {}, max {}\n\
-             Outputs: mean {} tokens (CV {}), p50 {}, p99 {}, max {}\n\
-             Prompt blocks seen before (reuse bound, {}-token blocks): {}%. Times in {unit}; SLO is TTFT ≤ {} {unit}.\n",
+             Trace: {} requests over {unit} {}–{}, {:.3} per {}, inter-arrival CV {:.2}\n\
+             Prompts: mean {:.0} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
+             Outputs: mean {:.1} tokens (CV {:.2}), p50 {:.0}, p99 {:.0}, max {}\n\
+             Prompt blocks seen before (reuse bound, {}-token blocks): {:.1}%. Times in {unit}; SLO is TTFT ≤ {} {unit}.\n",
             c.replicas,
             c.slots,
             c.engine().kv_blocks,
@@ -50,21 +49,21 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             t.requests,
             t.first_arrival,
             t.last_arrival,
-            Fixed(t.rate * per, 3),
+            t.rate * per,
             if ms { "second" } else { "tick" },
-            Fixed(t.interarrival_cv, 2),
-            Fixed(t.prompt.mean, 0),
-            Fixed(t.prompt.cv, 2),
-            Fixed(t.prompt.p50, 0),
-            Fixed(t.prompt.p99, 0),
+            t.interarrival_cv,
+            t.prompt.mean,
+            t.prompt.cv,
+            t.prompt.p50,
+            t.prompt.p99,
             t.prompt.max,
-            Fixed(t.output.mean, 1),
-            Fixed(t.output.cv, 2),
-            Fixed(t.output.p50, 0),
-            Fixed(t.output.p99, 0),
+            t.output.mean,
+            t.output.cv,
+            t.output.p50,
+            t.output.p99,
             t.output.max,
             t.block_tokens,
-            Fixed(t.reuse_bound * 100.0, 1),
+            t.reuse_bound * 100.0,
             c.slo_ticks()
         ),
     };
@@ -103,15 +102,15 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     ));
     for r in &o.rules {
         s.push_str(&format!(
-            "{:<22} {:>9} {:>9} {:>9} {:>5}% {:>6}% {:>5} {:>11}\n",
+            "{:<22} {:>9.1} {:>9.1} {:>9.1} {:>5.0}% {:>6.0}% {:>5} {:>11.1}\n",
             r.rule.name(),
-            Fixed(r.ttft_p50, 1),
-            Fixed(r.ttft_p95, 1),
-            Fixed(r.e2e_p95, 1),
-            Fixed(r.slo_attainment * 100.0, 0),
-            Fixed(r.cache_hit_share * 100.0, 0),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.e2e_p95,
+            r.slo_attainment * 100.0,
+            r.cache_hit_share * 100.0,
             r.assignment_gap,
-            Fixed(r.output_throughput * per, 1)
+            r.output_throughput * per
         ));
     }
     if detail {
@@ -143,15 +142,15 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             ));
             for (i, rep) in r.replicas.iter().enumerate() {
                 s.push_str(&format!(
-                    "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10} {:>10}% {:>12}%\n",
+                    "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10.2} {:>10.0}% {:>12.0}%\n",
                     i + 1,
                     number_text(rep.speed),
                     rep.joined_at,
                     rep.assigned,
                     rep.completed,
-                    Fixed(rep.mean_outstanding, 2),
-                    Fixed(rep.utilization * 100.0, 0),
-                    Fixed(rep.prefill_share * 100.0, 0)
+                    rep.mean_outstanding,
+                    rep.utilization * 100.0,
+                    rep.prefill_share * 100.0
                 ));
             }
             let reasons: Vec<String> = r
@@ -192,11 +191,7 @@ fn agreement(r: &super::RuleOutcome) -> String {
                         .is_some_and(|o| o.decision.replica == d.decision.replica)
                 })
                 .count();
-            format!(
-                "{} {}%",
-                alt.rule.name(),
-                Fixed(same as f64 / total * 100.0, 0)
-            )
+            format!("{} {:.0}%", alt.rule.name(), same as f64 / total * 100.0)
         })
         .collect();
     parts.join(", ")
@@ -217,13 +212,13 @@ pub fn csv(o: &Outcome) -> String {
         s.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{}\n",
             r.rule.name(),
-            Shortest(r.ttft_p50),
-            Shortest(r.ttft_p95),
-            Shortest(r.e2e_p95),
-            Shortest(r.slo_attainment),
-            Shortest(r.cache_hit_share),
+            r.ttft_p50,
+            r.ttft_p95,
+            r.e2e_p95,
+            r.slo_attainment,
+            r.cache_hit_share,
             r.assignment_gap,
-            Shortest(r.output_throughput * per),
+            r.output_throughput * per,
             r.completed,
             r.outstanding,
             r.preemptions

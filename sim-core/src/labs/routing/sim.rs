@@ -97,9 +97,7 @@ pub(super) fn simulate(
         progress(i as u32 + 1, total);
         outcomes.push(r);
     }
-    crate::sort::stable_by_key(&mut plays, |p: &super::player::RulePlay| {
-        record.iter().position(|&r| r == p.rule)
-    });
+    plays.sort_by_key(|p: &super::player::RulePlay| record.iter().position(|&r| r == p.rule));
     Outcome {
         config: config.clone(),
         source,

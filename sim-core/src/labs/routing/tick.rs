@@ -323,11 +323,8 @@ pub(super) fn run_observed(
                     break;
                 }
             }
-            // By tick (the order within a tick does not matter). A drain's
-            // stretch can hold thousands of finishes, so not an insertion
-            // sort; the small merge sort, where the standard one costs the
-            // page's bundle 2 KB.
-            crate::sort::stable_by_key(&mut finishes, |f| f.0);
+            // By tick; the order within a tick does not matter.
+            finishes.sort_unstable_by_key(|f| f.0);
             let mut t = now.0;
             for &(f, i) in &finishes {
                 if f > t {

@@ -14,7 +14,6 @@
 //! - With counterfactuals every decision also asks every other rule (64 times
 //!   the work, measured).
 
-use crate::stats::Bounded;
 use alloc::format;
 
 use super::Config;
@@ -40,7 +39,8 @@ impl Shape {
     /// What the generator will draw under `config`.
     pub fn generated(config: &Config) -> Shape {
         let prompt = f64::from(config.mean_prompt)
-            .bounded(f64::from(config.prompt_min), f64::from(config.prompt_max));
+            .max(f64::from(config.prompt_min))
+            .min(f64::from(config.prompt_max));
         let output = (1.0 - config.long_share) * config.short_output_mean
             + config.long_share * config.long_output_mean;
         let requests = f64::from(config.requests);
@@ -117,7 +117,7 @@ pub fn ticks(config: &Config, shape: &Shape) -> f64 {
     let prefill = libm::ceil(shape.prompt / f64::from(config.prefill_budget.max(1)));
     let peak = (shape.prompt + shape.output) / f64::from(config.kv_block_tokens.max(1));
     let at_once = (f64::from(config.engine().kv_blocks) / peak.max(1.0))
-        .bounded(1.0, f64::from(config.slots.max(1)));
+        .clamp(1.0, f64::from(config.slots.max(1)));
     // In milliseconds mode a tick is a millisecond: steps last what the
     // preset says (a prefill chunk at mid-prompt, a decode step of the
     // batch at mid-output).

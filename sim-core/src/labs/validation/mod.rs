@@ -455,22 +455,3 @@ pub fn summarise(scenario: &Scenario, seeds: &[u64], figures: &[Vec<(f64, f64)>]
         ttft_ratio: Spread::of(&ttft_ratio),
     }
 }
-
-/// One seed's figures as bytes (each figure's throughput then TTFT, as
-/// little-endian `f64`s): how the web page's worker sends them back.
-pub fn pack(figures: &[(f64, f64)]) -> Vec<u8> {
-    figures
-        .iter()
-        .flat_map(|&(t, l)| [t.to_le_bytes(), l.to_le_bytes()])
-        .flatten()
-        .collect()
-}
-
-/// Read back what [`pack`] wrote (`None` when the length is not whole figures).
-pub fn unpack(bytes: &[u8]) -> Option<Vec<(f64, f64)>> {
-    if bytes.len() % 16 != 0 {
-        return None;
-    }
-    let f = |b: &[u8]| f64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-    Some(bytes.chunks(16).map(|c| (f(&c[..8]), f(&c[8..]))).collect())
-}

@@ -3,7 +3,6 @@
 //! their verdicts. [`text`] sets them out for the CLI and the golden file;
 //! the web page's validation view puts the same rows in a table.
 
-use crate::decimal::{Fixed, Shortest};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -24,11 +23,11 @@ fn verdict(ok: bool) -> &'static str {
 /// Figures at a precision that suits their size.
 pub fn fig(x: f64) -> String {
     if x >= 100.0 {
-        format!("{}", Fixed(x, 0))
+        format!("{:.0}", x)
     } else if x >= 10.0 {
-        format!("{}", Fixed(x, 1))
+        format!("{:.1}", x)
     } else {
-        format!("{}", Fixed(x, 3))
+        format!("{:.3}", x)
     }
 }
 
@@ -135,7 +134,7 @@ pub fn judged(v: &Validation) -> [Judged; 4] {
                 fig(v.throughput_ratio.median),
                 fig(v.throughput_ratio.min),
                 fig(v.throughput_ratio.max),
-                Shortest(THROUGHPUT_FACTOR),
+                THROUGHPUT_FACTOR,
             ),
             holds: v.throughput_ratio_holds(),
         },
@@ -147,7 +146,7 @@ pub fn judged(v: &Validation) -> [Judged; 4] {
                 fig(v.ttft_ratio.median),
                 fig(v.ttft_ratio.min),
                 fig(v.ttft_ratio.max),
-                Shortest(TTFT_FACTOR),
+                TTFT_FACTOR,
             ),
             holds: v.ttft_ratio_holds(),
         },
