@@ -51,7 +51,8 @@ if (process.env.TRUNK_PROFILE === 'release') {
   // terser lives with the other JS tooling (wasm-opt, playwright-core).
   const require = createRequire(new URL('../tests/browser/package.json', import.meta.url));
   const { minify } = require('terser');
-  for (const name of files.filter((f) => f.endsWith('.js'))) {
+  // The two wasm-bindgen glue files (Trunk minifies the shell's script itself).
+  for (const name of files.filter((f) => /^(web|worker)-[0-9a-f]+\.js$/.test(f))) {
     const file = path.join(dir, name);
     const source = fs.readFileSync(file, 'utf8');
     const out = await minify(source, { module: true, compress: { passes: 2 }, mangle: true });
@@ -71,7 +72,7 @@ if (process.env.TRUNK_PROFILE === 'release') {
 // 2. The inline module script(s) Trunk wrote: each becomes start-<hash>.js.
 let moved = 0;
 html = html.replace(/<script\b([^>]*)>([\s\S]*?)<\/script>/g, (tag, attrs, body) => {
-  if (/\bsrc=/.test(attrs) || body.trim() === '') return tag;
+  if (/\bsrc=/.test(attrs) || body.trim() === '' || /application\/json/.test(attrs)) return tag;
   if (!/type="?module"?/.test(attrs)) throw new Error(`an inline classic script in index.html: ${tag.slice(0, 80)}`);
   const name = `start-${crypto.createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
   fs.writeFileSync(path.join(dir, name), body);

@@ -22,6 +22,8 @@ pub struct Flag {
     pub takes: Takes,
     /// One line of help, including the default and range where there is one.
     pub help: String,
+    /// The most characters its value may have (refused unread past it).
+    pub max_chars: usize,
 }
 
 impl Flag {
@@ -31,6 +33,16 @@ impl Flag {
             name: name.into(),
             takes,
             help: help.into(),
+            max_chars: sim_core::params::MAX_TEXT_CHARS,
+        }
+    }
+
+    /// The same flag, its value capped at `max` characters (a number's cap,
+    /// for a numeric parameter).
+    pub fn capped(self, max: usize) -> Flag {
+        Flag {
+            max_chars: max,
+            ..self
         }
     }
 }
@@ -98,13 +110,13 @@ pub fn parse(args: &[String], flags: &[Flag]) -> Result<Option<Parsed>, String> 
                     .ok_or_else(|| format!("--{name} needs a value"))?
             }
         };
-        // Refused unread: no flag needs more (a parameter's own cap, 64
-        // characters for a number, applies when its value is read).
-        if value.len() > sim_core::params::MAX_TEXT_CHARS {
+        // Refused unread: no value of this flag can be longer (64
+        // characters for a number).
+        if value.len() > flag.max_chars {
             return Err(format!(
-                "--{name} is {} characters long; a value may have at most {}",
-                sim_core::params::thousands(value.chars().count() as u64),
-                sim_core::params::MAX_TEXT_CHARS
+                "--{name} must be at most {} characters long; this value has {}",
+                flag.max_chars,
+                sim_core::params::thousands(value.chars().count() as u64)
             ));
         }
         if let Some(before) = values.get(&flag.name) {

@@ -80,7 +80,8 @@ pub fn main(rest: &[String]) -> Result<(), String> {
             "scale",
             Takes::Value,
             "Multiply every target by this factor (default 1; e.g. 0.000001 shows what a miss looks like)",
-        ),
+        )
+        .capped(sim_core::params::MAX_NUMBER_CHARS),
     ];
     let Some(parsed) = args::parse(rest, &flags)? else {
         print!(

@@ -24,7 +24,7 @@ fn param_flags(specs: &[params::Spec]) -> Vec<Flag> {
             } else {
                 Takes::Value
             };
-            Flag::new(s.key, takes, s.help_line())
+            Flag::new(s.key, takes, s.help_line()).capped(s.shape.max_chars())
         })
         .collect()
 }

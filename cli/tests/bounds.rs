@@ -219,3 +219,54 @@ fn values_in_errors_are_escaped_and_cut() {
         err.len()
     );
 }
+
+/// Issue 47: values past any setting's length are refused before they are
+/// read, so a crafted argument or file answers at once. Times printed.
+#[test]
+fn oversized_values_are_refused_unread_and_at_once() {
+    // A 100 KB number for a parameter (the most one argument may carry is
+    // about 128 KB on Linux): the parameter's 64-character cap.
+    let long = "9".repeat(100_000);
+    let started = Instant::now();
+    let err = assert_refused(
+        &["routing", "--rate", &long],
+        &["--rate", "at most 64 characters", "100,000"],
+    );
+    println!(
+        "lblab routing --rate <100 KB>: refused in {:.1} ms: {}",
+        started.elapsed().as_secs_f64() * 1e3,
+        err.trim_end()
+    );
+    // The same through every lab's text parameter and a flag that is not a
+    // parameter: the flag parser's cap.
+    let err = assert_refused(&["retries", "--attempts", &long], &["--attempts"]);
+    assert!(err.contains("at most"), "{err}");
+    let err = assert_refused(&["bench", "--scale", &long], &["--scale", "at most"]);
+    assert!(err.len() < 300, "{err}");
+    // A flag given twice is named, not silently overwritten.
+    assert_refused(
+        &["routing", "--rate", "0.3", "--rate", "0.5"],
+        &["--rate", "twice", "0.3", "0.5"],
+    );
+
+    // A trace row with a number of a million digits.
+    let dir = std::env::temp_dir().join(format!("lblab-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("huge.jsonl");
+    let row = format!(
+        "{{\"timestamp\": {}, \"input_length\": 600, \"output_length\": 5, \"hash_ids\": [0, 3]}}\n",
+        "1".repeat(1_000_000)
+    );
+    std::fs::write(&file, row).expect("write");
+    let started = Instant::now();
+    let err = assert_refused(
+        &["routing", "--trace", file.to_str().expect("utf-8")],
+        &["line 1", "at most 64 characters"],
+    );
+    println!(
+        "lblab routing --trace <a 1,000,000-digit number>: refused in {:.1} ms: {}",
+        started.elapsed().as_secs_f64() * 1e3,
+        err.trim_end()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -71,6 +71,58 @@ test('a 100 KB bad URL value gives a short notice and no page-wide line', async 
   await page.close();
 });
 
+// Issue 47: a number in the link past any setting's length is refused
+// before it is read (a megabyte of digits once froze the page for 39 s);
+// the rest of the link still applies, and a repeated key is named.
+test('a 1 MB number in the link is refused at once, and the rest of the link applies', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const huge = '1'.repeat(1_000_000);
+  const started = Date.now();
+  await page.goto(`${env.srv.base}?lab=routing&rate=${huge}&replicas=6&replicas=7`, { settle: false });
+  await page.locator('.notice-item').first().waitFor();
+  const noticed = Date.now() - started;
+  await settled(page);
+  const notices = await page.locator('.notice-item').allTextContents();
+  console.log(`a 1,000,000-digit rate= in the link: notice after ${noticed} ms (navigation included): ${notices.join(' | ').slice(0, 300)}`);
+  assert.ok(notices.some((n) => /rate must be at most 64 characters long; this value has 1,000,000/.test(n)), notices.join(' | '));
+  assert.ok(notices.some((n) => /“replicas” is given 2 times in the link; the first value \(“6”\) is used/.test(n)), notices.join(' | '));
+  for (const n of notices) assert.ok(n.length < 400, `a notice of ${n.length} characters`);
+  assert.equal(await page.locator('#replicas').inputValue(), '6', 'the other values of the link still apply');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 1280, `the page is ${width} px wide`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('echoed values are cut, an empty view= is named, and a conflict keeps the other settings', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const long = 'z'.repeat(100_000);
+  await page.goto(`${env.srv.base}?lab=knee&theme=${long}&embed=${long}&autoplay=${long}`);
+  await settled(page);
+  let notices = await page.locator('.notice-item').allTextContents();
+  assert.equal(notices.length, 3, notices.join(' | '));
+  for (const n of notices) assert.ok(n.length < 400, `a notice of ${n.length} characters`);
+  assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 1280);
+  // An empty view= would leave a blank frame: the lab's panels show instead.
+  await page.goto(`${env.srv.base}?lab=knee&embed=1&view=`);
+  await settled(page);
+  notices = await page.locator('.notice-item').allTextContents();
+  assert.ok(notices.some((n) => /“view=” names no panel/.test(n)), notices.join(' | '));
+  assert.ok(await page.locator('[data-panel="chart"]').first().isVisible(), 'the chart shows');
+  // Retries: steps below the incident's start; the pair is named once and
+  // the budget the link gives is kept.
+  await page.goto(`${env.srv.base}?lab=retries&steps=30&budget=0.2`);
+  await settled(page);
+  notices = await page.locator('.notice-item').allTextContents();
+  assert.equal(notices.length, 1, notices.join(' | '));
+  assert.match(notices[0], /steps/);
+  assert.match(notices[0], /incident-start/);
+  const o = JSON.parse(await page.evaluate(() => window.wasmBindings.lblab_outcome_json()));
+  assert.equal(o.config.budget, 0.2, 'the budget stays');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('unknown names in controls= and view= are named in a notice and ignored', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(`${env.srv.base}?lab=routing&embed=1&controls=bogus`);

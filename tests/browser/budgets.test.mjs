@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { useAppAndBrowser, watchedPage, dist, lblab } from './harness.mjs';
 
 const env = await useAppAndBrowser();
@@ -18,7 +18,9 @@ const RULES = JSON.parse(lblab(['labs', '--json'])).find((l) => l.id === 'routin
 // buy speed on every slider move.
 test('the page module + JS + CSS is at most 420 KB gzipped; the worker\'s size is printed', () => {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
-  const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(dist, f)), { level: 9 }).length;
+  // `gzip -9` itself, as the budget is stated (Node's zlib at level 9
+  // compresses a wasm module about 0.5% less tightly).
+  const gz = (f) => execFileSync('gzip', ['-9', '-c', path.join(dist, f)], { maxBuffer: 64 << 20 }).length;
   const worker = files.filter((f) => f.startsWith('worker-'));
   const page = files.filter((f) => !f.startsWith('worker-'));
   assert.ok(page.some((f) => f.endsWith('.wasm')), 'dist/ holds the page module');
@@ -53,7 +55,7 @@ test('the Routing Lab shows its table after navigation (time reported; target 1.
   assert.deepEqual(problems, []);
 });
 
-test('recomputing every rule after a slider change: the worker\'s time in wasm (reported; target 8 ms)', async () => {
+test('recomputing every rule after a slider change: the worker\'s time in wasm (reported; target 3 ms)', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(`${env.srv.base}?lab=routing`);
   await page.locator('#compare-table tbody tr').first().waitFor();
@@ -87,9 +89,9 @@ test('recomputing every rule after a slider change: the worker\'s time in wasm (
   const moves = await page.evaluate(() => window.lblabMoves);
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const [first, after] = [samples.slice(0, 11), samples.slice(11)];
-  console.log(`budget: recompute median ${median(after).toFixed(2)} ms over moves 12–31, max ${Math.max(...after).toFixed(2)} ms (target 8); first 11 moves median ${median(first).toFixed(2)} ms, max ${Math.max(...first).toFixed(2)} ms`);
+  console.log(`budget: recompute median ${median(after).toFixed(2)} ms over moves 12–31, max ${Math.max(...after).toFixed(2)} ms (target 3); first 11 moves median ${median(first).toFixed(2)} ms, max ${Math.max(...first).toFixed(2)} ms`);
   const seen = moves.slice(11);
-  console.log(`budget: slider key to results on screen, median over moves 12–31: outcome read back ${median(seen.map((m) => m[0])).toFixed(1)} ms, next frame painted ${median(seen.map((m) => m[1])).toFixed(1)} ms (reported, not a target)`);
+  console.log(`budget: slider key to results on screen, median over moves 12–31: outcome read back ${median(seen.map((m) => m[0])).toFixed(1)} ms, next frame painted ${median(seen.map((m) => m[1])).toFixed(1)} ms (reported; target 25 ms to the frame painted)`);
   assert.equal(moves.length, 31, 'every move published one outcome');
   assert.ok(samples.every((s) => Number.isFinite(s)), 'the page publishes its compute time');
   assert.deepEqual(problems, []);

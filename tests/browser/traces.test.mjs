@@ -97,6 +97,32 @@ test('a bundled excerpt loads in one click, and its link replays it', async () =
   await page.close();
 });
 
+// Issue 47: the worker parses a loaded trace once per file; every change of
+// the settings after that replays the parsed rows (it used to parse the
+// file again on each one).
+test('a loaded trace is parsed once, not on every slider move', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=routing`);
+  await settled(page);
+  let before = await runs(page);
+  await page.locator('#trace-mooncake-conversation').click();
+  await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, before);
+  await settled(page);
+  const parses = () => page.evaluate(() => window.wasmBindings.lblab_trace_parses());
+  assert.equal(await parses(), 1, 'the file was parsed once on load');
+  await page.locator('#replicas').focus();
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowLeft']) {
+    before = await runs(page);
+    await page.keyboard.press(key);
+    await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, before);
+  }
+  await settled(page);
+  console.log(`trace parses after loading it and three slider moves: ${await parses()}`);
+  assert.equal(await parses(), 1, 'three moves later, still parsed once');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // Long main-thread tasks are reported, not asserted (issue 24): their length
 // on a busy two-core CI machine is noise. What is asserted is that the
 // simulations ran off the page (the worker answered every change).

@@ -20,6 +20,7 @@ mod labs;
 mod page;
 mod panels;
 mod scenes;
+mod shell;
 mod theme;
 mod tours;
 mod traces;
@@ -54,4 +55,12 @@ fn main() {
     // it): compile it now, so the first run does not wait for it.
     worker::warm();
     leptos::mount::mount_to_body(app::App);
+    // The app has drawn itself: the static shell index.html showed until
+    // now goes (web/src/shell.rs).
+    if let Some(shell) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("shell"))
+    {
+        shell.remove();
+    }
 }

@@ -948,7 +948,7 @@ fn to_reset(
         // reader learns which of its values it had to fit.
         let problem = match &e.problem {
             Problem::Against { why, .. } => Problem::Invalid(format!(
-                "such that {} ({}) can be {why}",
+                "consistent with {} ({}), which must be {why}",
                 e.key,
                 text_of(e.key)
             )),

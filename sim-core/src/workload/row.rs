@@ -44,7 +44,8 @@ impl core::fmt::Display for RowProblem {
 /// marks outside double quotes (JSON strings, CSV quoted fields).
 pub fn numbers_in_bounds(line: &str) -> Result<(), String> {
     let (mut quoted, mut escaped, mut run) = (false, false, 0usize);
-    for b in line.bytes() {
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
         if quoted {
             match (escaped, b) {
                 (true, _) => escaped = false,
@@ -62,9 +63,13 @@ pub fn numbers_in_bounds(line: &str) -> Result<(), String> {
             b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-' => {
                 run += 1;
                 if run > crate::params::MAX_NUMBER_CHARS {
-                    let long = line.bytes().filter(u8::is_ascii_digit).count();
+                    let rest = bytes[i..]
+                        .iter()
+                        .take_while(|c| matches!(c, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+                        .count();
                     return Err(alloc::format!(
-                        "a number of about {long} digits; numbers in a trace are at most {} characters",
+                        "a number of {} characters; numbers in a trace are at most {} characters",
+                        crate::params::thousands((run - 1 + rest) as u64),
                         crate::params::MAX_NUMBER_CHARS
                     ));
                 }

@@ -3,7 +3,7 @@
 //! getters, setters and signals.
 
 pub mod chart;
-mod controls;
+pub mod controls;
 mod embed_builder;
 mod hover;
 mod measure;

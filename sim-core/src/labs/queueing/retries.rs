@@ -512,3 +512,29 @@ fn report_csv(o: &Outcome) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Config;
+    use crate::params::{from_pairs, Problem};
+
+    /// A link whose steps end before the default incident starts: one
+    /// error, naming the pair, and the link's other values kept.
+    #[test]
+    fn a_conflict_names_the_pair_and_keeps_the_rest() {
+        let (c, errors) = from_pairs::<Config>([("steps", "30"), ("budget", "0.2")]);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].key, "steps");
+        assert!(
+            matches!(&errors[0].problem, Problem::Invalid(why) if why.contains("incident-start"))
+        );
+        assert_eq!(c.budget, 0.2);
+        assert_eq!(c.steps, Config::default().steps);
+        // Both given and still in conflict after the first is reset: the
+        // partner goes too, and nothing else.
+        let (c, errors) =
+            from_pairs::<Config>([("steps", "30"), ("incident-start", "50"), ("budget", "0.3")]);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(c.budget, 0.3);
+    }
+}
