@@ -14,8 +14,8 @@ step "format"
 cargo fmt --all -- --check
 step "clippy, native (-D warnings)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-step "clippy, web crate for wasm32 (-D warnings)"
-cargo clippy -p web --target wasm32-unknown-unknown --locked -- -D warnings
+step "clippy, the page and worker crates for wasm32 (-D warnings)"
+cargo clippy -p web -p worker --target wasm32-unknown-unknown --locked -- -D warnings
 step "native tests"
 cargo test --workspace --locked
 step "no_std build of sim-core"

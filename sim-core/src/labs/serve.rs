@@ -77,7 +77,9 @@ pub enum Answer {
     },
     /// The outcome, encoded ([`super::encode`]).
     Done {
-        /// The outcome's bytes.
+        /// The outcome's bytes (as one run of bytes, not a sequence of
+        /// numbers: copied, not walked, on both sides).
+        #[serde(with = "serde_bytes")]
         bytes: Vec<u8>,
         /// Milliseconds the simulation took (the caller's clock).
         ms: f64,
