@@ -61,54 +61,27 @@ pub fn whole<T: std::str::FromStr>(v: &str) -> Option<T> {
     t.parse().ok()
 }
 
-/// Decode `?a=1&b=x%20y` into pairs (pure; tested natively).
+/// Decode `?a=1&b=x%20y` into pairs (pure; tested natively): the
+/// `application/x-www-form-urlencoded` reading of `form_urlencoded` (the
+/// url crate's), so `+` is a space and a stray `%` stays as it is.
 pub fn parse_query(search: &str) -> Vec<(String, String)> {
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
+    form_urlencoded::parse(search.trim_start_matches('?').as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
 }
 
-fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
+/// What a link writes as it is: letters, digits, `-_.~` (RFC 3986's
+/// unreserved characters) and the comma, so a list such as
+/// `attempts=3,4,4,3` stays readable in a shared link.
+const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~')
+    .remove(b',');
 
 fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(s, KEEP).to_string()
 }
 
 /// Encode pairs as `?a=1&b=2` (pure; tested natively).
@@ -246,7 +219,11 @@ mod tests {
         assert_eq!(q, "?lab=routing&note=a%20b%26c");
         let pairs = parse_query(&q);
         assert_eq!(pairs[1], ("note".to_string(), "a b&c".to_string()));
-        assert_eq!(decode("100%"), "100%");
-        assert_eq!(decode("%E2%88%9E"), "∞");
+        assert_eq!(parse_query("?a=100%")[0].1, "100%");
+        assert_eq!(parse_query("?a=%E2%88%9E+x")[0].1, "∞ x");
+        assert_eq!(
+            build_query(&[("attempts", "3,4,4,3".into())]),
+            "?attempts=3,4,4,3"
+        );
     }
 }
