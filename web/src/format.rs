@@ -5,9 +5,8 @@
 /// messages separate thousands the same way with one copy of the code).
 pub use sim_core::params::thousands;
 
-/// `x` as `{}` writes it (the fewest digits that read back as `x`), through
-/// `sim_core::decimal` rather than core's float formatting; the same text
-/// the simulation's parameters use.
+/// `x` as `{}` writes it (the fewest digits that read back as `x`): the
+/// same text the simulation's parameters use.
 pub use sim_core::params::real_text;
 
 /// `x` with exactly `decimals` digits after the point (as `{:.N}` writes it).

@@ -83,9 +83,9 @@ impl PrefixCache {
             .count()
     }
 
-    // The list's links are read and written through a slice: a `Vec`'s
-    // indexing is a call in the size-optimised browser build, a slice's a
-    // bounds check in place, and every prompt block passes through here.
+    // The list's links are read and written through a slice, which keeps
+    // the bounds checks in place at any opt-level; every prompt block passes
+    // through here.
     #[inline(always)]
     fn unlink(&mut self, i: u32) {
         let nodes = self.nodes.as_mut_slice();

@@ -120,9 +120,8 @@ impl QueueSampler {
     /// Halve the resolution once the series holds twice its points.
     fn halve_if_full(&mut self) {
         if self.series.first().map_or(0, Vec::len) >= 2 * QUEUE_POINTS {
-            // In place, each pair's maximum (a plain loop over a slice: the
-            // size-optimised browser build calls out for every step of an
-            // iterator chain, and a long milliseconds run halves often).
+            // In place, each pair's maximum (a long milliseconds run halves
+            // often, so no second buffer is allocated for it).
             for s in self.series.iter_mut() {
                 let v = s.as_mut_slice();
                 let half = v.len().div_ceil(2);
