@@ -76,31 +76,58 @@ impl Outcome {
     }
 }
 
-/// Slot-seconds a session asks for on average under the mix, and the
-/// calls it issues: what the work estimate sizes the run from.
-fn per_session(c: &Config) -> (f64, f64) {
+/// What a session costs the run on average under the mix: slot-seconds,
+/// calls, and cache blocks its calls look up and touch (every admitted call
+/// walks its system prompt's and its context's blocks through the replica's
+/// cache, the run's largest cost when contexts are long). The stages'
+/// token counts are those of `sim::stage`.
+fn per_session(c: &Config) -> (f64, f64, f64, f64) {
     let mix = c.mix();
     let total: f64 = mix.iter().sum::<f64>().max(1e-9);
     let tpot = c.tpot / 1000.0;
-    // Output tokens and calls per kind (the stages in `sim.rs`); a
-    // long-running agent is counted for the whole arrival window.
-    let long_calls = f64::from(c.seconds) / (5.0 * c.tool + 3.0).max(1.0);
+    let block = f64::from(sim::BLOCK);
+    // A long-running agent calls until sessions stop starting: on average
+    // for half the window (sessions start uniformly), one call per tool
+    // wait (five tool-times) plus the call itself (800 new tokens
+    // prefilled, 150 decoded, a step to be admitted).
+    let call_s = 800.0 / c.prefill + 150.0 * tpot + 2.0 * sim::STEP_MS as f64 / 1000.0;
+    let long_calls = (f64::from(c.seconds) / 2.0 / (5.0 * c.tool + call_s)).max(1.0);
+    // Its context grows by 950 tokens a call until compaction, so it
+    // averages half its length before the first compaction and about half
+    // the compaction threshold after.
+    let long_ctx = (long_calls * 950.0 / 2.0).min(18_000.0);
     let fan = f64::from(c.fanout);
+    // (output tokens, calls, mean new and context tokens per call) by kind.
     let kinds = [
-        (250.0, 1.0),
-        (340.0, 2.0),
-        (120.0 * 12.0, 12.0),
-        (900.0 + 800.0 * fan, 3.0 + 2.0 * fan),
-        (150.0 * long_calls, long_calls),
+        (250.0, 1.0, 400.0, 0.0),
+        (340.0, 2.0, 1_325.0, 300.0),
+        (120.0 * 12.0, 12.0, 490.0, 3_700.0),
+        (900.0 + 800.0 * fan, 3.0 + 2.0 * fan, 200.0 + 100.0, 300.0),
+        (150.0 * long_calls, long_calls, 800.0, long_ctx),
     ];
+    // The share of cached tokens a call misses: none while every system
+    // prompt and a few hundred contexts fit a replica's cache, all of them
+    // when the cache holds a fraction of that.
+    let working = f64::from(c.prompts) * f64::from(c.system) + 500.0 * 1_000.0;
+    let miss = (1.0 - f64::from(c.cache) / working).clamp(0.0, 1.0);
+    let sys_blocks = f64::from(c.system) / block;
     let mut slot_s = 0.0;
     let mut calls = 0.0;
-    for (share, (out, n)) in mix.iter().zip(kinds) {
-        slot_s += share / total * out * tpot;
-        calls += share / total * n;
+    let mut blocks = 0.0;
+    let mut prefill = 0.0;
+    for (share, (out, n, new, ctx)) in mix.iter().zip(kinds) {
+        let w = share / total;
+        slot_s += w * out * tpot;
+        calls += w * n;
+        blocks += w * n * (sys_blocks + (ctx / block).min(256.0));
+        prefill += w * n * (new + miss * (f64::from(c.system) + ctx));
     }
-    (slot_s, calls)
+    (slot_s, calls, blocks, prefill)
 }
+
+/// Native nanoseconds per cache block a call looks up and touches
+/// (release build; fitted on random configurations, see `work`).
+const NS_PER_BLOCK: f64 = 20.0;
 
 /// The agent-sessions lab in the lab registry.
 pub struct AgentsLab;
@@ -137,14 +164,25 @@ impl Lab for AgentsLab {
     /// plus the cache lookups of each call. Fitted to `lblab agents`
     /// release runs with room above them.
     fn work(config: &Config, input: &Input<'_, Key>) -> Work {
-        let (slot_s, calls) = per_session(config);
+        let (slot_s, calls, blocks, prefill) = per_session(config);
         let replicas = f64::from(config.replicas);
         let capacity = replicas * f64::from(config.slots);
-        let busy = config.rate * slot_s;
-        let drain = if busy < 0.85 * capacity {
+        // Prefill is shared per replica: past its rate, calls pile up in
+        // the batches and queues whatever the decode slots could take.
+        let prefill_load = config.rate * prefill / config.prefill / replicas;
+        let decode_load = config.rate * slot_s / capacity;
+        let load = prefill_load.max(decode_load);
+        let busy = if prefill_load >= 0.85 {
+            capacity
+        } else {
+            config.rate * slot_s
+        };
+        // Past capacity the backlog drains after the window (at most
+        // DRAIN_S, when the run stops); below it the last sessions finish.
+        let drain = if load < 0.85 {
             120.0
         } else {
-            DRAIN_S as f64
+            (f64::from(config.seconds) * (load - 1.0).max(0.0) + 120.0).min(DRAIN_S as f64)
         };
         let steps = (f64::from(config.seconds) + drain) * 1000.0 / STEP_MS as f64;
         let in_pool = busy.min(capacity) + if busy >= capacity { capacity } else { 0.0 };
@@ -152,7 +190,8 @@ impl Lab for AgentsLab {
         let sessions = config.rate * f64::from(config.seconds);
         let per_call = 300.0 + replicas * 40.0;
         Work {
-            ns: input.items().len() as f64 * (steps * per_step + sessions * calls * per_call),
+            ns: input.items().len() as f64
+                * (steps * per_step + sessions * (calls * per_call + blocks * NS_PER_BLOCK)),
             drivers: &["seconds", "rate", "replicas", "slots", "fanout"],
             what: alloc::format!(
                 "{} keys × {} s of sessions",

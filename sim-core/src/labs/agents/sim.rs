@@ -401,6 +401,9 @@ struct World<'a> {
     calls: Vec<Call>,
     replicas: Vec<Replica>,
     bursts: Vec<Burst>,
+    /// The bursts still being watched (`left > 0`): every step updates
+    /// their peaks, and a long run has thousands of finished ones.
+    watching: Vec<usize>,
     ties: Rng,
     now: u64,
     issued: u32,
@@ -470,6 +473,9 @@ impl World<'_> {
                 left: st.calls,
                 peak: 0,
             });
+            if st.calls > 0 {
+                self.watching.push(self.bursts.len() - 1);
+            }
             self.bursts.len() - 1
         });
         let mut counts = alloc::vec![0u32; self.replicas.len()];
@@ -700,6 +706,7 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
             })
             .collect(),
         bursts: Vec::new(),
+        watching: Vec::new(),
         ties: Rng::new(c.seed, stream::TIE_BREAKS + key as u64),
         now: 0,
         issued: 0,
@@ -744,8 +751,10 @@ fn run_key(c: &Config, key: Key, starts: &[Start], record: bool) -> KeyRun {
         w.work(&mut ttft, &mut hits);
         let q = w.busiest_queue();
         second_peak = second_peak.max(q);
-        for b in w.bursts.iter_mut().filter(|b| b.left > 0) {
-            b.peak = b.peak.max(q);
+        let bursts = &mut w.bursts;
+        w.watching.retain(|&b| bursts[b].left > 0);
+        for &b in &w.watching {
+            bursts[b].peak = bursts[b].peak.max(q);
         }
         if w.now % 1000 == 0 {
             queue.push(second_peak);
