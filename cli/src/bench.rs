@@ -167,6 +167,23 @@ pub fn main(rest: &[String]) -> Result<(), String> {
         },
     ];
     let mut marks = marks.to_vec();
+    // The same run as `lblab routing` makes it: the rules in parts, one per
+    // core, joined into the same outcome (sim_core::labs::fork).
+    let threads = crate::threads::threads();
+    marks.push(Mark {
+        name: format!("{}, on {} threads", big_name(every.clone()), threads.ways),
+        median_ms: median_ms(big_runs, || {
+            std::hint::black_box(
+                sim_core::labs::fork::run::<sim_core::labs::routing::RoutingLab>(
+                    &big,
+                    &sim_core::labs::Input::all(),
+                    Some(threads),
+                )
+                .ok(),
+            );
+        }),
+        target_ms: 1000.0 * scale,
+    });
     // Milliseconds mode at the defaults (one H100 per replica serving Llama
     // 3.1 8B, `?lab=routing&gpu=h100&model=llama-3.1-8b`): within twice
     // the time of the same run in ticks.

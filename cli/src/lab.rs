@@ -222,6 +222,7 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
                 parsed,
                 options: &import,
             }),
+            threads: Some(crate::threads::threads()),
             ..RunRequest::of(&pairs)
         },
         format,

@@ -10,6 +10,7 @@ mod args;
 mod bench;
 mod corners;
 mod lab;
+mod threads;
 mod validate;
 
 use std::process::ExitCode;

@@ -55,6 +55,9 @@ pub struct RunRequest<'a> {
     /// Called once the simulation is done, before the outcome is written out
     /// (so a caller can time the simulation alone).
     pub computed: Option<&'a dyn Fn()>,
+    /// Threads the run may use for a lab whose items run apart
+    /// ([`super::fork`]; `None`: one run on the caller's thread).
+    pub threads: Option<super::fork::Threads<'a>>,
 }
 
 impl<'a> RunRequest<'a> {
@@ -67,6 +70,7 @@ impl<'a> RunRequest<'a> {
             record: &[],
             progress: None,
             computed: None,
+            threads: None,
         }
     }
 }
@@ -310,7 +314,7 @@ fn run_outcome<L: Lab>(req: &RunRequest<'_>) -> Result<L::Outcome, RunError> {
     };
     // Refused before it starts when it would not finish in seconds.
     super::bound::check::<L>(&config, &input)?;
-    let outcome = L::run(&config, &input)?;
+    let outcome = super::fork::run::<L>(&config, &input, req.threads)?;
     if let Some(computed) = req.computed {
         computed();
     }

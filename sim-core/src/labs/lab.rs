@@ -261,9 +261,9 @@ impl<'a, I: Choice> Input<'a, I> {
 /// One lab: configuration, simulation, report.
 pub trait Lab: 'static {
     /// The configuration and its parameter table.
-    type Config: Configurable + Serialize;
+    type Config: Configurable + Serialize + Sync;
     /// What a run returns (also the JSON that `lblab <id> --json` prints).
-    type Outcome: Serialize + serde::de::DeserializeOwned + 'static;
+    type Outcome: Serialize + serde::de::DeserializeOwned + Send + 'static;
     /// What a reader can focus on ([`Nothing`] when the lab compares nothing).
     type Item: Choice;
     /// Id, title, layer, summary, player and embed view.
@@ -272,6 +272,9 @@ pub trait Lab: 'static {
     const FOCUS: Option<Focus<Self::Item>> = None;
     /// Whether [`Lab::run`] replays traces (so the CLI offers `--trace`).
     const REPLAYS_TRACES: bool = false;
+    /// Whether [`Lab::join`] joins runs of parts of the items, so a caller
+    /// with threads may run the parts at once ([`super::fork`]).
+    const JOINS: bool = false;
 
     /// What the run `input` asks for would cost, estimated from the config
     /// before it runs ([`super::work`]): a run above the limit is refused
@@ -300,6 +303,15 @@ pub trait Lab: 'static {
     /// each (a rule's run, a sweep point): what the property tests hold to
     /// `arrived = finished + rejected + outstanding`.
     fn tally(outcome: &Self::Outcome) -> Vec<Tally>;
+
+    /// The outcome one run of every item of `input` gives, from `parts`:
+    /// runs of the same configuration and trace over groups of its items
+    /// that hold each item once. `None` (the default) for a lab whose items
+    /// share one run; a lab that joins sets [`Lab::JOINS`].
+    fn join(parts: Vec<Self::Outcome>, input: &Input<'_, Self::Item>) -> Option<Self::Outcome> {
+        let _ = (parts, input);
+        None
+    }
 }
 
 /// How one population of simulated requests ended.

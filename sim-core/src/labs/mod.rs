@@ -11,6 +11,7 @@ pub mod bound;
 pub mod corners;
 pub mod entry;
 pub mod finite;
+pub mod fork;
 pub mod lab;
 pub mod serve;
 pub mod work;

@@ -197,6 +197,8 @@ impl Server {
             record: &record,
             progress: None,
             computed: None,
+            // One worker, one thread (a pool of workers would fork here).
+            threads: None,
         };
         if let Ok(w) = (entry.work)(&request) {
             post(Answer::Started {

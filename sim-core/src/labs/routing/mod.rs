@@ -36,6 +36,7 @@ pub use outcome::{
 pub use sim::{run, run_on_reporting, run_rules, run_rules_on};
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::lab::{Focus, Input, Lab, LabInfo, Layer, Opening, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
@@ -105,6 +106,35 @@ impl Lab for RoutingLab {
     /// Every rule `input` asks for on one workload; the rules in
     /// `input.record` (at most [`player::PLAYER_RULES`]) are also recorded
     /// tick by tick for the page's player, from the same tick loop.
+    const JOINS: bool = true;
+
+    // Every rule replays the same workload (generated from the seed, or the
+    // same trace) with its own random streams and its own meter, and a
+    // rule's counterfactuals depend only on the configuration, so runs of
+    // groups of rules join into the run of all of them: the rules and the
+    // recorded plays put back in the order asked (tests/fork.rs).
+    fn join(parts: Vec<Outcome>, input: &Input<'_, RuleKind>) -> Option<Outcome> {
+        let order = input.items();
+        let mut parts = parts.into_iter();
+        let mut whole = parts.next()?;
+        for part in parts {
+            whole.rules.extend(part.rules);
+            match (whole.timeline.as_mut(), part.timeline) {
+                (Some(t), Some(u)) => t.rules.extend(u.rules),
+                (None, Some(u)) => whole.timeline = Some(u),
+                _ => {}
+            }
+        }
+        whole
+            .rules
+            .sort_by_key(|r| order.iter().position(|&k| k == r.rule));
+        if let Some(t) = whole.timeline.as_mut() {
+            t.rules
+                .sort_by_key(|p| input.record.iter().position(|&k| k == p.rule));
+        }
+        Some(whole)
+    }
+
     fn run(config: &Config, input: &Input<'_, RuleKind>) -> Result<Outcome, RunError> {
         config.validate()?;
         let (workload, import) = workload_for(config, input)?;
