@@ -6,6 +6,20 @@
 // goes. An embed gets the page's compact layout and posts its height, so the
 // host sizes the frame before the lab runs. The app removes `#shell` as it
 // mounts. No network, no eval: plain DOM from data this build wrote.
+// Start compiling the simulation worker's module now, while the page's own
+// module is still downloading: the page picks the promise up
+// (`lblabWorkerModule`, web/src/worker.rs) instead of starting the compile
+// itself once it runs. The bytes come from the build's preload of the same
+// URL, so nothing is fetched twice.
+(function () {
+  var link = document.querySelector('link[data-worker=wasm]');
+  if (!link || !window.WebAssembly || !WebAssembly.compileStreaming) return;
+  var compiled = WebAssembly.compileStreaming(fetch(link.href));
+  // A failure is the page's to report when it asks for the module.
+  compiled.catch(function () {});
+  window.lblabWorkerModule = compiled;
+})();
+
 (function () {
   'use strict';
   var block = document.getElementById('lblab-shell');

@@ -226,9 +226,20 @@ fn module() -> Option<js_sys::Promise> {
         if let Some(p) = m.borrow().as_ref() {
             return Some(p.clone());
         }
-        let wasm = worker_file("wasm")?;
-        let response = web_sys::window()?.fetch_with_str(&wasm);
-        let compiled = js_sys::WebAssembly::compile_streaming(&response);
+        // The static shell started the compile as the HTML was read
+        // (assets/shell.js); without it (a page with no shell), start it here.
+        let window = web_sys::window()?;
+        let started = Reflect::get(&window, &JsValue::from_str("lblabWorkerModule"))
+            .ok()
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+        let compiled = match started {
+            Some(p) => p,
+            None => {
+                let wasm = worker_file("wasm")?;
+                let response = window.fetch_with_str(&wasm);
+                js_sys::WebAssembly::compile_streaming(&response)
+            }
+        };
         *m.borrow_mut() = Some(compiled.clone());
         Some(compiled)
     })
