@@ -2,9 +2,10 @@
 //
 // 1. Every profile: preload the simulation worker's files from index.html.
 //    Trunk builds the worker crate (`data-type="worker"`) but, by design,
-//    links nothing to it; the page finds the worker's glue and wasm through
-//    these two <link data-worker> tags, and the browser starts downloading
-//    both while it still fetches the page's own module.
+//    links nothing to it; the page finds the worker's glue, wasm and first
+//    script (assets/worker-boot.js) through these <link data-worker> tags,
+//    and the browser starts downloading them while it still fetches the
+//    page's own module.
 // 2. Every profile: move Trunk's inline start-up script into a file of its
 //    own. Why: index.html carries a Content-Security-Policy with no inline
 //    script allowed (`script-src 'self'`), and Trunk always writes its loader
@@ -30,19 +31,23 @@ const files = fs.readdirSync(dir);
 // worker_bg.wasm); they get content-hashed names here like every other
 // asset, so a host may cache them for good. The glue never names its wasm:
 // the page compiles the module and posts it to the worker.
-const hashed = (name, ext) => {
+const hashed = (name, ext, prefix = 'worker-') => {
   const file = path.join(dir, name);
-  const out = `worker-${crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)}${ext}`;
+  const out = `${prefix}${crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16)}${ext}`;
   fs.renameSync(file, path.join(dir, out));
   return out;
 };
 if (!files.includes('worker.js') || !files.includes('worker_bg.wasm')) throw new Error(`worker.js and worker_bg.wasm expected in ${dir}`);
 const glue = [hashed('worker.js', '.js')];
 const wasm = [hashed('worker_bg.wasm', '_bg.wasm')];
+// The worker's first script (assets/worker-boot.js, copied by Trunk).
+if (!files.includes('worker-boot.js')) throw new Error(`worker-boot.js expected in ${dir}`);
+const boot = hashed('worker-boot.js', '.js', 'worker-boot-');
 files.splice(0, files.length, ...fs.readdirSync(dir));
 const links =
   `<link rel="modulepreload" href="./${glue[0]}" crossorigin="anonymous" integrity="${sri(fs.readFileSync(path.join(dir, glue[0])))}" data-worker="glue">` +
-  `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" crossorigin="anonymous" data-worker="wasm">`;
+  `<link rel="preload" href="./${wasm[0]}" as="fetch" type="application/wasm" crossorigin="anonymous" data-worker="wasm">` +
+  `<link rel="modulepreload" href="./${boot}" crossorigin="anonymous" integrity="${sri(fs.readFileSync(path.join(dir, boot)))}" data-worker="boot">`;
 if (!html.includes('</head>')) throw new Error('index.html has no </head>');
 html = html.replace('</head>', `${links}</head>`);
 

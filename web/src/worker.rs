@@ -245,50 +245,14 @@ fn module() -> Option<js_sys::Promise> {
     })
 }
 
-/// The bootstrap of the module worker: import the worker's glue, wait for
-/// the page to post the compiled module, then hand every message (queued
-/// ones first) to `lblab_worker_message`. A start-up that fails rethrows
-/// outside the promise, so the worker's `onerror` fires on the page.
-fn bootstrap(glue: &str) -> String {
-    let glue = serde_json_string(glue);
-    format!(
-        "import init, {{ lblab_worker_message }} from {glue};\n\
-         const queue = []; let handle = null;\n\
-         self.onmessage = (e) => {{\n\
-           if (e.data && e.data.module) {{\n\
-             init({{ module_or_path: e.data.module }})\n\
-               .then(() => {{ handle = lblab_worker_message; for (const d of queue.splice(0)) handle(d); }})\n\
-               .catch((err) => setTimeout(() => {{ throw err; }}));\n\
-             return;\n\
-           }}\n\
-           handle ? handle(e.data) : queue.push(e.data);\n\
-         }};\n"
-    )
-}
-
-/// `s` as a JavaScript string literal (JSON's quoting is JavaScript's).
-fn serde_json_string(s: &str) -> String {
-    js_sys::JSON::stringify(&JsValue::from_str(s))
-        .ok()
-        .and_then(|v| v.as_string())
-        .unwrap_or_else(|| String::from("\"\""))
-}
-
 fn spawn() -> Result<Pool, String> {
     let glue = worker_file("glue").ok_or("cannot find the simulation's module")?;
+    let boot = worker_file("boot").ok_or("cannot find the simulation's first script")?;
     let module = module().ok_or("cannot find the simulation's wasm")?;
-    let parts = js_sys::Array::of1(&JsValue::from_str(&bootstrap(&glue)));
-    let bag = web_sys::BlobPropertyBag::new();
-    bag.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
-        .map_err(|_| "cannot build the worker script")?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(&url, &options);
-    // The worker has its script once constructed; the URL is not needed again.
-    let _ = web_sys::Url::revoke_object_url(&url);
-    let worker = worker.map_err(|_| "the browser refused to start a worker")?;
+    let worker = web_sys::Worker::new_with_options(&boot, &options)
+        .map_err(|_| "the browser refused to start a worker")?;
     terminate_on_pagehide();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -305,8 +269,11 @@ fn spawn() -> Result<Pool, String> {
     // then wait in the worker's queue.
     let target = worker.clone();
     let send = Closure::<dyn FnMut(JsValue)>::new(move |m: JsValue| {
+        let boot = Object::new();
+        let _ = Reflect::set(&boot, &"glue".into(), &JsValue::from_str(&glue));
+        let _ = Reflect::set(&boot, &"module".into(), &m);
         let msg = Object::new();
-        let _ = Reflect::set(&msg, &"module".into(), &m);
+        let _ = Reflect::set(&msg, &"boot".into(), &boot);
         let _ = target.post_message(&msg);
     });
     let failed = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
