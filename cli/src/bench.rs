@@ -49,6 +49,27 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     times[times.len() / 2]
 }
 
+/// The big run as `lblab routing` makes it: the rules in parts, one per
+/// core, joined into the same outcome (sim_core::labs::fork); the issue's
+/// target for it is one second.
+fn threaded_mark(big: &Config, name: String, runs: usize, scale: f64) -> Mark {
+    let threads = crate::threads::threads();
+    Mark {
+        name: format!("{name}, on {} threads", threads.ways),
+        median_ms: median_ms(runs, || {
+            std::hint::black_box(
+                sim_core::labs::fork::run::<sim_core::labs::routing::RoutingLab>(
+                    big,
+                    &sim_core::labs::Input::all(),
+                    Some(threads),
+                )
+                .ok(),
+            );
+        }),
+        target_ms: 1000.0 * scale,
+    }
+}
+
 /// One benchmark: what it runs, its median, its target.
 #[derive(Clone)]
 struct Mark {
@@ -167,23 +188,12 @@ pub fn main(rest: &[String]) -> Result<(), String> {
         },
     ];
     let mut marks = marks.to_vec();
-    // The same run as `lblab routing` makes it: the rules in parts, one per
-    // core, joined into the same outcome (sim_core::labs::fork).
-    let threads = crate::threads::threads();
-    marks.push(Mark {
-        name: format!("{}, on {} threads", big_name(every.clone()), threads.ways),
-        median_ms: median_ms(big_runs, || {
-            std::hint::black_box(
-                sim_core::labs::fork::run::<sim_core::labs::routing::RoutingLab>(
-                    &big,
-                    &sim_core::labs::Input::all(),
-                    Some(threads),
-                )
-                .ok(),
-            );
-        }),
-        target_ms: 1000.0 * scale,
-    });
+    marks.push(threaded_mark(
+        &big,
+        big_name(every.clone()),
+        big_runs,
+        scale,
+    ));
     // Milliseconds mode at the defaults (one H100 per replica serving Llama
     // 3.1 8B, `?lab=routing&gpu=h100&model=llama-3.1-8b`): within twice
     // the time of the same run in ticks.
