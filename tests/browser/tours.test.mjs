@@ -15,7 +15,9 @@ const env = await useAppAndBrowser();
 const TOURS = { why: 4, routing: 4, herding: 5, prefix: 4, batching: 5, split: 5, scaling: 5, sessions: 5 };
 
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
-const label = async (page) => (await page.locator('#player-label').textContent().catch(() => '')).trim();
+// Read at once, not through a locator: a step without a player has no label,
+// and a locator would wait its full timeout for one.
+const label = (page) => page.evaluate(() => (document.querySelector('#player-label')?.textContent || '').trim());
 
 for (const [tour, steps] of Object.entries(TOURS)) {
   test(`tour ${tour}: forward and back, the URL holds the step, each step opens in the full lab`, async () => {
@@ -30,7 +32,7 @@ for (const [tour, steps] of Object.entries(TOURS)) {
       assert.ok((await page.locator('#tour-words').textContent()).length > 20);
       await settled(page, 10_000);
       // A step that plays moves on by itself: its link names where it starts.
-      const playing = (await page.locator('#player-play').getAttribute('aria-label').catch(() => null)) === 'Pause';
+      const playing = await page.evaluate(() => document.querySelector('#player-play')?.getAttribute('aria-label') === 'Pause');
       links.push({ href: await page.locator('#tour-full').getAttribute('href'), label: playing ? '' : await label(page) });
       assert.equal(await page.locator('#tour-back').isDisabled(), i === 1);
       assert.equal(await page.locator('#tour-next').isDisabled(), i === steps);
