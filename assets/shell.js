@@ -1,4 +1,4 @@
-// The static shell (web/src/shell.rs): until the page's wasm arrives, show
+// The static shell (web/src/app/static_shell.rs): until the page's wasm arrives, show
 // the lab the link names as it will look, drawn from the data block
 // `#lblab-shell` that the build pastes into index.html: the site header, the
 // lab's title and introduction, its main controls with their values (the
@@ -8,7 +8,7 @@
 // mounts. No network, no eval: plain DOM from data this build wrote.
 // Start compiling the simulation worker's module now, while the page's own
 // module is still downloading: the page picks the promise up
-// (`lblabWorkerModule`, web/src/worker.rs) instead of starting the compile
+// (`lblabWorkerModule`, web/src/platform/worker.rs) instead of starting the compile
 // itself once it runs. The bytes come from the build's preload of the same
 // URL, so nothing is fetched twice.
 (function () {
@@ -96,7 +96,7 @@
     if (view) root.setAttribute('data-view', view.join(' '));
     var article = el('article', 'lab shell-lab');
     var head = el('header', 'lab-header');
-    // The introduction is this build's own HTML (web/src/shell.rs).
+    // The introduction is this build's own HTML (web/src/app/static_shell.rs).
     head.innerHTML = lab.intro;
     article.appendChild(head);
     var grid = el('div', 'lab-grid');

@@ -1,5 +1,5 @@
 // The simulation worker's first script (a module worker the page starts
-// from this file; web/src/worker.rs). The page posts the worker's glue URL
+// from this file; web/src/platform/worker.rs). The page posts the worker's glue URL
 // and its compiled wasm module once; every message after that is a request
 // for `lblab_worker_message`, and those that arrive before the module is
 // ready wait here in order. A start-up that fails is rethrown outside the

@@ -10,7 +10,7 @@ import { useAppAndBrowser, watchedPage, settled } from './harness.mjs';
 
 const env = await useAppAndBrowser();
 
-// The tours and their step counts, as web/src/tours/data.rs lists them
+// The tours and their step counts, as web/src/app/tours/data.rs lists them
 // (tests/golden/tours.txt is the reviewed copy).
 const TOURS = { why: 4, routing: 4, herding: 5, prefix: 4, batching: 5, split: 5, scaling: 5, sessions: 5 };
 

@@ -5,58 +5,40 @@
 //! the URL so every view is a shareable link.
 
 mod app;
-
-mod charts;
-#[cfg(test)]
-mod checks;
-mod clock;
-mod components;
-mod embed;
-mod exports;
-mod format;
-mod home;
-mod html;
 mod labs;
 mod page;
-mod panels;
-mod scenes;
-mod shell;
-mod theme;
-mod tours;
-mod traces;
-mod url;
-mod validate;
-mod worker;
+mod platform;
+mod ui;
 
 /// The latest outcome a lab computed, as the JSON `lblab <lab> --json` prints
 /// (a promise: the simulation worker writes it). Exported so browser tests
 /// (and authors) can read exactly what the page shows.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn lblab_outcome_json() -> js_sys::Promise {
-    exports::last_outcome_promise(false)
+    platform::exports::last_outcome_promise(false)
 }
 
 /// Trace files the simulation worker has parsed in this page (a loaded
 /// trace is parsed once, not on every change of the settings).
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn lblab_trace_parses() -> u32 {
-    worker::trace_parses()
+    platform::worker::trace_parses()
 }
 
 /// Milliseconds the latest recomputation of the visible lab took in wasm.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn lblab_last_compute_ms() -> f64 {
-    exports::last_compute_ms()
+    platform::exports::last_compute_ms()
 }
 
 fn main() {
     console_error_panic_hook::set_once();
     // The simulation's module downloads beside this one (index.html preloads
     // it): compile it now, so the first run does not wait for it.
-    worker::warm();
+    platform::worker::warm();
     leptos::mount::mount_to_body(app::App);
     // The app has drawn itself: the static shell index.html showed until
-    // now goes (web/src/shell.rs).
+    // now goes (web/src/app/static_shell.rs).
     if let Some(shell) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("shell"))

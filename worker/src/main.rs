@@ -1,5 +1,5 @@
 //! The simulation worker: sim-core's lab registry in a wasm module of its
-//! own, which the page starts in a module Web Worker (`web/src/worker.rs`).
+//! own, which the page starts in a module Web Worker (`web/src/platform/worker.rs`).
 //! It holds no page code (no Leptos, no views), and it is built for speed
 //! (the `wasm-worker` profile: `opt-level = 3`) where the page is built for
 //! size.

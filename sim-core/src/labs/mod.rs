@@ -2,10 +2,11 @@
 //!
 //! Every lab implements [`Lab`]: a [`Configurable`] config (its parameter
 //! table), a `run` that returns a serialisable outcome, and a plain-text report.
-//! [`LABS`] lists every lab once; the CLI's subcommands, the web app's home page,
-//! navigation and `?lab=` routing, the golden-output tests and the browser smoke
-//! tests all iterate it. A new lab is one module plus one line in [`LABS`] (and a
-//! page in the web crate, which a test there demands).
+//! [`with_labs!`] lists every lab type once; [`LABS`] is built from it, and
+//! the CLI's subcommands, the web app's home page, navigation and `?lab=`
+//! routing, the golden-output tests and the browser smoke tests all iterate
+//! it. A new lab is one module plus one line in [`with_labs!`] (and a page in
+//! the web crate, which the compiler then demands).
 
 pub mod bound;
 pub mod corners;
@@ -48,23 +49,36 @@ macro_rules! labs {
     };
 }
 
-labs! {
-    routing::RoutingLab,
-    goodput::GoodputLab,
-    herding::HerdingLab,
-    prefix::PrefixLab,
-    batching::BatchingLab,
-    admission::AdmissionLab,
-    fairness::FairnessLab,
-    autoscale::AutoscaleLab,
-    disagg::DisaggLab,
-    agents::AgentsLab,
-    queueing::knee::KneeLab,
-    queueing::little::LittleLab,
-    queueing::retries::RetriesLab,
-    queueing::hedging::HedgingLab,
-    queueing::cascade::CascadeLab,
+/// Calls macro `$m` with every lab type, in menu order: the one list.
+///
+/// sim-core declares [`LABS`], [`RUNS`] and [`TEXTS`] from it; a front end
+/// that keeps something per lab (the web app's pages) declares its own list
+/// the same way, keyed by the lab's type, so it can neither miss a lab nor
+/// name one twice. A new lab is one line here.
+#[macro_export]
+macro_rules! with_labs {
+    ($m:ident) => {
+        $m! {
+            $crate::labs::routing::RoutingLab,
+            $crate::labs::goodput::GoodputLab,
+            $crate::labs::herding::HerdingLab,
+            $crate::labs::prefix::PrefixLab,
+            $crate::labs::batching::BatchingLab,
+            $crate::labs::admission::AdmissionLab,
+            $crate::labs::fairness::FairnessLab,
+            $crate::labs::autoscale::AutoscaleLab,
+            $crate::labs::disagg::DisaggLab,
+            $crate::labs::agents::AgentsLab,
+            $crate::labs::queueing::knee::KneeLab,
+            $crate::labs::queueing::little::LittleLab,
+            $crate::labs::queueing::retries::RetriesLab,
+            $crate::labs::queueing::hedging::HedgingLab,
+            $crate::labs::queueing::cascade::CascadeLab,
+        }
+    };
 }
+
+with_labs!(labs);
 
 /// The text side of the lab with `id`.
 pub fn text(id: &str) -> Option<&'static TextEntry> {

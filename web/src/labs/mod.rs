@@ -1,12 +1,14 @@
 //! One page description per lab (see `crate::page`): what each page shows,
 //! as data and small functions of the lab's typed state. Which labs exist is
-//! sim-core's registry (`sim_core::labs::LABS`); [`PAGES`] lists each lab's
-//! description in the same order, and a test fails when the two differ.
+//! sim-core's registry (`sim_core::with_labs!`); [`PAGES`] is built from that
+//! same list of lab types, each lab folder declaring its page for its type.
 
 pub mod admission;
 pub mod agents;
 pub mod autoscale;
 pub mod batching;
+#[cfg(test)]
+mod checks;
 pub mod disagg;
 pub mod fairness;
 pub mod goodput;
@@ -15,26 +17,18 @@ pub mod prefix;
 pub mod queueing;
 pub mod routing;
 
-use crate::page::AnyPage;
+use crate::page::{AnyPage, LabPage};
 
-/// Every lab's page, in the registry's order.
-pub static PAGES: &[&dyn AnyPage] = &[
-    &routing::PAGE,
-    &goodput::PAGE,
-    &herding::PAGE,
-    &prefix::PAGE,
-    &batching::PAGE,
-    &admission::PAGE,
-    &fairness::PAGE,
-    &autoscale::PAGE,
-    &disagg::PAGE,
-    &agents::PAGE,
-    &queueing::knee::PAGE,
-    &queueing::little::PAGE,
-    &queueing::retries::PAGE,
-    &queueing::hedging::PAGE,
-    &queueing::cascade::PAGE,
-];
+/// Declares [`PAGES`] from the lab types sim-core lists.
+macro_rules! pages {
+    ($($lab:ty),+ $(,)?) => {
+        /// Every lab's page, in the registry's order: the page each lab type
+        /// declares (`LabPage`), for every type in sim-core's one list.
+        pub static PAGES: &[&dyn AnyPage] = &[$(<$lab as LabPage>::PAGE),+];
+    };
+}
+
+sim_core::with_labs!(pages);
 
 /// The page of lab `id`, if it has one.
 pub fn page(id: &str) -> Option<&'static dyn AnyPage> {

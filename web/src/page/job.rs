@@ -13,8 +13,8 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use super::{AnyPage, Shared};
-use crate::components::RunState;
-use crate::worker::{self, Job, Reply};
+use crate::platform::worker::{self, Job, Reply};
+use crate::ui::RunState;
 
 /// One stream of runs (a page's main run, or its player's recording).
 #[derive(Clone, Copy)]
@@ -148,7 +148,7 @@ fn start(
                     if decoded.is_ok() && publish {
                         // The JSON and CSV are written (by the worker) only
                         // when an export asks for them.
-                        crate::exports::publish(&sent, ms);
+                        crate::platform::exports::publish(&sent, ms);
                     }
                     run.trace_refused.set(None);
                     run.outcome

@@ -22,10 +22,10 @@ use sim_core::choice::Choice;
 use sim_core::labs::{self, Lab, LabEntry};
 use sim_core::params::{erased, AnyConfig};
 
-use crate::charts::ChartSpec;
-use crate::components::{Palette, Scene};
-use crate::html::Html;
-use crate::theme::ChartTheme;
+use crate::ui::html::Html;
+use crate::ui::plot::ChartSpec;
+use crate::ui::theme::ChartTheme;
+use crate::ui::{Palette, Scene};
 
 /// A lab's configuration or outcome behind one type, so every lab shares one
 /// signal type (each distinct signal type instantiates the reactive system's
@@ -248,6 +248,14 @@ pub struct Comparison<L: Lab> {
     pub table: fn(&View<'_, L>) -> Html,
     /// The note under it.
     pub note: fn(&View<'_, L>) -> Html,
+}
+
+/// A lab that has a page: each lab folder implements it for sim-core's lab
+/// type, and `crate::labs::PAGES` is built from sim-core's one list of lab
+/// types ([`sim_core::with_labs!`]), so a lab without a page does not compile.
+pub trait LabPage: Lab + Sized {
+    /// The lab's page description.
+    const PAGE: &'static Page<Self>;
 }
 
 /// A lab's page, as data.

@@ -13,12 +13,12 @@ use wasm_bindgen::JsCast;
 
 use super::state::State;
 use super::{AnyPage, ChartMeta, Edit, Seek};
-use crate::components::chart::{draw_linked, PickFn};
-use crate::components::{
+use crate::ui::chart::{draw_linked, PickFn};
+use crate::ui::html::{clicked_key, el, Html, Markup};
+use crate::ui::{
     Allows, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice, Player,
     RunStatus, SceneFn, Setter, Stage, TracePanel,
 };
-use crate::html::{clicked_key, el, Html, Markup};
 
 /// The lab's controls: every parameter (main ones first, the rest under
 /// "More settings"), a "New seed" button, and the focus picker last.
@@ -144,7 +144,7 @@ fn chart(state: State, i: usize, meta: ChartMeta) -> impl IntoView {
     let page = state.page;
     let canvas = NodeRef::<Canvas>::new();
     let error = NodeRef::<P>::new();
-    let spec = Arc::new(move |theme: &crate::theme::ChartTheme| {
+    let spec = Arc::new(move |theme: &crate::ui::theme::ChartTheme| {
         state.with_snap(|s| page.chart_spec(i, s, theme)).flatten()
     });
     draw_linked(canvas, error, spec, seek(state, meta.seek));

@@ -15,9 +15,9 @@ use sim_core::workload::trace::ImportOptions;
 
 use super::job::{self, Run};
 use super::{AnyPage, Shared, Snap, Step};
-use crate::embed::EmbedOptions;
-use crate::traces::{self, TraceFile, TraceState};
-use crate::worker::Job;
+use crate::platform::embed::EmbedOptions;
+use crate::platform::traces::{self, TraceFile, TraceState};
+use crate::platform::worker::Job;
 
 /// One page's state. Every field is a signal handle, so the state copies
 /// freely into closures.
@@ -63,7 +63,7 @@ pub fn notice(e: &ParamError, default: &str) -> String {
     format!(
         "“{}={}” cannot be used: {} {}; using the default {}.",
         e.key,
-        crate::format::clip(&e.given),
+        crate::platform::clip(&e.given),
         e.key,
         e.problem,
         default
@@ -125,7 +125,7 @@ fn read_item(
                 };
                 notices.push(format!(
                     "“{key}={}” is not one of {}; {then}.",
-                    crate::format::clip(v),
+                    crate::platform::clip(v),
                     names.join(", ")
                 ));
                 fallback
@@ -139,12 +139,12 @@ fn read_item(
 fn read_step(first: usize, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
     match value(pairs, "step") {
         None => OPENING,
-        Some(v) => match crate::url::whole::<usize>(v) {
+        Some(v) => match crate::platform::url::whole::<usize>(v) {
             Some(s) if s >= first => s - first,
             _ => {
                 notices.push(format!(
                     "“step={}” is not a whole number from {first}; starting at the first step.",
-                    crate::format::clip(v)
+                    crate::platform::clip(v)
                 ));
                 0
             }
@@ -169,7 +169,7 @@ fn read_trace(
                 let ids: Vec<&str> = traces::BUNDLED.iter().map(|b| b.id).collect();
                 notices.push(format!(
                     "“trace={}” is not one of the bundled traces ({}); using generated requests.",
-                    crate::format::clip(v),
+                    crate::platform::clip(v),
                     ids.join(", ")
                 ));
             }
@@ -226,7 +226,7 @@ impl State {
         let embed = use_context::<EmbedOptions>().unwrap_or_default();
         let lab = entry.info.id;
         // `None` while a trace is still loading: nothing to run yet.
-        let trace_job = move || -> Option<Option<(TraceFile, crate::worker::Pairs)>> {
+        let trace_job = move || -> Option<Option<(TraceFile, crate::platform::worker::Pairs)>> {
             match trace.get() {
                 TraceState::Loading(_) => None,
                 t => Some(t.file().map(|file| (file, import.with(params::all_pairs)))),
@@ -328,7 +328,7 @@ impl State {
                 }
                 None => {}
             }
-            crate::url::replace_query(&q);
+            crate::platform::url::replace_query(&q);
         });
     }
 
@@ -457,7 +457,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::url::{build_query, parse_query};
+    use crate::platform::url::{build_query, parse_query};
     use sim_core::labs::routing::Config as RoutingConfig;
     use sim_core::labs::LABS;
 

@@ -2,6 +2,15 @@
 //! tick-by-tick player (one rule, or two side by side), headline cards for one
 //! rule, the queue-evolution chart, and the all-rules comparison.
 
+/// The chart spec.
+pub mod chart;
+/// The decision explorer.
+pub mod decisions;
+/// The page's own panels (tables, readouts).
+pub mod panel;
+/// What the stage draws and says at one step.
+pub mod scene;
+
 mod player;
 
 pub(crate) mod tables;
@@ -12,10 +21,9 @@ use sim_core::labs::routing::{RoutingLab as Lab, RuleOutcome, TraceSource};
 use sim_core::labs::Lab as _;
 use sim_core::routing::RuleKind;
 
-use crate::charts::queue_evolution;
-use crate::format::{one_decimal, percent, thousands, ticks};
-use crate::html::{card, el, Html};
 use crate::page::{Chart, Comparison, Page, Seek, View};
+use crate::ui::format::{one_decimal, percent, thousands, ticks};
+use crate::ui::html::{card, el, Html};
 
 /// The six result cards of one rule; each card's meaning shows on hover and
 /// keyboard focus and is its accessible description. Times are in ticks, or
@@ -162,18 +170,18 @@ fn under_controls(v: &View<'_, Lab>) -> Html {
         .class(class)
         .id("offered-load")
         .attr("role", if load > 1.15 { "status" } else { "note" })
-        .child(el("strong").text(format!("Offered load {}%", crate::format::fixed(load * 100.0, 0))))
+        .child(el("strong").text(format!("Offered load {}%", crate::ui::format::fixed(load * 100.0, 0))))
         .text(if replayed {
             format!(" of the pool's capacity ({verdict}).")
         } else if ms {
             format!(
                 " of the pool's capacity at {} req/s ({verdict}).",
-                crate::format::fixed(v.config.rps, 2)
+                crate::ui::format::fixed(v.config.rps, 2)
             )
         } else {
             format!(
                 " of the pool's capacity at {} req/tick ({verdict}).",
-                crate::format::fixed(v.config.rate, 2)
+                crate::ui::format::fixed(v.config.rate, 2)
             )
         })
         .child(el("span").class("small muted").text(if ms {
@@ -227,11 +235,11 @@ fn rule_cards(v: &View<'_, Lab>) -> Html {
 
 /// The queue chart of `rule` on the axes every rule shares, marking the
 /// player's tick.
-fn queue_spec(v: &View<'_, Lab>, rule: Option<RuleKind>) -> Option<crate::charts::ChartSpec> {
+fn queue_spec(v: &View<'_, Lab>, rule: Option<RuleKind>) -> Option<crate::ui::plot::ChartSpec> {
     let o = v.outcome;
-    let range = queue_evolution::shared_range(o.rules.iter().map(|r| &r.queue));
+    let range = chart::shared_range(o.rules.iter().map(|r| &r.queue));
     let r = o.rule(rule?)?;
-    Some(queue_evolution::spec(
+    Some(chart::spec(
         &r.queue,
         range,
         Some(v.step() as f64),
@@ -274,7 +282,7 @@ pub static PAGE: Page<Lab> = Page {
             |v, _| queue_spec(v, v.focus),
             |v| {
                 focused(v)
-                    .map(|r| queue_evolution::summary(&r.queue, tick_word(v)))
+                    .map(|r| chart::summary(&r.queue, tick_word(v)))
                     .unwrap_or_default()
             },
         )
@@ -296,7 +304,7 @@ pub static PAGE: Page<Lab> = Page {
             |v| {
                 vs_rule(v)
                     .and_then(|r| v.outcome.rule(r))
-                    .map(|r| queue_evolution::summary(&r.queue, tick_word(v)))
+                    .map(|r| chart::summary(&r.queue, tick_word(v)))
                     .unwrap_or_default()
             },
         )
@@ -308,7 +316,7 @@ pub static PAGE: Page<Lab> = Page {
             .map(|r| tables::replica_table(r, v.config.timing.in_ms()))
             .unwrap_or_default()
     }],
-    extras: &[crate::panels::decisions::decisions],
+    extras: &[crate::labs::routing::decisions::decisions],
     comparison: Some(Comparison {
         heading: "Every rule, same trace",
         table: |v| {
@@ -345,3 +353,7 @@ pub static PAGE: Page<Lab> = Page {
     }),
     ..Page::EMPTY
 };
+
+impl crate::page::LabPage for Lab {
+    const PAGE: &'static Page<Self> = &PAGE;
+}

@@ -7,9 +7,9 @@ use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
 use sim_core::labs::routing::RoutingLab;
 
-use crate::html::{el, Html};
+use crate::labs::routing::panel::replicas_html;
 use crate::page::{Player, View};
-use crate::panels::routing::replicas_html;
+use crate::ui::html::{el, Html};
 
 /// The recorded timeline, once the player's run is in.
 fn timeline<'a>(v: &View<'a, RoutingLab>) -> Option<&'a Timeline> {
@@ -40,9 +40,9 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
                 tl.requests.len(),
                 s.finished,
                 if t >= last { "over the run" } else { "so far" },
-                crate::format::ticks(s.ttft_p95),
+                crate::ui::format::ticks(s.ttft_p95),
                 match whole {
-                    Some(w) if t < last => format!(" (whole run {})", crate::format::ticks(w)),
+                    Some(w) if t < last => format!(" (whole run {})", crate::ui::format::ticks(w)),
                     _ => String::new(),
                 }
             ))
@@ -90,16 +90,16 @@ pub const PLAYER: Player<RoutingLab> = Player {
     len: |v| timeline(v).map_or(0, Timeline::len),
     moments: |v| {
         timeline(v)
-            .map(crate::scenes::routing::moments)
+            .map(crate::labs::routing::scene::moments)
             .unwrap_or_default()
     },
     narrate: |v| {
         timeline(v)
-            .map(|t| crate::scenes::routing::narrate(t, v.step(), v.config.timing.in_ms()))
+            .map(|t| crate::labs::routing::scene::narrate(t, v.step(), v.config.timing.in_ms()))
             .unwrap_or_default()
     },
     scene: |v, width, palette| {
-        crate::scenes::routing::scene(
+        crate::labs::routing::scene::scene(
             timeline(v)?,
             v.config.slots,
             v.config.prefill_budget,

@@ -4,9 +4,9 @@ use sim_core::choice::Choice;
 use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
-use crate::format::{one_decimal, percent, thousands, ticks};
-use crate::html::{Cell, Column, Compare, Html, Row, Table};
-use crate::theme::replica_hex;
+use crate::ui::format::{one_decimal, percent, thousands, ticks};
+use crate::ui::html::{Cell, Column, Compare, Html, Row, Table};
+use crate::ui::theme::replica_hex;
 
 /// The comparison's columns, written once for both time modes: `$unit`
 /// opens the meaning of the time columns, and throughput is per tick or

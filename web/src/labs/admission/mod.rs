@@ -1,0 +1,195 @@
+//! The admission-control page (article §9.3, with the knee of §1.2): one
+//! pool past its capacity, five gateway policies on the same arrivals, a
+//! tick-by-tick player of the policy in focus.
+
+/// The chart spec.
+pub mod chart;
+/// What the stage draws and says at one step.
+pub mod scene;
+
+use sim_core::choice::Choice;
+use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
+
+use crate::page::{Chart, Comparison, Page, Player, View};
+use crate::ui::format::fixed;
+use crate::ui::html::{card, el, Column, Compare, Html};
+
+/// The run of the policy in focus.
+fn run<'a>(v: &View<'a, Lab>) -> Option<&'a PolicyRun> {
+    v.outcome.policy(v.focus?)
+}
+
+fn percent(x: f64) -> String {
+    format!("{}%", fixed(x * 100.0, 1))
+}
+
+/// The policy in focus in four numbers.
+fn cards(v: &View<'_, Lab>) -> Html {
+    let Some(r) = run(v) else {
+        return Html::new();
+    };
+    let o = v.outcome;
+    let cards: Html = [
+        card(
+            "card-goodput",
+            "Goodput",
+            &fixed(r.goodput, 3),
+            "req/tick",
+            &format!(
+                "Requests per tick whose first token met the SLO: {} of the pool's capacity of {} per tick.",
+                percent(r.goodput / o.capacity),
+                fixed(o.capacity, 2)
+            ),
+        ),
+        card(
+            "card-turned-away",
+            "Turned away",
+            &percent(r.rejected_share() + r.dropped_share()),
+            "",
+            "Share of arrivals refused with a 429 or dropped from the queue: they are told at once, or before a server is spent on them.",
+        ),
+        card(
+            "card-wait",
+            "Wait P95",
+            &fixed(r.wait_p95, 0),
+            "ticks",
+            "95% of the requests that reached a server waited at most this long at the gateway.",
+        ),
+        card(
+            "card-wasted",
+            "Wasted work",
+            &percent(r.wasted),
+            "",
+            "Share of server time spent on requests that missed the SLO anyway or failed.",
+        ),
+    ]
+    .into_iter()
+    .collect();
+    [
+        Html::from(el("h2").text(format!("{} over the whole run", r.policy.title()))),
+        el("div").class("cards").child(cards).into(),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// The comparison's columns.
+pub(crate) const COLS: [Column<PolicyRun>; 6] = [
+    Column {
+        title: "Goodput",
+        meaning: "requests per tick whose first token met the SLO",
+        value: |r| r.goodput,
+        show: |x| fixed(x, 3),
+        higher_is_better: true,
+    },
+    Column {
+        title: "Refused",
+        meaning: "share of arrivals answered 429 at once",
+        value: PolicyRun::rejected_share,
+        show: |x| format!("{}%", fixed(x * 100.0, 1)),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Dropped",
+        meaning: "share of arrivals dropped from the queue",
+        value: PolicyRun::dropped_share,
+        show: |x| format!("{}%", fixed(x * 100.0, 1)),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Failed",
+        meaning: "requests ended by the failing replica",
+        value: |r| f64::from(r.failed),
+        show: |x| fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Wait P95",
+        meaning: "ticks waited by 95% of the requests that reached a server",
+        value: |r| r.wait_p95,
+        show: |x| fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Wasted work",
+        meaning: "server time on requests that missed the SLO or failed",
+        value: |r| r.wasted,
+        show: |x| format!("{}%", fixed(x * 100.0, 1)),
+        higher_is_better: false,
+    },
+];
+
+/// Every policy over the whole run; rows pick the player's policy.
+fn compare(v: &View<'_, Lab>) -> Html {
+    let focus = v.focus;
+    Compare {
+        id: "admission-compare",
+        caption: "",
+        first: "Policy",
+        items: &v.outcome.policies,
+        title: |r| r.policy.title(),
+        key: Some(|r| r.policy.name()),
+        selected: &|r: &PolicyRun| Some(r.policy) == focus,
+        columns: &COLS,
+        so_far: false,
+    }
+    .html()
+}
+
+fn moments(v: &View<'_, Lab>) -> Vec<usize> {
+    run(v)
+        .map(|r| crate::ui::scene::moment_steps(&r.timeline, |s| s.moment.is_some()))
+        .unwrap_or_default()
+}
+
+/// The admission lab's page.
+pub static PAGE: Page<Lab> = Page {
+    intro: || Html::trusted(HEADER_HTML),
+    inputs: "Load and policies",
+    player: Some(Player {
+        heading: "",
+        records: false,
+        side_by_side: false,
+        len: |v| v.config.ticks as usize,
+        moments,
+        narrate: |v| {
+            run(v)
+                .map(|r| crate::labs::admission::scene::narrate(r, v.config, v.step()))
+                .unwrap_or_default()
+        },
+        scene: |v, width, palette| {
+            crate::labs::admission::scene::scene(run(v)?, v.config, v.step(), width, palette)
+        },
+        legend: LEGEND_HTML,
+        detail: |_| Html::new(),
+    }),
+    cards: Some(cards),
+    charts: &[
+        Chart::<Lab>::new(
+            "goodput-chart",
+            |_| "Goodput against a steady offered load, per policy".into(),
+            |v, _| chart::spec(v.outcome),
+            |v| chart::summary(v.outcome),
+        )
+        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The circuit breaker is not drawn: with no replica failing it never trips, so its line would be no control's (a breaker does nothing about load). The vertical line is this run's load."),
+    ],
+    comparison: Some(Comparison {
+        heading: "The five policies on the same requests",
+        table: compare,
+        note: |_| Html::trusted(NOTE_HTML),
+    }),
+    ..Page::EMPTY
+};
+
+impl crate::page::LabPage for Lab {
+    const PAGE: &'static Page<Self> = &PAGE;
+}
+
+/// Under the player's stage.
+const LEGEND_HTML: &str = r#"<p class="small legend">Squares on the left wait at the gateway; filled cells on the right are busy servers; red dots are this tick's 429s and drops; a replica outlined in red is out of rotation.</p>"#;
+
+/// Under the comparison (static).
+const NOTE_HTML: &str = r#"<p class="small muted">Goodput counts requests whose first token came within the SLO, per tick of the run. Wasted work is server time spent on requests that missed the SLO or failed. Pick a row to play that policy. ★ marks the best value in each column.</p>"#;
+
+/// The page header (static).
+const HEADER_HTML: &str = r#"<h1>Admission control</h1><p class="lede">A pool can only finish so many requests per tick. Past that, a queue without limits grows, every request in it waits longer, and soon the servers spend their time on answers that arrive too late to count. The default run has a surge to twice the pool's capacity and later a replica that fails half its requests: play each policy and watch the queue, the refusals and the breaker.</p><p class="small muted">Ticks are abstract time steps; service times and the SLO are counted in mean service times. Follows §9.3 of the reference article, with the knee of §1.2.</p>"#;

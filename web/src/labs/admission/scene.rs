@@ -1,0 +1,264 @@
+//! The admission player's motion scene and narration: the gateway's queue on
+//! the left (one square per waiting request), the replicas on the right (one
+//! cell per server, filled while busy), this tick's 429s and drops in trays
+//! under the gateway, and a replica the breaker took out greyed and labelled.
+
+use sim_core::labs::admission::{Config, Moment, Policy, PolicyRun, Snapshot};
+
+use crate::ui::scene::small_label as label;
+use crate::ui::theme::replica_hex;
+use crate::ui::{Mark, Palette, Rect, Scene};
+
+/// Waiting requests drawn before the queue says "+N more".
+const SHOWN_ROWS: usize = 6;
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What tick `t` of `run` means, in a few sentences.
+pub fn narrate(run: &PolicyRun, config: &Config, t: usize) -> String {
+    let Some(s) = run.timeline.get(t) else {
+        return String::new();
+    };
+    let busy: u32 = s.busy.iter().sum();
+    let mut out = format!(
+        "Tick {t}: {} waiting at the gateway, {busy} of {} servers busy.",
+        s.queue,
+        config.servers()
+    );
+    let t32 = t as u32;
+    if config.surge > 0.0 && t32 >= config.surge_at && t32 - config.surge_at < config.surge_for {
+        out.push_str(&format!(
+            " A surge is on: arrivals at {:.0}% of capacity.",
+            100.0 * config.load * (1.0 + config.surge)
+        ));
+    }
+    if config.failure > 0.0
+        && t32 >= config.incident_at
+        && t32 - config.incident_at < config.incident_for
+    {
+        out.push_str(&format!(
+            " Replica 1 is failing {:.0}% of its requests.",
+            100.0 * config.failure
+        ));
+    }
+    if s.rejected > 0 {
+        out.push_str(&format!(
+            " {} with a 429: the queue was at its cap of {}.",
+            plural(s.rejected, "arrival was refused", "arrivals were refused"),
+            config.cap
+        ));
+    }
+    if s.dropped > 0 {
+        let why = match run.policy {
+            Policy::Deadline => "their first token could no longer come within the SLO",
+            _ => "they had waited past the bound",
+        };
+        out.push_str(&format!(
+            " {} at the front of the queue: {why}.",
+            plural(s.dropped, "request was dropped", "requests were dropped")
+        ));
+    }
+    for (r, &o) in s.out.iter().enumerate() {
+        if o {
+            out.push_str(&format!(" Replica {} is out of rotation.", r + 1));
+        }
+    }
+    if s.good > 0 {
+        out.push_str(&format!(
+            " {} within the SLO.",
+            plural(s.good, "request finished", "requests finished")
+        ));
+    }
+    if let Some(m) = s.moment {
+        out.push(' ');
+        out.push_str(&moment_words(&m, config));
+    }
+    out
+}
+
+/// A key moment, explained.
+fn moment_words(m: &Moment, c: &Config) -> String {
+    match *m {
+        Moment::SloLost { waited } => format!(
+            "Key moment: a request that waited {waited} ticks just reached a server. Its first \
+             token will be too late for the SLO ({} ticks), yet it holds a server for its whole \
+             answer, and every request behind it has waited longer still.",
+            c.slo * c.service),
+        Moment::FirstRefusal { queue } => format!(
+            "Key moment: the queue holds {queue}, the cap, so the next arrival is refused at once. \
+             Its client hears \"busy\" now instead of waiting for an answer that would come too late."
+        ),
+        Moment::FirstDrop { waited } => format!(
+            "Key moment: the first drop. A request that waited {waited} ticks reached the front \
+             and is let go instead of taking a server it could only waste."
+        ),
+        Moment::Trip { replica, failures } => format!(
+            "Key moment: replica {} failed {failures} requests within {} ticks, so the breaker \
+             takes it out of rotation for {} ticks.",
+            replica + 1,
+            c.window,
+            c.trip_for
+        ),
+    }
+}
+
+/// The scene of tick `t` at `width` pixels.
+pub fn scene(
+    run: &PolicyRun,
+    config: &Config,
+    t: usize,
+    width: f64,
+    pal: &Palette,
+) -> Option<Scene> {
+    let s: &Snapshot = run.timeline.get(t)?;
+    let n = s.busy.len().max(1);
+    let slots = config.slots as usize;
+    // The queue takes about two fifths of the width; its squares wrap.
+    let qw = (width * 0.4).clamp(120.0, 360.0);
+    let cell = 11.0;
+    let cols = (((qw - 16.0) / (cell + 3.0)) as usize).max(4);
+    let area_top = 36.0;
+    let mut scene = Scene::default();
+    // Gateway and queue.
+    scene.labels.push(label(
+        8.0,
+        14.0,
+        format!("Gateway queue · {}", s.queue),
+        &pal.fg,
+        false,
+    ));
+    let q_h = SHOWN_ROWS as f64 * (cell + 3.0) + 8.0;
+    scene.rects.push(Rect {
+        x: 4.0,
+        y: area_top - 6.0,
+        w: qw - 8.0,
+        h: q_h,
+        fill: Some(pal.panel.clone()),
+        stroke: Some(pal.border.clone()),
+        line: 1.0,
+    });
+    let shown = (s.queue as usize).min(cols * SHOWN_ROWS);
+    let q_pos = |j: usize| {
+        (
+            10.0 + cell / 2.0 + (j % cols) as f64 * (cell + 3.0),
+            area_top + cell / 2.0 + (j / cols) as f64 * (cell + 3.0),
+        )
+    };
+    let entry = (4.0, area_top + q_h / 2.0);
+    for j in 0..shown {
+        let (x, y) = q_pos(j);
+        scene.marks.push(Mark {
+            id: j as u64,
+            x,
+            y,
+            r: cell / 2.0,
+            fill: pal.waiting.clone(),
+            ring: None,
+            square: true,
+            from: Some(entry),
+            text: None,
+        });
+    }
+    if (s.queue as usize) > shown {
+        scene.labels.push(label(
+            qw - 8.0,
+            area_top + q_h + 8.0,
+            format!("+{} more", s.queue as usize - shown),
+            &pal.muted,
+            true,
+        ));
+    }
+    // Trays: this tick's 429s and drops.
+    let tray_y = area_top + q_h + 24.0;
+    let mut tray = |count: u32, kind: u64, text: &str, x0: f64| {
+        if count == 0 {
+            return;
+        }
+        scene.labels.push(label(
+            x0,
+            tray_y,
+            format!("{text} ×{count}"),
+            &pal.warn,
+            false,
+        ));
+        for k in 0..count.min(12) {
+            scene.marks.push(Mark {
+                id: (kind << 40) | ((t as u64) << 8) | u64::from(k),
+                x: x0 + 6.0 + f64::from(k) * (cell + 2.0),
+                y: tray_y + 16.0,
+                r: cell / 2.0 - 1.0,
+                fill: pal.warn.clone(),
+                ring: None,
+                square: false,
+                from: Some(if kind == 2 { entry } else { q_pos(0) }),
+                text: None,
+            });
+        }
+    };
+    tray(s.rejected, 2, "429", 8.0);
+    tray(s.dropped, 3, "dropped", qw / 2.0);
+    // Replicas: one column of server cells each.
+    let left = qw + 12.0;
+    let column = (width - left - 8.0) / n as f64;
+    let rcell = (150.0 / slots as f64).clamp(4.0, 16.0);
+    let box_h = slots as f64 * (rcell + 2.0) + 8.0;
+    let head = q_pos(0);
+    for r in 0..n {
+        let x = left + column * (r as f64 + 0.5);
+        let w = (column - 8.0).min(56.0);
+        let out = s.out.get(r).copied().unwrap_or(false);
+        scene.rects.push(Rect {
+            x: x - w / 2.0,
+            y: area_top - 6.0,
+            w,
+            h: box_h,
+            fill: None,
+            stroke: Some(if out {
+                pal.warn.clone()
+            } else {
+                pal.border.clone()
+            }),
+            line: if out { 3.0 } else { 1.0 },
+        });
+        let name = if column > 80.0 {
+            format!("Replica {}", r + 1)
+        } else {
+            format!("R{}", r + 1)
+        };
+        scene.labels.push(label(x, 14.0, name, &pal.fg, true));
+        if out {
+            scene.labels.push(label(
+                x,
+                area_top + box_h + 8.0,
+                "out".into(),
+                &pal.warn,
+                true,
+            ));
+        }
+        for j in 0..s.busy[r] as usize {
+            scene.marks.push(Mark {
+                id: (1 << 40) | ((r as u64) << 16) | j as u64,
+                x,
+                y: area_top - 6.0 + box_h - 4.0 - (j as f64 + 0.5) * (rcell + 2.0),
+                r: rcell / 2.0,
+                fill: replica_hex(r).to_string(),
+                ring: None,
+                square: true,
+                from: Some(head),
+                text: None,
+            });
+        }
+    }
+    let good = format!("{} met the SLO this tick", s.good);
+    scene.labels.push(label(
+        left,
+        area_top + box_h + 26.0,
+        good,
+        &pal.muted,
+        false,
+    ));
+    scene.height = (tray_y + 30.0).max(area_top + box_h + 36.0);
+    Some(scene)
+}

@@ -1,0 +1,87 @@
+//! Agent-sessions lab: the longest replica queue in each second, one line
+//! per routing key, with the player's moment marked. A key that sends a
+//! fan-out to one replica shows a spike at every fan-out step (article
+//! §13.1); one that spreads the calls stays near the floor.
+
+use sim_core::choice::Choice;
+use sim_core::labs::agents::{Key, Outcome, FRAME_MS};
+
+use crate::ui::plot::{ChartSpec, Legend, Mark, Series};
+use crate::ui::theme::replica_color;
+
+fn seconds(x: f64) -> String {
+    let s = x.max(0.0).round() as u64;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+fn calls(y: f64) -> String {
+    format!("{}", y.round() as i64)
+}
+
+/// The chart of every run, player step `current` marked.
+pub fn spec(o: &Outcome, current: usize) -> Option<ChartSpec> {
+    let end = o
+        .runs
+        .iter()
+        .map(|r| r.queue.len())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let top = o
+        .runs
+        .iter()
+        .flat_map(|r| r.queue.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let series = o
+        .runs
+        .iter()
+        .map(|r| Series {
+            label: Some(r.key.title().to_string()),
+            color: replica_color(Key::ALL.iter().position(|&k| k == r.key).unwrap_or(0)),
+            mark: Mark::Line,
+            points: r
+                .queue
+                .iter()
+                .enumerate()
+                .map(|(s, &q)| (s as f64 + 1.0, f64::from(q)))
+                .collect(),
+        })
+        .collect();
+    Some(ChartSpec {
+        x_desc: "time (minutes:seconds)",
+        y_desc: "longest replica queue (calls)",
+        x_range: (0.0, end as f64),
+        y_range: (0.0, f64::from(top) * 1.1),
+        x_label: seconds,
+        y_label: calls,
+        x_labels: 7,
+        series,
+        marker_x: Some((current as u64 * FRAME_MS) as f64 / 1000.0),
+        marker_y: None,
+        ring: None,
+        notes: Vec::new(),
+        legend: Legend::UpperLeft,
+    })
+}
+
+/// The chart in words: each key's longest queue and its mean during fan-outs.
+pub fn summary(o: &Outcome) -> String {
+    let parts: Vec<String> = o
+        .runs
+        .iter()
+        .map(|r| {
+            format!(
+                "{} longest {} calls, {} on average while a fan-out waited",
+                r.key.title(),
+                r.worst_queue,
+                crate::ui::format::fixed(r.burst_queue, 1)
+            )
+        })
+        .collect();
+    format!(
+        "Line chart of the longest replica queue in each second against time, one line per routing key. {}.",
+        parts.join("; ")
+    )
+}

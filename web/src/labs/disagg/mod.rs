@@ -1,0 +1,216 @@
+//! The disaggregation page (article §7.3): prefill and decode on separate
+//! GPUs against every GPU doing both, Dynamo's conditional policies between
+//! them, and the prompt length from which the split pays.
+
+/// The chart spec.
+pub mod chart;
+
+use sim_core::choice::Choice;
+use sim_core::labs::disagg::{Crossover, DisaggLab as Lab, Setup, SetupRun};
+
+use crate::page::{Chart, Comparison, Page, View};
+use crate::ui::format::{fixed, thousands};
+use crate::ui::html::{card, el, Column, Compare, Html};
+
+/// The crossover as a card's value and unit.
+fn crossover(c: Crossover) -> (String, &'static str) {
+    match c {
+        Crossover::At(t) => (thousands(t.round() as u64), "tokens"),
+        Crossover::Below => ("≤ 256".into(), "tokens"),
+        Crossover::Never => ("none".into(), "up to 32,768"),
+    }
+}
+
+/// The run of `setup`.
+fn of<'a>(v: &View<'a, Lab>, setup: Setup) -> Option<&'a SetupRun> {
+    v.outcome.runs.iter().find(|r| r.setup == setup)
+}
+
+/// The crossover, and what the split changes at the prompt length set.
+fn cards(v: &View<'_, Lab>) -> Html {
+    let (Some(co), Some(di)) = (of(v, Setup::Colocated), of(v, Setup::Disagg)) else {
+        return Html::new();
+    };
+    let c = v.config;
+    let (value, unit) = crossover(v.outcome.crossover);
+    let cards: Html = [
+        card(
+            "card-crossover",
+            "Split pays from",
+            &value,
+            unit,
+            &format!(
+                "Mean prompt length from which the split pool's mean latency (arrival to last token) is below the colocated pool's, at {} req/s and {} GB/s.",
+                fixed(c.rate, 1),
+                fixed(c.bandwidth, 1)
+            ),
+        ),
+        card(
+            "card-tpot",
+            "TPOT P95, split",
+            &fixed(di.tpot_p95, 2),
+            "ms",
+            &format!(
+                "95th percentile time per output token with decode GPUs that never prefill; colocated {} ms.",
+                fixed(co.tpot_p95, 2)
+            ),
+        ),
+        card(
+            "card-ttft",
+            "TTFT P50, split",
+            &fixed(di.ttft_p50, 1),
+            "ms",
+            &format!(
+                "Median time to first token with the KV sent over the link; colocated {} ms.",
+                fixed(co.ttft_p50, 1)
+            ),
+        ),
+        card(
+            "card-transfer",
+            "KV transfer",
+            &fixed(di.transfer, 1),
+            "ms",
+            &format!(
+                "Mean time from a prompt's last chunk to its KV on the decode GPU: {} ms fixed plus the bytes, queueing on the link included.",
+                fixed(c.hop, 1)
+            ),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    [
+        Html::from(el("h2").text(format!(
+            "At {} prompt tokens, {} prefill and {} decode engines",
+            thousands(c.prompt.into()),
+            c.prefill,
+            c.decode
+        ))),
+        el("div").class("cards").child(cards).into(),
+    ]
+    .into_iter()
+    .collect()
+}
+
+fn percent(x: f64) -> String {
+    format!("{}%", fixed(x * 100.0, 0))
+}
+
+/// The comparison's columns.
+pub(crate) const COLS: [Column<SetupRun>; 6] = [
+    Column {
+        title: "TTFT P50 (ms)",
+        meaning: "median time to first token",
+        value: |r| r.ttft_p50,
+        show: |x| fixed(x, 1),
+        higher_is_better: false,
+    },
+    Column {
+        title: "TTFT P95 (ms)",
+        meaning: "95th percentile time to first token",
+        value: |r| r.ttft_p95,
+        show: |x| fixed(x, 1),
+        higher_is_better: false,
+    },
+    Column {
+        title: "TPOT P50 (ms)",
+        meaning: "median time per output token after the first",
+        value: |r| r.tpot_p50,
+        show: |x| fixed(x, 2),
+        higher_is_better: false,
+    },
+    Column {
+        title: "TPOT P95 (ms)",
+        meaning: "95th percentile over requests of the time per output token",
+        value: |r| r.tpot_p95,
+        show: |x| fixed(x, 2),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Mean latency (ms)",
+        meaning: "arrival to last token, mean over requests",
+        value: |r| r.e2e,
+        show: |x| fixed(x, 0),
+        higher_is_better: false,
+    },
+    Column {
+        title: "From cache",
+        meaning: "share of prompt tokens a GPU already cached",
+        value: |r| r.cached,
+        show: percent,
+        higher_is_better: true,
+    },
+];
+
+/// Every setup at the prompt length set.
+fn compare(v: &View<'_, Lab>) -> Html {
+    Compare {
+        id: "disagg-compare",
+        caption: "",
+        first: "Setup",
+        items: &v.outcome.runs,
+        title: |r| r.setup.title(),
+        key: None,
+        selected: &|_| false,
+        columns: &COLS,
+        so_far: false,
+    }
+    .html()
+}
+
+/// What each setup does, and the decode router in use.
+fn details(v: &View<'_, Lab>) -> Html {
+    let defs = v.outcome.runs.iter().map(|r| {
+        Html::from_iter([
+            Html::from(el("dt").text(r.setup.title())),
+            el("dd")
+                .text(format!(
+                    "{} Prefilled on a GPU that decodes: {}.",
+                    r.setup.blurb(),
+                    percent(r.local)
+                ))
+                .into(),
+        ])
+    });
+    let r = v.config.decode_router;
+    [
+        Html::from(el("dl").class("small definitions").children(defs)),
+        el("p")
+            .class("small muted")
+            .text(format!("Decode router: {}. {}", r.title(), r.blurb()))
+            .into(),
+    ]
+    .into_iter()
+    .collect()
+}
+
+/// The disaggregation lab's page.
+pub static PAGE: Page<Lab> = Page {
+    intro: || Html::trusted(HEADER_HTML),
+    inputs: "Traffic, link and split",
+    cards: Some(cards),
+    charts: &[Chart::<Lab>::new(
+        "latency-chart",
+        |_| "Mean latency against the colocated pool, by mean prompt length".into(),
+        |v, _| Some(chart::spec(v.outcome)),
+        |v| chart::summary(v.outcome),
+    )
+    .help("Each line is one setup's mean request latency (arrival to last token) as a percentage above or below the colocated pool's, on the same requests, as the mean prompt grows. Left of the vertical line the colocated pool is ahead: a short prompt barely delays the decodes it shares a step with, and the transfer costs more than that. Right of it the split is ahead, until its prefill GPUs cannot keep up and its line leaves the top of the chart; the prefill-load rule then prefills on the decode GPUs instead.")],
+    comparison: Some(Comparison {
+        heading: "The five setups at the prompt length set",
+        table: compare,
+        note: |_| Html::trusted(NOTE_HTML),
+    }),
+    tables: &[details],
+    defer: |_, _| true,
+    ..Page::EMPTY
+};
+
+impl crate::page::LabPage for Lab {
+    const PAGE: &'static Page<Self> = &PAGE;
+}
+
+/// Under the comparison (static).
+const NOTE_HTML: &str = r#"<p class="small muted">Every setup sees the same requests on the same GPUs. Time per output token is each request's decode time over its tokens after the first; a prompt prefilled beside running decodes stretches their steps. ★ marks the best value in each column.</p>"#;
+
+/// The page header (static).
+const HEADER_HTML: &str = r#"<h1>Prefill and decode apart</h1><p class="lede">Prefill is bound by compute and decode by memory bandwidth, so a long prompt prefilled beside running decodes slows every one of them. Split the GPUs into a prefill pool and a decode pool and the decodes run undisturbed, but each prompt's KV cache must cross a link first. Sweep the prompt length and find where the split starts to pay; change the link and watch that point move.</p><p class="small muted">Times in milliseconds from the GPU and model presets. Follows §7.3 of the reference article (Splitwise and DistServe, 2024; Dynamo's conditional disaggregation).</p>"#;

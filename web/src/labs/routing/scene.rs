@@ -1,0 +1,390 @@
+//! The Routing Lab player's motion scene and narration. One panel per rule
+//! (two stacked in side-by-side mode, on the same scale): the router on the
+//! left, one row per replica with its waiting queue and its batch slots.
+//! Requests are dots sized by prompt length, coloured by state (waiting,
+//! prefill, decode); a routed request flies from the router to its queue, a
+//! finished one leaves to the right.
+
+use sim_core::choice::Choice;
+use sim_core::labs::routing::player::{At, RoutingMoment, RulePlay, TickEvent, Timeline};
+
+use crate::ui::format::thousands;
+use crate::ui::stage::{Label, Line};
+use crate::ui::{Mark, Palette, Rect, Scene};
+
+/// Waiting requests drawn per replica before the rest are counted in text.
+const QUEUE_SHOWN: usize = 10;
+
+/// The narration of tick `t` for one rule.
+fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
+    let Some(f) = play.at(t) else {
+        return format!("{}: the run's frames stop here.", play.rule.title());
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let routed: Vec<String> = f
+        .events
+        .iter()
+        .filter_map(|e| match *e {
+            TickEvent::Routed {
+                request,
+                replica,
+                reason,
+            } => Some(format!(
+                "request {} ({}-token prompt) → replica {}: {}",
+                request + 1,
+                thousands(
+                    tl.requests
+                        .get(request as usize)
+                        .map_or(0, |r| r.prompt_tokens)
+                        .into()
+                ),
+                replica + 1,
+                reason.explain()
+            )),
+            _ => None,
+        })
+        .collect();
+    match routed.len() {
+        0 => {}
+        1..=2 => parts.push(routed.join("; ")),
+        n => parts.push(format!(
+            "{}; and {} more routed",
+            routed[..2].join("; "),
+            n - 2
+        )),
+    }
+    let count = |want: fn(&TickEvent) -> bool| f.events.iter().filter(|e| want(e)).count();
+    let finished = count(|e| matches!(e, TickEvent::Finished { .. }));
+    let first = count(|e| matches!(e, TickEvent::FirstToken { .. }));
+    if first > 0 {
+        parts.push(format!(
+            "{first} first token{} out",
+            if first == 1 { "" } else { "s" }
+        ));
+    }
+    if finished > 0 {
+        parts.push(format!(
+            "{finished} request{} finished",
+            if finished == 1 { "" } else { "s" }
+        ));
+    }
+    let waiting: usize = f.waiting.iter().map(Vec::len).sum();
+    let running: usize = f.running.iter().map(Vec::len).sum();
+    let mut out = format!("{}: ", play.rule.title());
+    if parts.is_empty() {
+        // In milliseconds an iteration lasts several of them.
+        out.push_str(if ms {
+            "no arrivals; iterations under way"
+        } else {
+            "no arrivals, every busy replica steps once"
+        });
+    } else {
+        out.push_str(&parts.join("; "));
+    }
+    out.push_str(&format!(". {running} running, {waiting} waiting."));
+    out
+}
+
+/// The key moment of tick `t` in words: what one rule did, and side by
+/// side, what the other did with the same request.
+fn moment_words(tl: &Timeline, t: usize) -> String {
+    let Some((k, m)) = tl.moment(t) else {
+        return String::new();
+    };
+    let rule = tl.rules[k].rule.title();
+    let other = |request: u32| -> String {
+        tl.rules
+            .iter()
+            .enumerate()
+            .filter(|&(o, _)| o != k)
+            .filter_map(|(o, p)| {
+                let r = tl.routed_to(o, t, request)?;
+                Some(format!(" {} sent it to replica {}.", p.rule.title(), r + 1))
+            })
+            .collect()
+    };
+    match m {
+        RoutingMoment::SentPastLighter {
+            request,
+            replica,
+            load,
+            lighter,
+            lighter_load,
+        } => format!(
+            " Key moment: {rule} sent request {} to replica {}, which already had {load}, while replica {} had {lighter_load}.{}",
+            request + 1,
+            replica + 1,
+            lighter + 1,
+            other(request)
+        ),
+        RoutingMoment::Escape { request, replica } => format!(
+            " Key moment: the pool was too uneven, so {rule} moved request {} off the replica caching its prefix, to replica {}, the least loaded.{}",
+            request + 1,
+            replica + 1,
+            other(request)
+        ),
+        RoutingMoment::Preemption { replica, request } => format!(
+            " Key moment: under {rule}, replica {} ran out of KV blocks and sent request {} back to its queue.",
+            replica + 1,
+            request + 1
+        ),
+    }
+}
+
+/// The narration of tick `t` (every rule played); with `ms`, a tick is a
+/// millisecond of a GPU preset's run.
+pub fn narrate(tl: &Timeline, t: usize, ms: bool) -> String {
+    let parts: Vec<String> = tl.rules.iter().map(|p| one(tl, p, t, ms)).collect();
+    let when = if ms {
+        format!("{t} ms.")
+    } else {
+        format!("Tick {t}.")
+    };
+    format!("{when} {}{}", parts.join(" "), moment_words(tl, t))
+}
+
+/// Ticks with a key moment (side by side, where the two rules differ).
+pub fn moments(tl: &Timeline) -> Vec<usize> {
+    tl.moments()
+}
+
+/// The scene of tick `t`.
+/// Output length from which an answer counts as long: twice the median.
+fn long_output(tl: &Timeline) -> u32 {
+    let mut outs: Vec<u32> = tl.requests.iter().map(|r| r.output_tokens).collect();
+    outs.sort();
+    outs.get(outs.len() / 2)
+        .map_or(u32::MAX, |m| m.saturating_mul(2).max(2))
+}
+
+/// The scene of tick `t`; `budget` is the prompt tokens one prefill step
+/// computes (a dot's size is its work in steps).
+pub fn scene(
+    tl: &Timeline,
+    slots: u32,
+    budget: u32,
+    t: usize,
+    width: f64,
+    pal: &Palette,
+) -> Option<Scene> {
+    let n = tl.replicas.max(1) as usize;
+    let most = tl
+        .rules
+        .iter()
+        .flat_map(|p| p.at(t))
+        .map(|f| f.waiting.len())
+        .max()?;
+    let rows = n.max(most);
+    let row = if rows > 8 { 20.0 } else { 30.0 };
+    let panel_h = 26.0 + rows as f64 * row + 8.0;
+    let mut scene = Scene {
+        height: panel_h * tl.rules.len() as f64 + 4.0,
+        ..Scene::default()
+    };
+    // A dot's area is the request's work in engine steps: its prefill
+    // chunks plus one decode step per output token (§2: output, not the
+    // prompt, dominates); a ring marks a long answer.
+    let work = |r: &sim_core::labs::routing::player::PlayRequest| {
+        f64::from(r.prompt_tokens) / f64::from(budget.max(1)) + f64::from(r.output_tokens)
+    };
+    let mean = tl.requests.iter().map(work).sum::<f64>() / tl.requests.len().max(1) as f64;
+    let long = long_output(tl);
+    let size = |request: u32| -> f64 {
+        let w = tl.requests.get(request as usize).map_or(mean, work);
+        (5.5 * (w / mean.max(1.0)).sqrt())
+            .max(2.5)
+            .min(row / 2.0 - 2.5)
+    };
+    let ring = |request: u32| -> Option<String> {
+        tl.requests
+            .get(request as usize)
+            .is_some_and(|r| r.output_tokens >= long)
+            .then(|| pal.fg.clone())
+    };
+    for (k, play) in tl.rules.iter().enumerate() {
+        let Some(f) = play.at(t) else {
+            continue;
+        };
+        let y0 = k as f64 * panel_h;
+        panel(
+            &mut scene, tl, play, &f, t, k, y0, width, rows, row, slots, pal, &size, &ring,
+        );
+    }
+    Some(scene)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn panel(
+    scene: &mut Scene,
+    tl: &Timeline,
+    play: &RulePlay,
+    f: &At<'_>,
+    t: usize,
+    k: usize,
+    y0: f64,
+    width: f64,
+    rows: usize,
+    row: f64,
+    slots: u32,
+    pal: &Palette,
+    size: &dyn Fn(u32) -> f64,
+    ring: &dyn Fn(u32) -> Option<String>,
+) {
+    scene.labels.push(Label {
+        x: 8.0,
+        y: y0 + 12.0,
+        text: play.rule.title().to_string(),
+        color: pal.fg.clone(),
+        size: 13.0,
+        bold: true,
+        centre: false,
+    });
+    let router = (22.0, y0 + 26.0 + rows as f64 * row / 2.0);
+    scene.rects.push(Rect {
+        x: 6.0,
+        y: router.1 - 16.0,
+        w: 32.0,
+        h: 32.0,
+        fill: Some(pal.panel.clone()),
+        stroke: Some(pal.accent.clone()),
+        line: 2.0,
+    });
+    scene.labels.push(Label {
+        x: router.0,
+        y: router.1,
+        text: "LB".into(),
+        color: pal.fg.clone(),
+        size: 11.0,
+        bold: true,
+        centre: true,
+    });
+    let name_x = 48.0;
+    let queue_x = name_x + if width >= 520.0 { 62.0 } else { 26.0 };
+    let exit_x = width - 10.0;
+    let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
+    let slots_x = exit_x - 14.0 - slot_w * f64::from(slots);
+    let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
+    let moment_replica = match tl.moment(t) {
+        Some((m, RoutingMoment::SentPastLighter { replica, .. }))
+        | Some((m, RoutingMoment::Escape { replica, .. }))
+        | Some((m, RoutingMoment::Preemption { replica, .. }))
+            if m == k =>
+        {
+            Some(replica as usize)
+        }
+        _ => None,
+    };
+    let id = |request: u32| ((k as u64) << 40) | u64::from(request);
+    for (r, (waiting, running)) in f.waiting.iter().zip(f.running).enumerate() {
+        let y = y0 + 26.0 + (r as f64 + 0.5) * row;
+        let flagged = moment_replica == Some(r);
+        scene.rects.push(Rect {
+            x: queue_x - 4.0,
+            y: y - row / 2.0 + 2.0,
+            w: exit_x - queue_x - 4.0,
+            h: row - 4.0,
+            fill: Some(pal.panel.clone()),
+            stroke: Some(if flagged {
+                pal.accent.clone()
+            } else {
+                pal.border.clone()
+            }),
+            line: if flagged { 2.5 } else { 1.0 },
+        });
+        scene.labels.push(Label {
+            x: name_x,
+            y,
+            text: if width >= 520.0 {
+                format!("Replica {}", r + 1)
+            } else {
+                format!("R{}", r + 1)
+            },
+            color: pal.fg.clone(),
+            size: 11.0,
+            bold: flagged,
+            centre: false,
+        });
+        for s in 0..slots {
+            scene.rects.push(Rect {
+                x: slots_x + f64::from(s) * slot_w + 1.0,
+                y: y - row / 2.0 + 4.0,
+                w: slot_w - 2.0,
+                h: row - 8.0,
+                fill: None,
+                stroke: Some(pal.border.clone()),
+                line: 1.0,
+            });
+        }
+        let room = ((slots_x - queue_x - 8.0) / spot).floor().max(1.0) as usize;
+        let shown = waiting.len().min(room.min(QUEUE_SHOWN));
+        for (j, &req) in waiting.iter().take(shown).enumerate() {
+            scene.marks.push(Mark {
+                id: id(req),
+                // The front of the queue is nearest the slots.
+                x: slots_x - 8.0 - (j as f64 + 0.5) * spot,
+                y,
+                r: size(req),
+                fill: pal.waiting.clone(),
+                ring: ring(req),
+                square: false,
+                from: Some(router),
+                text: None,
+            });
+        }
+        if waiting.len() > shown {
+            scene.labels.push(Label {
+                x: queue_x,
+                y,
+                text: format!("+{}", waiting.len() - shown),
+                color: pal.muted.clone(),
+                size: 10.0,
+                bold: false,
+                centre: false,
+            });
+        }
+        for (s, &(req, prefilling)) in running.iter().enumerate() {
+            scene.marks.push(Mark {
+                id: id(req),
+                x: slots_x + (s as f64 + 0.5) * slot_w,
+                y,
+                r: size(req).min(slot_w / 2.0 - 1.0),
+                fill: if prefilling {
+                    pal.prefill.clone()
+                } else {
+                    pal.decode.clone()
+                },
+                ring: ring(req),
+                square: false,
+                from: Some(router),
+                text: None,
+            });
+        }
+    }
+    // Requests that finished at this tick leave through the right edge.
+    for e in f.events {
+        if let TickEvent::Finished { request, replica } = *e {
+            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
+            scene.marks.push(Mark {
+                id: id(request),
+                x: exit_x,
+                y,
+                r: 2.5,
+                fill: pal.done.clone(),
+                ring: None,
+                square: false,
+                from: None,
+                text: None,
+            });
+        }
+        if let TickEvent::Routed { replica, .. } = *e {
+            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
+            scene.lines.push(Line {
+                from: (router.0 + 16.0, router.1),
+                // To the replica's name, not across it.
+                to: (name_x - 4.0, y),
+                color: pal.accent.clone(),
+                width: 1.5,
+            });
+        }
+    }
+}

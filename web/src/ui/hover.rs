@@ -1,0 +1,238 @@
+//! Pointer and keyboard read-outs on a chart canvas (see `super::chart`).
+//!
+//! A chart is pixels, so what it shows is read back from the last drawing:
+//! the spec and where the plot landed map the pointer (or a keyboard cursor
+//! moved with ← → Home End on the focused canvas) to a data x, and
+//! `charts::values_at` words the values there into a `role="tooltip"` element
+//! the canvas points to with `aria-describedby`. On a player's chart a click
+//! or Enter hands that x to the page's pick (the player seeks there).
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::ui::plot::{ChartSpec, PlotArea};
+
+/// What a click (or Enter) on a player's chart does with the data x under it.
+pub type PickFn = std::sync::Arc<dyn Fn(f64) + Send + Sync>;
+
+/// The last drawing of a chart: what it showed and where.
+pub struct Drawn {
+    /// The spec drawn.
+    pub spec: ChartSpec,
+    /// Where its plot landed on the canvas.
+    pub area: PlotArea,
+}
+
+/// The canvas an event's listener sits on.
+fn canvas_of(e: &web_sys::Event) -> Option<web_sys::HtmlCanvasElement> {
+    e.current_target()?.dyn_into().ok()
+}
+
+/// The tooltip element beside `canvas` (made on first use).
+fn tip(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::HtmlElement> {
+    let id = format!("{}-tip", canvas.id());
+    let doc = canvas.owner_document()?;
+    if let Some(t) = doc.get_element_by_id(&id) {
+        return t.dyn_into().ok();
+    }
+    let t: web_sys::HtmlElement = doc.create_element("div").ok()?.dyn_into().ok()?;
+    t.set_id(&id);
+    t.set_class_name("chart-tip");
+    let _ = t.set_attribute("role", "tooltip");
+    t.set_hidden(true);
+    canvas.parent_element()?.append_child(&t).ok()?;
+    let _ = canvas.set_attribute("aria-describedby", &id);
+    Some(t)
+}
+
+/// Show the values at data x `x` (pixel `px` across the canvas).
+fn show(canvas: &web_sys::HtmlCanvasElement, d: &Drawn, x: f64) {
+    let Some(t) = tip(canvas) else { return };
+    let lines = crate::ui::plot::values_at(&d.spec, x);
+    t.set_text_content(None);
+    if let Some(doc) = canvas.owner_document() {
+        for (i, line) in lines.iter().enumerate() {
+            if let Ok(el) = doc.create_element(if i == 0 { "strong" } else { "span" }) {
+                el.set_text_content(Some(line));
+                let _ = t.append_child(&el);
+            }
+        }
+    }
+    let px = d.area.pixel_x(&d.spec, x);
+    let width = f64::from(canvas.client_width().max(1));
+    let scale = width / f64::from(canvas.width().max(1));
+    let left = canvas.offset_left() as f64 + px * scale;
+    let style = t.style();
+    // Keep the box over the canvas: flip to the left past the middle.
+    if px * scale > width / 2.0 {
+        let _ = style.set_property("left", "");
+        let right = canvas.offset_left() as f64 + width - px * scale + 10.0;
+        let _ = style.set_property("right", &format!("{right:.0}px"));
+    } else {
+        let _ = style.set_property("right", "");
+        let _ = style.set_property("left", &format!("{:.0}px", left + 10.0));
+    }
+    let _ = style.set_property("top", &format!("{}px", canvas.offset_top() + 8));
+    t.set_hidden(false);
+}
+
+fn hide(canvas: &web_sys::HtmlCanvasElement) {
+    if let Some(t) = tip(canvas) {
+        t.set_hidden(true);
+    }
+}
+
+/// Listen for the pointer and the keyboard on `canvas`.
+pub fn attach(
+    canvas: &web_sys::HtmlCanvasElement,
+    drawn: Rc<RefCell<Option<Drawn>>>,
+    pick: Option<PickFn>,
+) {
+    let _ = canvas.set_attribute("tabindex", "0");
+    if pick.is_some() {
+        canvas.class_list().add_1("pickable").ok();
+    }
+    // The keyboard cursor, in data x.
+    let cursor: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
+    let at_pointer = {
+        let drawn = Rc::clone(&drawn);
+        move |e: &web_sys::MouseEvent| -> Option<f64> {
+            let c = canvas_of(e)?;
+            let d = drawn.borrow();
+            let d = d.as_ref()?;
+            let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
+            d.area.data_x(&d.spec, f64::from(e.offset_x()) * scale)
+        }
+    };
+    let on_move = {
+        let drawn = Rc::clone(&drawn);
+        let at = at_pointer.clone();
+        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+            let Some(c) = canvas_of(&e) else {
+                return;
+            };
+            match (at(&e), drawn.borrow().as_ref()) {
+                (Some(x), Some(d)) => show(&c, d, x),
+                _ => hide(&c),
+            }
+        })
+    };
+    let on_leave = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+        if let Some(c) = canvas_of(&e) {
+            hide(&c);
+        }
+    });
+    let on_click = {
+        let drawn = Rc::clone(&drawn);
+        let cursor_after_click = Rc::clone(&cursor);
+        let pick = pick.clone();
+        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
+            let (Some(pick), Some(x)) = (pick.as_ref(), at_pointer(&e)) else {
+                return;
+            };
+            let x = drawn
+                .borrow()
+                .as_ref()
+                .map_or(x, |d| crate::ui::plot::picked_x(&d.spec, x));
+            // The keyboard cursor restarts from the step this click chose.
+            cursor_after_click.set(None);
+            pick(x);
+        })
+    };
+    let on_key = {
+        let drawn = Rc::clone(&drawn);
+        let cursor = Rc::clone(&cursor);
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+            let Some(c) = canvas_of(&e) else {
+                return;
+            };
+            let d = drawn.borrow();
+            let Some(d) = d.as_ref() else { return };
+            let (lo, hi) = d.spec.x_range;
+            // Keys move by one unit on short axes, by 1/50 of the axis on long ones.
+            let unit = ((hi - lo) / 50.0).max(1.0).min(hi - lo);
+            let x = cursor.get().or(d.spec.marker_x).unwrap_or(lo);
+            let next = match e.key().as_str() {
+                "ArrowRight" => (x + unit).min(hi),
+                "ArrowLeft" => (x - unit).max(lo),
+                "Home" => lo,
+                "End" => hi,
+                "Enter" | " " => {
+                    if let Some(pick) = pick.as_ref() {
+                        e.prevent_default();
+                        e.stop_propagation();
+                        pick(crate::ui::plot::picked_x(&d.spec, x));
+                    }
+                    return;
+                }
+                "Escape" => {
+                    hide(&c);
+                    return;
+                }
+                _ => return,
+            };
+            e.prevent_default();
+            e.stop_propagation();
+            cursor.set(Some(next));
+            show(&c, d, next);
+        })
+    };
+    // Focus that comes with a mouse press is the pointer's: the pointer's
+    // read-out stays, rather than jumping to the current step.
+    let pressed: Rc<Cell<bool>> = Rc::new(Cell::new(false));
+    let on_down = {
+        let pressed = Rc::clone(&pressed);
+        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |_: web_sys::MouseEvent| {
+            pressed.set(true);
+        })
+    };
+    let on_focus = {
+        let drawn = Rc::clone(&drawn);
+        let cursor = Rc::clone(&cursor);
+        let pressed = Rc::clone(&pressed);
+        Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
+            let Some(c) = canvas_of(&e) else {
+                return;
+            };
+            if pressed.replace(false) {
+                return;
+            }
+            if let Some(d) = drawn.borrow().as_ref() {
+                let x = d.spec.marker_x.unwrap_or(d.spec.x_range.0);
+                cursor.set(Some(x));
+                show(&c, d, x);
+            }
+        })
+    };
+    let on_blur = {
+        let pressed = Rc::clone(&pressed);
+        Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
+            pressed.set(false);
+            if let Some(c) = canvas_of(&e) {
+                hide(&c);
+            }
+        })
+    };
+    let add = |name: &str, f: &JsValue| {
+        let _ = canvas.add_event_listener_with_callback(name, f.unchecked_ref());
+    };
+    add("mousemove", on_move.as_ref());
+    add("mouseleave", on_leave.as_ref());
+    add("click", on_click.as_ref());
+    add("keydown", on_key.as_ref());
+    add("mousedown", on_down.as_ref());
+    add("focus", on_focus.as_ref());
+    add("blur", on_blur.as_ref());
+    // The listeners live as long as the canvas: closures are leaked once
+    // per chart (a page has a handful).
+    on_move.forget();
+    on_leave.forget();
+    on_click.forget();
+    on_key.forget();
+    on_focus.forget();
+    on_down.forget();
+    on_blur.forget();
+}

@@ -1,0 +1,216 @@
+//! Colours shared by pages and charts. Charts read the page's CSS custom
+//! properties so canvas drawings follow the light or dark theme.
+
+use plotters::style::RGBColor;
+use wasm_bindgen::JsCast;
+
+/// One colour per replica, in order. Each has a relative luminance of about
+/// 0.2, so it keeps at least 3:1 contrast (WCAG's figure for graphics)
+/// against every background of both themes, from the light theme's white to
+/// the dark theme's panels (the test below reads them from the stylesheet):
+/// a replica reads the same in either theme. The first seven are told apart
+/// by hue with the widest gaps (the pools readers usually pick); the rest
+/// keep a 16-replica pool free of repeats.
+pub const REPLICA_HEX: [&str; 16] = [
+    "#177AEB", "#BE6400", "#008E51", "#CC46AA", "#897D00", "#E63939", "#008A8A", "#9461DB",
+    "#378D00", "#BD5D7D", "#A27057", "#42849A", "#7C7C7C", "#6F6FC8", "#C230F2", "#8B7A4A",
+];
+
+/// The colour of replica `i` (0-based).
+pub fn replica_color(i: usize) -> RGBColor {
+    parse_hex(REPLICA_HEX[i % REPLICA_HEX.len()]).unwrap_or(RGBColor(128, 128, 128))
+}
+
+/// CSS colour of replica `i` (0-based), for swatches in tables.
+pub fn replica_hex(i: usize) -> &'static str {
+    REPLICA_HEX[i % REPLICA_HEX.len()]
+}
+
+/// Parse `#rrggbb`.
+pub fn parse_hex(s: &str) -> Option<RGBColor> {
+    let s = s.trim().strip_prefix('#')?;
+    if s.len() != 6 {
+        return None;
+    }
+    let c = |i: usize| u8::from_str_radix(&s[i..i + 2], 16).ok();
+    Some(RGBColor(c(0)?, c(2)?, c(4)?))
+}
+
+/// The theme colours a chart needs.
+#[derive(Clone, Copy, Debug)]
+pub struct ChartTheme {
+    /// Background of the plot.
+    pub background: RGBColor,
+    /// Text and axes.
+    pub foreground: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// Markers for the current position (player ticks).
+    pub accent: RGBColor,
+}
+
+impl Default for ChartTheme {
+    fn default() -> Self {
+        ChartTheme {
+            background: RGBColor(255, 255, 255),
+            foreground: RGBColor(30, 30, 30),
+            grid: RGBColor(225, 225, 225),
+            accent: RGBColor(204, 0, 0),
+        }
+    }
+}
+
+thread_local! {
+    static CHART_THEME: std::cell::RefCell<Option<(u32, ChartTheme)>> = const { std::cell::RefCell::new(None) };
+    static GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    static WATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How many times the colour scheme has changed since the page loaded:
+/// colours read from CSS are kept until it changes (reading computed style
+/// forces a style recalculation, which a chart redrawn every player step
+/// should not pay for).
+pub fn generation() -> u32 {
+    if !WATCHING.with(|w| w.replace(true)) {
+        watch_scheme();
+    }
+    GENERATION.with(|g| g.get())
+}
+
+/// Count a change of `prefers-color-scheme` (a forced `theme=` never changes).
+fn watch_scheme() {
+    use wasm_bindgen::prelude::*;
+    let Some(query) = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+    else {
+        return;
+    };
+    let on_change = Closure::<dyn FnMut()>::new(|| GENERATION.with(|g| g.set(g.get() + 1)));
+    let _ = query.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+    // One listener for the page's life.
+    on_change.forget();
+}
+
+impl ChartTheme {
+    /// The page's chart colours, read once per colour scheme.
+    pub fn current() -> ChartTheme {
+        let now = generation();
+        if let Some((g, t)) = CHART_THEME.with(|c| *c.borrow()) {
+            if g == now {
+                return t;
+            }
+        }
+        let t = ChartTheme::from_css();
+        CHART_THEME.with(|c| *c.borrow_mut() = Some((now, t)));
+        t
+    }
+
+    /// Read `--chart-bg`, `--fg`, `--chart-grid` and `--accent` from the root element.
+    pub fn from_css() -> ChartTheme {
+        let fallback = ChartTheme::default();
+        let Some(window) = web_sys::window() else {
+            return fallback;
+        };
+        let Some(root) = window.document().and_then(|d| d.document_element()) else {
+            return fallback;
+        };
+        let Ok(Some(style)) = window.get_computed_style(root.unchecked_ref()) else {
+            return fallback;
+        };
+        let read = |name: &str, default: RGBColor| {
+            style
+                .get_property_value(name)
+                .ok()
+                .and_then(|v| parse_hex(&v))
+                .unwrap_or(default)
+        };
+        ChartTheme {
+            background: read("--chart-bg", fallback.background),
+            foreground: read("--fg", fallback.foreground),
+            grid: read("--chart-grid", fallback.grid),
+            accent: read("--accent", fallback.accent),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest pool the Routing Lab allows gets one colour per replica.
+    #[test]
+    fn every_replica_of_the_largest_pool_has_its_own_colour() {
+        use sim_core::params::{Configurable, Shape};
+        let Some(Shape::Whole { max, .. }) =
+            sim_core::labs::routing::Config::param("replicas").map(|p| p.shape())
+        else {
+            panic!("replicas is a whole number");
+        };
+        let most = max as usize;
+        let colours: std::collections::HashSet<&str> = (0..most).map(replica_hex).collect();
+        assert_eq!(colours.len(), most);
+        assert!((0..most).all(|i| parse_hex(replica_hex(i)).is_some()));
+    }
+
+    /// WCAG 2 relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let RGBColor(r, g, b) = parse_hex(hex).expect("a #rrggbb colour");
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                libm::pow((c + 0.055) / 1.055, 2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    /// WCAG 2 contrast ratio of two colours.
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// Every background a replica's colour is drawn on (page, panels, chart
+    /// area), in both themes, as the stylesheet sets them.
+    fn backgrounds() -> Vec<(String, String)> {
+        let css = include_str!("../../../assets/style.css");
+        let mut out = Vec::new();
+        for line in css.lines() {
+            let line = line.trim();
+            for var in ["--bg:", "--panel:", "--chart-bg:"] {
+                if let Some(rest) = line.strip_prefix(var) {
+                    let value = rest.trim().trim_end_matches(';').trim().to_string();
+                    out.push((var.to_string(), value));
+                }
+            }
+        }
+        out
+    }
+
+    /// Each replica colour stands out at least 3:1 against every background
+    /// of both themes.
+    #[test]
+    fn every_replica_colour_has_3_to_1_contrast_in_both_themes() {
+        let bgs = backgrounds();
+        // Light and dark (twice: the system's dark and the forced one).
+        assert!(
+            bgs.len() >= 9,
+            "backgrounds read from the stylesheet: {bgs:?}"
+        );
+        assert!(bgs.iter().any(|(_, v)| v == "#ffffff"));
+        assert!(bgs.iter().any(|(_, v)| v == "#1f2226"));
+        let mut worst = f64::MAX;
+        for hex in REPLICA_HEX {
+            for (var, bg) in &bgs {
+                let c = contrast(hex, bg);
+                worst = worst.min(c);
+                assert!(c >= 3.0, "replica colour {hex} on {var} {bg}: {c:.2}:1");
+            }
+        }
+        println!("lowest replica contrast over both themes: {worst:.2}:1");
+        // The check can fail: the old yellow on white.
+        assert!(contrast("#F0E442", "#ffffff") < 3.0);
+    }
+}
