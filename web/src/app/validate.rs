@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use sim_core::labs::validation::{self, scenarios, Scenario, Validation};
 
 use crate::platform::worker::{self, Reply};
-use crate::ui::html::{el, Cell, El, Html, Markup, Row, Table};
+use crate::ui::html::{el, El, Html, Markup};
+use crate::ui::table::{Cell, Row, Table};
 use sim_core::labs::serve::Ask;
 
 /// The seed counts the page offers (the CLI and the tests run 20).

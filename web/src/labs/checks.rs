@@ -6,7 +6,7 @@
 /// star lands on that side: the walk covers each column with its better
 /// value first and last, larger and smaller.
 mod columns {
-    use crate::ui::html::{best_mask, directions};
+    use crate::ui::table::{best_mask, directions};
 
     /// Every starred column of every lab: (lab, title, larger is better).
     fn all() -> Vec<(&'static str, &'static str, bool)> {

@@ -22,7 +22,10 @@ use sim_core::choice::Choice;
 use sim_core::labs::{self, Lab, LabEntry};
 use sim_core::params::{erased, AnyConfig};
 
+use leptos::prelude::{AnyView, IntoAny};
+
 use crate::ui::html::Html;
+use crate::ui::table::Pick;
 use crate::ui::plot::ChartSpec;
 use crate::ui::theme::ChartTheme;
 use crate::ui::{Palette, Scene};
@@ -205,17 +208,19 @@ pub struct Player<L: Lab> {
     /// Trusted markup under the stage: its legend.
     pub legend: &'static str,
     /// The step in detail, under the stage.
-    pub detail: fn(&View<'_, L>) -> Html,
+    pub detail: fn(&View<'_, L>) -> AnyView,
 }
 
 /// Settings to apply, in order: `(key, value)`.
 pub type Settings = Vec<(&'static str, String)>;
 
+/// What an editor's inputs and buttons call with the reader's edit.
+pub type Edits = leptos::prelude::Callback<Edit>;
+
 /// An edit the reader made in a trace editor.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
-    /// An input of request `row` (its `data-req`) changed field `field`
-    /// (its `data-field`) to `value`.
+    /// An input of request `row` changed field `field` to `value`.
     Change {
         /// Row index.
         row: usize,
@@ -224,7 +229,7 @@ pub enum Edit {
         /// New value, as typed.
         value: String,
     },
-    /// A button with `data-key` was pressed.
+    /// The button with this key was pressed.
     Click(String),
 }
 
@@ -233,8 +238,9 @@ pub enum Edit {
 pub struct Editor<L: Lab> {
     /// The fieldset's legend.
     pub legend: &'static str,
-    /// The rows as inputs (`data-req`, `data-field`) and buttons (`data-key`).
-    pub html: fn(&View<'_, L>) -> Html,
+    /// The rows as inputs and buttons, each calling the [`Edits`] it is
+    /// given with what the reader did.
+    pub view: fn(&View<'_, L>, Edits) -> AnyView,
     /// The settings an edit makes, in order (usually the `trace`
     /// parameter's new text; none when nothing changes).
     pub edit: fn(&View<'_, L>, &Edit) -> Settings,
@@ -244,10 +250,10 @@ pub struct Editor<L: Lab> {
 pub struct Comparison<L: Lab> {
     /// Its heading (empty for none).
     pub heading: &'static str,
-    /// The table (rows whose `data-key` is an item's name pick that item).
-    pub table: fn(&View<'_, L>) -> Html,
+    /// The table (a row whose key is an item's name picks that item).
+    pub table: fn(&View<'_, L>, Pick) -> AnyView,
     /// The note under it.
-    pub note: fn(&View<'_, L>) -> Html,
+    pub note: fn(&View<'_, L>) -> AnyView,
 }
 
 /// A lab that has a page: each lab folder implements it for sim-core's lab
@@ -265,7 +271,7 @@ pub struct Page<L: Lab> {
     /// The heading of the inputs panel.
     pub inputs: &'static str,
     /// Lines under the controls (the offered load), reading the run.
-    pub under_controls: Option<fn(&View<'_, L>) -> Html>,
+    pub under_controls: Option<fn(&View<'_, L>) -> AnyView>,
     /// For labs that replay traces: what the import read and skipped.
     pub imported: Option<Words<L>>,
     /// What one step of a run's progress is ("rules", "runs").
@@ -275,11 +281,11 @@ pub struct Page<L: Lab> {
     /// The player, for labs whose [`sim_core::labs::LabInfo::player`] is set.
     pub player: Option<Player<L>>,
     /// Headline numbers.
-    pub cards: Option<fn(&View<'_, L>) -> Html>,
+    pub cards: Option<fn(&View<'_, L>) -> AnyView>,
     /// Charts, in order.
     pub charts: &'static [Chart<L>],
-    /// Tables under the charts (a row's `data-key` naming an item picks it).
-    pub tables: &'static [fn(&View<'_, L>) -> Html],
+    /// Tables under the charts (a row whose key names an item picks it).
+    pub tables: &'static [fn(&View<'_, L>, Pick) -> AnyView],
     /// A comparison of every item, under the grid.
     pub comparison: Option<Comparison<L>>,
     /// Range controls whose recomputation is too slow to follow a drag.
@@ -385,9 +391,9 @@ pub trait AnyPage: Sync {
     /// The stage's scene.
     fn scene(&self, s: &Snap<'_>, width: f64, palette: &Palette) -> Option<Scene>;
     /// The step in detail.
-    fn detail(&self, s: &Snap<'_>) -> Html;
+    fn detail(&self, s: &Snap<'_>) -> AnyView;
     /// Lines under the controls.
-    fn under_controls(&self, s: &Snap<'_>) -> Option<Html>;
+    fn under_controls(&self, s: &Snap<'_>) -> Option<AnyView>;
     /// What a trace import read and skipped.
     fn imported(&self, s: &Snap<'_>) -> Option<String>;
     /// What one step of progress is.
@@ -395,13 +401,13 @@ pub trait AnyPage: Sync {
     /// The editor's legend, if there is one.
     fn editor(&self) -> Option<&'static str>;
     /// The editor's inputs.
-    fn editor_html(&self, s: &Snap<'_>) -> Html;
+    fn editor_view(&self, s: &Snap<'_>, edits: Edits) -> AnyView;
     /// The settings an edit makes.
     fn edit(&self, s: &Snap<'_>, edit: &Edit) -> Vec<(&'static str, String)>;
     /// Whether the page has cards.
     fn has_cards(&self) -> bool;
     /// The cards.
-    fn cards(&self, s: &Snap<'_>) -> Html;
+    fn cards(&self, s: &Snap<'_>) -> AnyView;
     /// The charts' ids and flags.
     fn charts(&self) -> Vec<ChartMeta>;
     /// Chart `i`'s caption.
@@ -415,11 +421,13 @@ pub trait AnyPage: Sync {
     /// How many tables.
     fn table_count(&self) -> usize;
     /// Table `i`.
-    fn table(&self, i: usize, s: &Snap<'_>) -> Html;
+    fn table(&self, i: usize, s: &Snap<'_>, pick: Pick) -> AnyView;
     /// The comparison's heading, if there is one.
     fn comparison(&self) -> Option<&'static str>;
-    /// The comparison's table and note.
-    fn comparison_html(&self, s: &Snap<'_>) -> (Html, Html);
+    /// The comparison's table.
+    fn comparison_table(&self, s: &Snap<'_>, pick: Pick) -> AnyView;
+    /// The note under the comparison.
+    fn comparison_note(&self, s: &Snap<'_>) -> AnyView;
     /// The lab's own widgets.
     fn extras(&self) -> &'static [fn(&state::State) -> leptos::prelude::AnyView];
     /// Every chart at the lab's defaults, run natively (first step, default
@@ -571,14 +579,14 @@ where
         (self.player.as_ref()?.scene)(&self.view(s)?, width, palette)
     }
 
-    fn detail(&self, s: &Snap<'_>) -> Html {
+    fn detail(&self, s: &Snap<'_>) -> AnyView {
         match (&self.player, self.view(s)) {
             (Some(p), Some(v)) => (p.detail)(&v),
-            _ => Html::new(),
+            _ => ().into_any(),
         }
     }
 
-    fn under_controls(&self, s: &Snap<'_>) -> Option<Html> {
+    fn under_controls(&self, s: &Snap<'_>) -> Option<AnyView> {
         Some((self.under_controls?)(&self.view(s)?))
     }
 
@@ -594,10 +602,10 @@ where
         self.editor.as_ref().map(|e| e.legend)
     }
 
-    fn editor_html(&self, s: &Snap<'_>) -> Html {
+    fn editor_view(&self, s: &Snap<'_>, edits: Edits) -> AnyView {
         match (&self.editor, self.view(s)) {
-            (Some(e), Some(v)) => (e.html)(&v),
-            _ => Html::new(),
+            (Some(e), Some(v)) => (e.view)(&v, edits),
+            _ => ().into_any(),
         }
     }
 
@@ -612,10 +620,10 @@ where
         self.cards.is_some()
     }
 
-    fn cards(&self, s: &Snap<'_>) -> Html {
+    fn cards(&self, s: &Snap<'_>) -> AnyView {
         match (self.cards, self.view(s)) {
             (Some(f), Some(v)) => f(&v),
-            _ => Html::new(),
+            _ => ().into_any(),
         }
     }
 
@@ -660,10 +668,10 @@ where
         self.tables.len()
     }
 
-    fn table(&self, i: usize, s: &Snap<'_>) -> Html {
+    fn table(&self, i: usize, s: &Snap<'_>, pick: Pick) -> AnyView {
         match (self.tables.get(i), self.view(s)) {
-            (Some(t), Some(v)) => t(&v),
-            _ => Html::new(),
+            (Some(t), Some(v)) => t(&v, pick),
+            _ => ().into_any(),
         }
     }
 
@@ -671,10 +679,17 @@ where
         self.comparison.as_ref().map(|c| c.heading)
     }
 
-    fn comparison_html(&self, s: &Snap<'_>) -> (Html, Html) {
+    fn comparison_table(&self, s: &Snap<'_>, pick: Pick) -> AnyView {
         match (&self.comparison, self.view(s)) {
-            (Some(c), Some(v)) => ((c.table)(&v), (c.note)(&v)),
-            _ => (Html::new(), Html::new()),
+            (Some(c), Some(v)) => (c.table)(&v, pick),
+            _ => ().into_any(),
+        }
+    }
+
+    fn comparison_note(&self, s: &Snap<'_>) -> AnyView {
+        match (&self.comparison, self.view(s)) {
+            (Some(c), Some(v)) => (c.note)(&v),
+            _ => ().into_any(),
         }
     }
 

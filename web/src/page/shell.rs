@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use leptos::html::{Canvas, P};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::state::State;
-use super::{AnyPage, ChartMeta, Edit, Seek};
+use super::{AnyPage, ChartMeta, Edit, Edits, Seek};
 use crate::ui::chart::{draw_linked, PickFn};
-use crate::ui::html::{clicked_key, el, Html, Markup};
+use crate::ui::html::{Html, Markup};
+use crate::ui::table::Pick;
 use crate::ui::{
     Allows, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice, Player,
     RunStatus, SceneFn, Setter, Stage, TracePanel,
@@ -38,18 +38,16 @@ fn control_specs(page: &'static dyn AnyPage) -> Vec<ControlSpec> {
     specs
 }
 
-/// A click on a row whose `data-key` names an item puts that item in focus.
-fn pick_focus(state: State) -> impl Fn(web_sys::MouseEvent) + Clone + 'static {
-    move |ev| {
+/// Picking a row whose key names an item puts that item in focus.
+fn pick_focus(state: State) -> Pick {
+    Callback::new(move |name: &'static str| {
         let Some(focus) = state.page.entry().focus else {
             return;
         };
-        if let Some(name) = clicked_key(&ev) {
-            if (focus.options)().iter().any(|o| o.name == name) {
-                let _ = state.set(focus.key, &name);
-            }
+        if (focus.options)().iter().any(|o| o.name == name) {
+            let _ = state.set(focus.key, name);
         }
-    }
+    })
 }
 
 /// The controls panel.
@@ -63,12 +61,7 @@ fn inputs(state: State) -> impl IntoView {
     let locked = state.embed.with_value(|e| e.controls.is_some());
     let allows: Option<Allows> =
         locked.then(|| -> Allows { Arc::new(move |k: &str| state.allows(k)) });
-    let under = move || {
-        state
-            .with_snap(|s| page.under_controls(s))
-            .flatten()
-            .unwrap_or_default()
-    };
+    let under = move || state.with_snap(|s| page.under_controls(s)).flatten();
     let trace = entry.replays_traces.then(|| {
         let summary = Signal::derive(move || state.with_snap(|s| page.imported(s)).flatten());
         let set: Setter = Arc::new(move |k: &str, v: &str| state.set(k, v));
@@ -76,42 +69,15 @@ fn inputs(state: State) -> impl IntoView {
         view! { <TracePanel trace=state.trace import=state.import set=set summary=summary refused=state.main.trace_refused locked=locked /> }
     });
     let editor = page.editor().map(|legend| {
-        let edit = move |e: Edit| {
+        let edits: Edits = Callback::new(move |e: Edit| {
             for (key, value) in state.with_settings_snap(|s| page.edit(s, &e)).unwrap_or_default() {
                 let _ = state.set(key, &value);
             }
-        };
-        let on_change = move |ev: web_sys::Event| {
-            let Some(target) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-            else {
-                return;
-            };
-            let Some(row) = target
-                .get_attribute("data-req")
-                .and_then(|r| r.parse::<usize>().ok())
-            else {
-                return;
-            };
-            let value = js_sys::Reflect::get(&target, &"value".into())
-                .ok()
-                .and_then(|v| v.as_string())
-                .unwrap_or_default();
-            let field = target.get_attribute("data-field").unwrap_or_default();
-            edit(Edit::Change { row, field, value });
-        };
-        let on_click = move |ev: web_sys::MouseEvent| {
-            if let Some(key) = clicked_key(&ev) {
-                edit(Edit::Click(key));
-            }
-        };
+        });
         view! {
             <fieldset class="trace-editor" data-control="trace" hidden=!state.allows("trace")>
                 <legend>{legend}</legend>
-                <div on:change=on_change on:click=on_click>
-                    <Markup html=move || state.with_settings_snap(|s| page.editor_html(s)).unwrap_or_default() />
-                </div>
+                <div>{move || state.with_settings_snap(|s| page.editor_view(s, edits))}</div>
             </fieldset>
         }
     });
@@ -119,7 +85,7 @@ fn inputs(state: State) -> impl IntoView {
         <section class="controls" aria-label="Controls" data-panel="controls">
             <h2>{page.inputs()}</h2>
             <Controls specs=control_specs(page) get=get set=set defer=defer allows=allows />
-            <Markup html=under />
+            <div>{under}</div>
             {trace}
             {editor}
         </section>
@@ -213,7 +179,7 @@ fn player(state: State) -> Option<impl IntoView> {
             <Player step=step wanted=state.wanted_step len=len unit=unit playing=state.playing
                 speed=state.speed zero_based=info.first == 0 moments=moments narration=narration />
             <Markup html=Html::trusted(meta.legend) class="player-legend" />
-            <Markup html=move || state.with_snap(|s| page.detail(s)).unwrap_or_default() class="player-detail" />
+            <div class="player-detail">{move || state.with_snap(|s| page.detail(s))}</div>
         </div>
     }
     .into()
@@ -224,27 +190,18 @@ fn vs_picker(state: State) -> impl IntoView {
     let focus = state.page.entry().focus;
     let open = focus.is_some_and(|f| state.allows(f.key));
     let options = move || {
-        let Some(f) = focus else {
-            return Html::new();
-        };
+        let f = focus?;
         let (current, chosen) = (state.focus.get(), state.vs.get());
-        let mut out = Html::from(
-            el("option")
-                .attr("value", "")
-                .flag("selected", chosen.is_none())
-                .text("— one rule —"),
-        );
-        for (i, o) in (f.options)().iter().enumerate() {
-            if Some(i) != current {
-                out.push(
-                    el("option")
-                        .attr("value", o.name)
-                        .flag("selected", chosen == Some(i))
-                        .text(o.title),
-                );
-            }
-        }
-        out
+        let rest = (f.options)()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != current)
+            .map(|(i, o)| view! { <option value=o.name selected=chosen == Some(i)>{o.title}</option> })
+            .collect_view();
+        Some(view! {
+            <option value="" selected=chosen.is_none()>"— one rule —"</option>
+            {rest}
+        })
     };
     view! {
         <label class="vs-picker">
@@ -255,7 +212,7 @@ fn vs_picker(state: State) -> impl IntoView {
                     let pick = focus.and_then(|f| (f.options)().iter().position(|o| o.name == v));
                     state.vs.set(pick);
                 }
-            }><Markup inline=true html=options /></select>
+            }>{options}</select>
         </label>
     }
 }
@@ -274,7 +231,7 @@ pub fn Shell(
     let cards = page.has_cards().then(|| {
         view! {
             <div data-panel="cards" id="headline">
-                <Markup html=move || state.with_snap(|s| page.cards(s)).unwrap_or_default() />
+                <div>{move || state.with_snap(|s| page.cards(s))}</div>
             </div>
         }
     });
@@ -284,25 +241,23 @@ pub fn Shell(
         .enumerate()
         .map(|(i, meta)| chart(state, i, meta))
         .collect_view();
+    let pick = pick_focus(state);
     let tables = (0..page.table_count())
         .map(|i| {
             view! {
-                <div data-panel="table" on:click=pick_focus(state)>
-                    <Markup html=move || state.with_snap(|s| page.table(i, s)).unwrap_or_default() />
+                <div data-panel="table">
+                    <div>{move || state.with_snap(|s| page.table(i, s, pick))}</div>
                 </div>
             }
         })
         .collect_view();
     let extras = page.extras().iter().map(|f| f(&state)).collect_view();
     let comparison = page.comparison().map(|heading| {
-        let html = move || state.with_snap(|s| page.comparison_html(s));
         view! {
             <section class="comparison" aria-label=heading data-panel="table">
                 {(!heading.is_empty()).then(|| view! { <h2>{heading}</h2> })}
-                <div on:click=pick_focus(state)>
-                    <Markup html=move || html().map(|h| h.0).unwrap_or_default() />
-                </div>
-                <Markup html=move || html().map(|h| h.1).unwrap_or_default() />
+                <div><div>{move || state.with_snap(|s| page.comparison_table(s, pick))}</div></div>
+                <div>{move || state.with_snap(|s| page.comparison_note(s))}</div>
             </section>
         }
     });

@@ -1,9 +1,9 @@
 //! HTML that is safe by construction, and the one place it reaches the DOM.
 //!
-//! Read-only parts of a page (tables, cards, notices, the home page) are built
-//! as HTML text rather than as `view!` trees: every distinct view tree
-//! instantiates the renderer's generics anew, and text keeps the bundle small.
-//! Text is only safe if every dynamic value is escaped, so escaping is not a
+//! Static prose that is written as HTML literals (a lab's header, a tour
+//! step's words) reaches the page here; everything a reader acts on, and
+//! every table and card, is a `view!` tree (`crate::ui::table`). Text is
+//! only safe if every dynamic value is escaped, so escaping is not a
 //! convention here but the only way in:
 //!
 //! - [`Html`] has a private field: the only ways to make one are [`el`] (tag
@@ -54,6 +54,12 @@ impl Html {
     /// Only `&'static str` is accepted, so no runtime value can get here.
     pub fn trusted(markup: &'static str) -> Html {
         Html(markup.to_string())
+    }
+
+    /// As a view: the HTML in a `<div>` (static prose only: a lab's header,
+    /// a note written as a literal).
+    pub fn view(self) -> AnyView {
+        view! { <Markup html=self /> }.into_any()
     }
 
     /// Append more HTML.
@@ -213,149 +219,6 @@ pub fn Markup(
     }
 }
 
-/// One table cell.
-#[derive(Clone, Debug, Default)]
-pub struct Cell {
-    /// Text shown.
-    pub text: String,
-    /// Mark as the best value of its column.
-    pub best: bool,
-    /// A colour swatch before the text (CSS colour from the theme's palette).
-    pub swatch: Option<&'static str>,
-    /// Extra class names.
-    pub class: &'static str,
-}
-
-impl Cell {
-    /// A plain text cell.
-    pub fn new(text: impl Into<String>) -> Cell {
-        Cell {
-            text: text.into(),
-            ..Cell::default()
-        }
-    }
-
-    /// Mark as best when `best` holds.
-    pub fn best(mut self, best: bool) -> Cell {
-        self.best = best;
-        self
-    }
-
-    /// Add a colour swatch.
-    pub fn swatch(mut self, color: &'static str) -> Cell {
-        self.swatch = Some(color);
-        self
-    }
-
-    /// Add class names.
-    pub fn class(mut self, class: &'static str) -> Cell {
-        self.class = class;
-        self
-    }
-}
-
-/// A table: caption, column heads (with optional meaning as a title), rows whose
-/// first cell is the row header. Wrapped in a box that scrolls sideways.
-#[derive(Clone, Debug, Default)]
-pub struct Table {
-    /// Element id.
-    pub id: &'static str,
-    /// Extra class names.
-    pub class: &'static str,
-    /// Caption, if any.
-    pub caption: String,
-    /// Column heads: (text, meaning shown on hover).
-    pub head: Vec<(String, String)>,
-    /// Rows; the first cell is the row header.
-    pub rows: Vec<Row>,
-}
-
-/// One row.
-#[derive(Clone, Debug, Default)]
-pub struct Row {
-    /// Cells, first one the row header.
-    pub cells: Vec<Cell>,
-    /// Highlight the row.
-    pub selected: bool,
-    /// If set, the row header is a button with this `data-key` (for delegated clicks).
-    pub key: Option<&'static str>,
-}
-
-impl Table {
-    /// Build the table.
-    pub fn html(&self) -> Html {
-        let head = el("tr").children(self.head.iter().map(|(text, meaning)| {
-            el("th")
-                .attr("scope", "col")
-                .attr_opt("title", (!meaning.is_empty()).then_some(meaning))
-                .text(text)
-        }));
-        let rows = self.rows.iter().map(|row| {
-            let cells = row.cells.iter().enumerate().map(|(i, cell)| {
-                let swatch = cell.swatch.map(|c| {
-                    el("span")
-                        .class("swatch")
-                        .attr("style", format!("background:{c}"))
-                });
-                if i == 0 {
-                    let label: Html = match row.key {
-                        Some(key) => el("button")
-                            .class("linklike")
-                            .attr("data-key", key)
-                            .attr("aria-pressed", if row.selected { "true" } else { "false" })
-                            .text(&cell.text)
-                            .into(),
-                        None => Html::text(&cell.text),
-                    };
-                    el("th")
-                        .attr("scope", "row")
-                        .class(cell.class)
-                        .children(swatch)
-                        .child(label)
-                } else {
-                    let class = match (cell.best, cell.class) {
-                        (true, "") => "best".to_string(),
-                        (true, c) => format!("best {c}"),
-                        (false, c) => c.to_string(),
-                    };
-                    el("td")
-                        .class(class)
-                        .children(swatch)
-                        .text(&cell.text)
-                        .children(
-                            cell.best
-                                .then(|| el("span").class("best-mark").text(" ★ best")),
-                        )
-                }
-            });
-            el("tr")
-                .class(if row.selected { "selected" } else { "" })
-                .children(cells)
-        });
-        let table = el("table")
-            .id(self.id)
-            .class(self.class)
-            .children((!self.caption.is_empty()).then(|| el("caption").text(&self.caption)))
-            .child(el("thead").child(head))
-            .child(el("tbody").children(rows));
-        // Focusable, so a keyboard can scroll a wide table sideways.
-        el("div")
-            .class("table-wrap")
-            .attr("tabindex", "0")
-            .attr("role", "region")
-            .attr(
-                "aria-label",
-                if self.caption.is_empty() {
-                    "Table"
-                } else {
-                    self.caption.as_str()
-                },
-            )
-            .child(table)
-            .into()
-    }
-}
-
 /// The `data-key` of the element (or nearest ancestor) a click landed on, for
 /// tables that delegate clicks on their row buttons.
 pub fn clicked_key(ev: &web_sys::MouseEvent) -> Option<String> {
@@ -368,184 +231,9 @@ pub fn clicked_key(ev: &web_sys::MouseEvent) -> Option<String> {
         .get_attribute("data-key")
 }
 
-/// Indices of the best values of `values` (ties all marked), comparing what is
-/// shown (`show`) so a tie the reader sees is a tie.
-pub fn best_mask(values: &[f64], higher_is_better: bool, show: fn(f64) -> String) -> Vec<bool> {
-    let best = if higher_is_better {
-        values.iter().copied().fold(f64::MIN, f64::max)
-    } else {
-        values.iter().copied().fold(f64::MAX, f64::min)
-    };
-    let best = show(best);
-    let mask: Vec<bool> = values.iter().map(|&v| show(v) == best).collect();
-    // When every row shows the same value nothing stands out: mark none.
-    if values.len() > 1 && mask.iter().all(|&b| b) {
-        return vec![false; values.len()];
-    }
-    mask
-}
-
-/// Each column's title and whether larger values are better (what the
-/// table test walks).
-#[cfg(test)]
-pub fn directions<R>(columns: &[Column<R>]) -> Vec<(&'static str, bool)> {
-    columns
-        .iter()
-        .map(|c| (c.title, c.higher_is_better))
-        .collect()
-}
-
-/// A column of a comparison table over items of type `R`.
-pub struct Column<R> {
-    /// Head text.
-    pub title: &'static str,
-    /// What the column means (shown on hover).
-    pub meaning: &'static str,
-    /// The value compared.
-    pub value: fn(&R) -> f64,
-    /// How it is shown (ties are judged on what is shown).
-    pub show: fn(f64) -> String,
-    /// Whether larger values are better.
-    pub higher_is_better: bool,
-}
-
-/// A comparison table: one row per item, the best value of each column marked.
-pub struct Compare<'a, R> {
-    /// Element id.
-    pub id: &'static str,
-    /// Caption (may be empty).
-    pub caption: &'static str,
-    /// Head of the first column.
-    pub first: &'static str,
-    /// The items, one per row.
-    pub items: &'a [R],
-    /// Row title of an item.
-    pub title: fn(&R) -> &'static str,
-    /// If set, row titles are buttons with this `data-key`.
-    pub key: Option<fn(&R) -> &'static str>,
-    /// Whether an item's row is highlighted.
-    pub selected: &'a dyn Fn(&R) -> bool,
-    /// The columns.
-    pub columns: &'a [Column<R>],
-    /// Whether the figures are of a run still under way (a player before
-    /// its last step): then only a column that says "so far" in its title
-    /// marks a best, since the others would crown a winner too early.
-    pub so_far: bool,
-}
-
-impl<R> Compare<'_, R> {
-    /// Build through [`Table`].
-    pub fn html(&self) -> Html {
-        let masks: Vec<Vec<bool>> = self
-            .columns
-            .iter()
-            .map(|c| {
-                let values: Vec<f64> = self.items.iter().map(c.value).collect();
-                if self.so_far && !c.title.contains("so far") {
-                    return vec![false; values.len()];
-                }
-                best_mask(&values, c.higher_is_better, c.show)
-            })
-            .collect();
-        let mut head = vec![(self.first.to_string(), String::new())];
-        head.extend(
-            self.columns
-                .iter()
-                .map(|c| (c.title.to_string(), c.meaning.to_string())),
-        );
-        Table {
-            id: self.id,
-            class: "compare",
-            caption: self.caption.to_string(),
-            head,
-            rows: self
-                .items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| {
-                    let mut cells = vec![Cell::new((self.title)(item))];
-                    cells.extend(
-                        self.columns
-                            .iter()
-                            .zip(&masks)
-                            .map(|(c, m)| Cell::new((c.show)((c.value)(item))).best(m[i])),
-                    );
-                    Row {
-                        cells,
-                        selected: (self.selected)(item),
-                        key: self.key.map(|k| k(item)),
-                    }
-                })
-                .collect(),
-        }
-        .html()
-    }
-}
-
-/// A result card: title, value with unit, and its meaning on hover and focus
-/// (the card's accessible description).
-pub fn card(id: &str, title: &str, value: &str, unit: &str, meaning: &str) -> Html {
-    let meaning_id = format!("{id}-meaning");
-    el("div")
-        .class("card")
-        .id(id)
-        .attr("tabindex", "0")
-        .attr("aria-describedby", &meaning_id)
-        .child(el("div").class("card-title").text(title))
-        .child(
-            el("div")
-                .class("card-value")
-                .child(el("span").class("card-number").text(value))
-                .children(
-                    (!unit.is_empty())
-                        .then(|| el("span").class("card-unit").text(format!(" {unit}"))),
-                ),
-        )
-        .child(
-            el("div")
-                .class("card-meaning")
-                .id(meaning_id)
-                .attr("role", "tooltip")
-                .text(meaning),
-        )
-        .into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_text_and_attributes_and_marks_best() {
-        let t = Table {
-            id: "t",
-            head: vec![
-                ("Rule".into(), String::new()),
-                ("P95".into(), "tail \"x\"".into()),
-            ],
-            rows: vec![Row {
-                cells: vec![Cell::new("a<b"), Cell::new("1").best(true)],
-                selected: true,
-                key: Some("a"),
-            }],
-            ..Table::default()
-        };
-        let html = t.html();
-        let s = html.as_str();
-        assert!(s.contains("a&lt;b"));
-        assert!(s.contains(r#"<td class="best">1<span class="best-mark"> ★ best</span></td>"#));
-        assert!(s.contains(r#"data-key="a""#));
-        assert!(s.contains(r#"title="tail &quot;x&quot;""#));
-        assert_eq!(
-            best_mask(&[3.0, 1.0, 1.04], false, |x| format!("{x:.1}")),
-            [false, true, true]
-        );
-        // Every row tied: no mark at all.
-        assert_eq!(
-            best_mask(&[1.0, 1.04, 0.96], false, |x| format!("{x:.1}")),
-            [false, false, false]
-        );
-    }
 
     #[test]
     fn payloads_stay_text() {
@@ -556,8 +244,6 @@ mod tests {
         assert!(h.as_str().starts_with(r#"<p title="&quot;&gt;&lt;script"#));
         let link: Html = el("a").href("javascript:alert(1)").text("x").into();
         assert_eq!(link.as_str(), r##"<a href="#">x</a>"##);
-        let c = card("c", payload, payload, payload, payload);
-        assert!(!c.as_str().contains("<script"));
         let void: Html = el("input").attr("value", "1").text("ignored").into();
         assert_eq!(void.as_str(), r#"<input value="1">"#);
     }

@@ -17,6 +17,7 @@ mod player;
 pub mod plot;
 mod run_status;
 pub mod scene;
+pub mod table;
 mod share_bar;
 pub mod stage;
 pub mod theme;

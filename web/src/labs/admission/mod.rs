@@ -12,7 +12,8 @@ use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
 
 use crate::page::{Chart, Comparison, Page, Player, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{card, el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Column, Compare};
 
 /// The run of the policy in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a PolicyRun> {

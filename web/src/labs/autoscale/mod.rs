@@ -14,7 +14,8 @@ use sim_core::labs::autoscale::{AutoscaleLab as Lab, ScalerRun};
 
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{card, el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Column, Compare};
 
 /// The run of the scaler in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a ScalerRun> {

@@ -19,7 +19,8 @@ use sim_core::labs::batching::{
 use crate::labs::batching::panel::{gantt_html, iteration_html, latency_html};
 use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
 use crate::ui::editor_click;
-use crate::ui::html::{el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Column, Compare};
 
 /// One mode's figures up to the player's iteration.
 pub(crate) struct Upto {

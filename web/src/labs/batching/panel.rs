@@ -141,13 +141,13 @@ pub(crate) fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: 
                 .iter()
                 .find(|t| t.label == r.label)
                 .is_none_or(|t| t.arrival < now);
-            crate::ui::html::Row {
+            crate::ui::table::Row {
                 cells: vec![
-                    crate::ui::html::Cell::new(r.label.clone()),
-                    crate::ui::html::Cell::new(r.ttft.to_string()),
-                    crate::ui::html::Cell::new(gap(r.mean_gap)),
-                    crate::ui::html::Cell::new(r.finished.to_string()),
-                    crate::ui::html::Cell::new(match (done, arrived) {
+                    crate::ui::table::Cell::new(r.label.clone()),
+                    crate::ui::table::Cell::new(r.ttft.to_string()),
+                    crate::ui::table::Cell::new(gap(r.mean_gap)),
+                    crate::ui::table::Cell::new(r.finished.to_string()),
+                    crate::ui::table::Cell::new(match (done, arrived) {
                         (true, _) => "finished",
                         (false, true) => "in the engine",
                         (false, false) => "not arrived yet",
@@ -158,7 +158,7 @@ pub(crate) fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: 
             }
         })
         .collect();
-    crate::ui::html::Table {
+    crate::ui::table::Table {
         id: "batching-latency",
         caption: format!(
             "Per request under {} (whole run; highlighted rows are not finished at iteration {now})",
@@ -175,7 +175,7 @@ pub(crate) fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: 
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect(),
         rows,
-        ..crate::ui::html::Table::default()
+        ..crate::ui::table::Table::default()
     }
     .html()
 }

@@ -10,7 +10,8 @@ use sim_core::labs::disagg::{Crossover, DisaggLab as Lab, Setup, SetupRun};
 
 use crate::page::{Chart, Comparison, Page, View};
 use crate::ui::format::{fixed, thousands};
-use crate::ui::html::{card, el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Column, Compare};
 
 /// The crossover as a card's value and unit.
 fn crossover(c: Crossover) -> (String, &'static str) {

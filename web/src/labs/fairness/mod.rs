@@ -15,7 +15,8 @@ use sim_core::labs::fairness::{FairnessLab as Lab, SchedulerRun, TENANTS};
 use crate::labs::fairness::panel::{percent, tenants};
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{card, el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Column, Compare};
 
 /// The run of the scheduler in focus (recorded by the page's run).
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a SchedulerRun> {

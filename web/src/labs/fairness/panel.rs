@@ -5,7 +5,8 @@ use sim_core::choice::Choice;
 use sim_core::labs::fairness::{SchedulerRun, TENANTS};
 
 use crate::ui::format::fixed;
-use crate::ui::html::{Cell, Html, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
 /// A share as a percentage with one decimal ("12.5%").

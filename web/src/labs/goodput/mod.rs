@@ -12,7 +12,8 @@ use sim_core::routing::RuleKind;
 
 use crate::page::{Chart, Comparison, Page, View};
 use crate::ui::format::{fixed, percent};
-use crate::ui::html::{el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Cell, Row, Table};
 
 /// The page header.
 fn header() -> Html {

@@ -13,7 +13,8 @@ use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, RuleSumma
 use crate::labs::herding::panel::tick_html;
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::one_decimal;
-use crate::ui::html::{el, Column, Compare, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Column, Compare};
 
 /// The rule in focus's run.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a RuleSummary> {

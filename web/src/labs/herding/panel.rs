@@ -3,7 +3,8 @@
 
 use sim_core::labs::herding::{HerdingRule, TickSnapshot};
 
-use crate::ui::html::{el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
 /// One tick as HTML: bars of actual outstanding (new work hatched), who scraped,

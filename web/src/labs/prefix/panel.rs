@@ -6,7 +6,8 @@ use sim_core::choice::Choice;
 use sim_core::labs::prefix::{Outcome, PrefixReason, PrefixRequest, RouterRun};
 
 use crate::ui::format::thousands;
-use crate::ui::html::{el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Cell, Row, Table};
 
 /// The reason for one decision, in plain words (replicas 1-based).
 fn explain(

@@ -17,7 +17,8 @@ use crate::page::state::State;
 use crate::platform::traces::TraceState;
 use crate::platform::worker::Job;
 use crate::ui::format::thousands;
-use crate::ui::html::{el, Cell, Html, Markup, Row, Table};
+use crate::ui::html::{el, Html, Markup};
+use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
 /// Longest run the explorer explains (it re-runs the rule with every other

@@ -23,7 +23,8 @@ use sim_core::routing::RuleKind;
 
 use crate::page::{Chart, Comparison, Page, Seek, View};
 use crate::ui::format::{one_decimal, percent, thousands, ticks};
-use crate::ui::html::{card, el, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::card;
 
 /// The six result cards of one rule; each card's meaning shows on hover and
 /// keyboard focus and is its accessible description. Times are in ticks, or

@@ -4,7 +4,8 @@
 use sim_core::choice::Choice;
 use sim_core::labs::routing::player::Timeline;
 
-use crate::ui::html::{Cell, Html, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{Cell, Row, Table};
 
 /// Per replica at the current tick: routed and finished so far, waiting and
 /// running now (totals up to the tick; the whole run at the last one).

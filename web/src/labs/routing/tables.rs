@@ -5,7 +5,8 @@ use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
 use crate::ui::format::{one_decimal, percent, thousands, ticks};
-use crate::ui::html::{Cell, Column, Compare, Html, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{Cell, Column, Compare, Row, Table};
 use crate::ui::theme::replica_hex;
 
 /// The comparison's columns, written once for both time modes: `$unit`

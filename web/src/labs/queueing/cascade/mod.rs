@@ -8,7 +8,8 @@ use sim_core::labs::queueing::cascade::{self, CascadeLab};
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{card, el, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::card;
 
 /// The share escalated, C² and the mean ratio, as shown.
 fn shown(c: &cascade::Cascade) -> (String, String, String) {

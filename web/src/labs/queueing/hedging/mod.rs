@@ -8,7 +8,8 @@ use sim_core::labs::queueing::hedging::{self, HedgingLab};
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{Cell, Row, Table};
 
 /// Display name and one-line meaning of a strategy.
 fn describe(name: &str, at: &str) -> (String, &'static str) {

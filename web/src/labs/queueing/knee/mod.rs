@@ -10,7 +10,8 @@ use super::heads;
 use crate::labs::queueing::knee::chart::{spec, COLORS, NAMES};
 use crate::page::{Chart, Page, View};
 use crate::ui::format::{fixed, signed, thousands};
-use crate::ui::html::{card, el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Cell, Row, Table};
 
 /// Each curve's usable utilisation, as shown.
 fn usable(o: &knee::Outcome) -> Vec<String> {

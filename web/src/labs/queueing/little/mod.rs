@@ -8,7 +8,8 @@ use sim_core::labs::queueing::little::LittleLab;
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::{fixed, signed, thousands};
-use crate::ui::html::{card, el, Html};
+use crate::ui::html::{el, Html};
+use crate::ui::table::card;
 
 /// The six cards.
 fn head(v: &View<'_, LittleLab>) -> Html {

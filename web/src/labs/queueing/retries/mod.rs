@@ -10,7 +10,8 @@ use super::heads;
 use crate::labs::queueing::retries::chart::{policies, spec, POLICIES};
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{card, el, Cell, Html, Row, Table};
+use crate::ui::html::{el, Html};
+use crate::ui::table::{card, Cell, Row, Table};
 
 /// A layer's name in a stack of `n`, top first (the article's four layers).
 fn layer_name(i: usize, n: usize) -> String {
