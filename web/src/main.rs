@@ -31,6 +31,13 @@ pub fn lblab_last_compute_ms() -> f64 {
     platform::exports::last_compute_ms()
 }
 
+/// Animation callbacks of mounted stages alive now (the leak test reads it
+/// as labs are mounted and left: it must stay flat).
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn lblab_live_frames() -> u32 {
+    ui::stage::live_frames()
+}
+
 fn main() {
     console_error_panic_hook::set_once();
     // The simulation's module downloads beside this one (index.html preloads

@@ -239,7 +239,8 @@ pub fn apply_document(opts: &EmbedOptions, lab: Option<&LabInfo>) {
     }
 }
 
-/// In embed mode, post the page's height to the parent whenever it changes.
+/// In embed mode, post the page's height to the parent whenever it changes
+/// (at once, then on each change of the body's size).
 pub fn start_resize_messages(lab: &'static str) {
     let Some(window) = web_sys::window() else {
         return;
@@ -263,11 +264,17 @@ pub fn start_resize_messages(lab: &'static str) {
         let _ = parent.post_message(&msg, "*");
     };
     post();
+    // A resize observer on the body reports every change of its size after
+    // layout (content re-rendered, fonts, the frame resized), and nothing
+    // while the page is idle; the height it reads is already laid out.
+    let Some(body) = window.document().and_then(|d| d.body()) else {
+        return;
+    };
     let cb = Closure::<dyn FnMut()>::new(post);
-    // Polling the body height is the one method that catches every cause of a
-    // change (fonts, tables re-rendered, the window resized) without observers.
-    let _ = window
-        .set_interval_with_callback_and_timeout_and_arguments_0(cb.as_ref().unchecked_ref(), 200);
+    if let Ok(observer) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+        observer.observe(&body);
+    }
+    // Both live as long as the page: one per embed.
     cb.forget();
 }
 

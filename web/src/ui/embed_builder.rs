@@ -62,6 +62,66 @@ pub fn embed_query(search: &str, view: Option<&[&str]>, controls: Option<&[&str]
     build_query(&pairs)
 }
 
+/// A checkbox per panel: ticked ones are the embed's `view=`.
+fn panel_boxes(panels: RwSignal<Vec<&'static str>>) -> impl IntoView {
+    Panel::ALL
+        .iter()
+        .map(|p| {
+            let p = p.name();
+            let id = format!("embed-view-{p}");
+            let for_id = id.clone();
+            let toggle = move |ev: web_sys::Event| {
+                let on = event_target_checked(&ev);
+                panels.update(|v| {
+                    v.retain(|x| *x != p);
+                    if on {
+                        v.push(p);
+                        v.sort_by_key(|x| Panel::ALL.iter().position(|y| y.name() == *x));
+                    }
+                });
+            };
+            view! {
+                <label class="check" for=for_id>
+                    <input type="checkbox" id=id prop:checked=move || panels.with(|v| v.contains(&p)) on:change=toggle />
+                    " " {panel_label(p)}
+                </label>
+            }
+        })
+        .collect_view()
+}
+
+/// A checkbox per lockable key: ticked ones are the embed's `controls=`
+/// (enabled once "only the ticked controls" is on).
+fn key_boxes(
+    keys: Vec<(&'static str, &'static str)>,
+    lock: RwSignal<bool>,
+    allowed: RwSignal<Vec<&'static str>>,
+) -> impl IntoView {
+    keys
+        .into_iter()
+        .map(|(k, label)| {
+            let id = format!("embed-allow-{k}");
+            let for_id = id.clone();
+            let toggle = move |ev: web_sys::Event| {
+                let on = event_target_checked(&ev);
+                allowed.update(|v| {
+                    v.retain(|x| *x != k);
+                    if on {
+                        v.push(k);
+                    }
+                });
+            };
+            view! {
+                <label class="check" for=for_id>
+                    <input type="checkbox" id=id prop:disabled=move || !lock.get()
+                        prop:checked=move || allowed.with(|v| v.contains(&k)) on:change=toggle />
+                    " " {label}
+                </label>
+            }
+        })
+        .collect_view()
+}
+
 /// The builder for lab `lab` (shown when the share bar's Embed is pressed).
 #[component]
 pub fn EmbedBuilder(
@@ -112,53 +172,8 @@ pub fn EmbedBuilder(
             .unwrap_or_default();
         format!("{base}{}", query())
     };
-    let panel_boxes = Panel::ALL
-        .iter()
-        .map(|p| {
-            let p = p.name();
-            let id = format!("embed-view-{p}");
-            let for_id = id.clone();
-            let toggle = move |ev: web_sys::Event| {
-                let on = event_target_checked(&ev);
-                panels.update(|v| {
-                    v.retain(|x| *x != p);
-                    if on {
-                        v.push(p);
-                        v.sort_by_key(|x| Panel::ALL.iter().position(|y| y.name() == *x));
-                    }
-                });
-            };
-            view! {
-                <label class="check" for=for_id>
-                    <input type="checkbox" id=id prop:checked=move || panels.with(|v| v.contains(&p)) on:change=toggle />
-                    " " {panel_label(p)}
-                </label>
-            }
-        })
-        .collect_view();
-    let key_boxes = keys
-        .into_iter()
-        .map(|(k, label)| {
-            let id = format!("embed-allow-{k}");
-            let for_id = id.clone();
-            let toggle = move |ev: web_sys::Event| {
-                let on = event_target_checked(&ev);
-                allowed.update(|v| {
-                    v.retain(|x| *x != k);
-                    if on {
-                        v.push(k);
-                    }
-                });
-            };
-            view! {
-                <label class="check" for=for_id>
-                    <input type="checkbox" id=id prop:disabled=move || !lock.get()
-                        prop:checked=move || allowed.with(|v| v.contains(&k)) on:change=toggle />
-                    " " {label}
-                </label>
-            }
-        })
-        .collect_view();
+    let panel_boxes = panel_boxes(panels);
+    let key_boxes = key_boxes(keys, lock, allowed);
     let snippet = move || embed_snippet(&absolute(), title);
     let copy = move |_| {
         if let Some(w) = web_sys::window() {

@@ -85,7 +85,131 @@ fn hide(canvas: &web_sys::HtmlCanvasElement) {
     }
 }
 
-/// Listen for the pointer and the keyboard on `canvas`.
+/// A listener on the canvas: the event's name and its callback.
+type Listener = (&'static str, Closure<dyn FnMut(web_sys::Event)>);
+
+/// What the listeners share: the last drawing, the keyboard cursor (in data
+/// x) and whether focus came with a mouse press.
+#[derive(Clone)]
+struct Hover {
+    drawn: Rc<RefCell<Option<Drawn>>>,
+    cursor: Rc<Cell<Option<f64>>>,
+    pressed: Rc<Cell<bool>>,
+    pick: Option<PickFn>,
+}
+
+impl Hover {
+    /// The data x under the pointer.
+    fn at_pointer(&self, e: &web_sys::MouseEvent) -> Option<f64> {
+        let c = canvas_of(e)?;
+        let d = self.drawn.borrow();
+        let d = d.as_ref()?;
+        let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
+        d.area.data_x(&d.spec, f64::from(e.offset_x()) * scale)
+    }
+
+    /// The pointer moved: show the values under it.
+    fn moved(&self, e: &web_sys::MouseEvent) {
+        let Some(c) = canvas_of(e) else { return };
+        match (self.at_pointer(e), self.drawn.borrow().as_ref()) {
+            (Some(x), Some(d)) => show(&c, d, x),
+            _ => hide(&c),
+        }
+    }
+
+    /// A click: hand the step under the pointer to the pick.
+    fn clicked(&self, e: &web_sys::MouseEvent) {
+        let (Some(pick), Some(x)) = (self.pick.as_ref(), self.at_pointer(e)) else {
+            return;
+        };
+        let x = self
+            .drawn
+            .borrow()
+            .as_ref()
+            .map_or(x, |d| crate::ui::plot::picked_x(&d.spec, x));
+        // The keyboard cursor restarts from the step this click chose.
+        self.cursor.set(None);
+        pick(x);
+    }
+
+    /// A key: ← → Home End move the cursor, Enter picks, Escape hides.
+    fn key(&self, e: &web_sys::KeyboardEvent) {
+        let Some(c) = canvas_of(e) else { return };
+        let d = self.drawn.borrow();
+        let Some(d) = d.as_ref() else { return };
+        let (lo, hi) = d.spec.x_range;
+        // Keys move by one unit on short axes, by 1/50 of the axis on long ones.
+        let unit = ((hi - lo) / 50.0).max(1.0).min(hi - lo);
+        let x = self.cursor.get().or(d.spec.marker_x).unwrap_or(lo);
+        let next = match e.key().as_str() {
+            "ArrowRight" => (x + unit).min(hi),
+            "ArrowLeft" => (x - unit).max(lo),
+            "Home" => lo,
+            "End" => hi,
+            "Enter" | " " => {
+                if let Some(pick) = self.pick.as_ref() {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    pick(crate::ui::plot::picked_x(&d.spec, x));
+                }
+                return;
+            }
+            "Escape" => {
+                hide(&c);
+                return;
+            }
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_propagation();
+        self.cursor.set(Some(next));
+        show(&c, d, next);
+    }
+
+    /// Focus: show the current step, unless a mouse press brought it (then
+    /// the pointer's read-out stays rather than jumping).
+    fn focused(&self, e: &web_sys::Event) {
+        let Some(c) = canvas_of(e) else { return };
+        if self.pressed.replace(false) {
+            return;
+        }
+        if let Some(d) = self.drawn.borrow().as_ref() {
+            let x = d.spec.marker_x.unwrap_or(d.spec.x_range.0);
+            self.cursor.set(Some(x));
+            show(&c, d, x);
+        }
+    }
+
+    /// Every listener, by event name.
+    fn listeners(&self) -> Vec<Listener> {
+        fn on<E: JsCast>(h: &Hover, f: impl Fn(&Hover, &E) + 'static) -> Closure<dyn FnMut(web_sys::Event)> {
+            let h = h.clone();
+            Closure::new(move |e: web_sys::Event| {
+                if let Ok(e) = e.dyn_into::<E>() {
+                    f(&h, &e);
+                }
+            })
+        }
+        vec![
+            ("mousemove", on(self, |h, e: &web_sys::MouseEvent| h.moved(e))),
+            ("mouseleave", on(self, |_, e: &web_sys::Event| canvas_of(e).iter().for_each(hide))),
+            ("click", on(self, |h, e: &web_sys::MouseEvent| h.clicked(e))),
+            ("keydown", on(self, |h, e: &web_sys::KeyboardEvent| h.key(e))),
+            ("mousedown", on(self, |h, _: &web_sys::Event| h.pressed.set(true))),
+            ("focus", on(self, |h, e: &web_sys::Event| h.focused(e))),
+            (
+                "blur",
+                on(self, |h, e: &web_sys::Event| {
+                    h.pressed.set(false);
+                    canvas_of(e).iter().for_each(hide);
+                }),
+            ),
+        ]
+    }
+}
+
+/// Listen for the pointer and the keyboard on `canvas`, until the component
+/// that called this goes away (then the listeners are removed and dropped).
 pub fn attach(
     canvas: &web_sys::HtmlCanvasElement,
     drawn: Rc<RefCell<Option<Drawn>>>,
@@ -95,144 +219,21 @@ pub fn attach(
     if pick.is_some() {
         canvas.class_list().add_1("pickable").ok();
     }
-    // The keyboard cursor, in data x.
-    let cursor: Rc<Cell<Option<f64>>> = Rc::new(Cell::new(None));
-    let at_pointer = {
-        let drawn = Rc::clone(&drawn);
-        move |e: &web_sys::MouseEvent| -> Option<f64> {
-            let c = canvas_of(e)?;
-            let d = drawn.borrow();
-            let d = d.as_ref()?;
-            let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
-            d.area.data_x(&d.spec, f64::from(e.offset_x()) * scale)
-        }
+    let hover = Hover {
+        drawn,
+        cursor: Rc::default(),
+        pressed: Rc::default(),
+        pick,
     };
-    let on_move = {
-        let drawn = Rc::clone(&drawn);
-        let at = at_pointer.clone();
-        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
-            let Some(c) = canvas_of(&e) else {
-                return;
-            };
-            match (at(&e), drawn.borrow().as_ref()) {
-                (Some(x), Some(d)) => show(&c, d, x),
-                _ => hide(&c),
-            }
-        })
-    };
-    let on_leave = Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
-        if let Some(c) = canvas_of(&e) {
-            hide(&c);
+    let listeners = hover.listeners();
+    for (name, f) in &listeners {
+        let _ = canvas.add_event_listener_with_callback(name, f.as_ref().unchecked_ref());
+    }
+    let held = send_wrapper::SendWrapper::new((canvas.clone(), listeners));
+    leptos::prelude::on_cleanup(move || {
+        let (canvas, listeners) = held.take();
+        for (name, f) in &listeners {
+            let _ = canvas.remove_event_listener_with_callback(name, f.as_ref().unchecked_ref());
         }
     });
-    let on_click = {
-        let drawn = Rc::clone(&drawn);
-        let cursor_after_click = Rc::clone(&cursor);
-        let pick = pick.clone();
-        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |e: web_sys::MouseEvent| {
-            let (Some(pick), Some(x)) = (pick.as_ref(), at_pointer(&e)) else {
-                return;
-            };
-            let x = drawn
-                .borrow()
-                .as_ref()
-                .map_or(x, |d| crate::ui::plot::picked_x(&d.spec, x));
-            // The keyboard cursor restarts from the step this click chose.
-            cursor_after_click.set(None);
-            pick(x);
-        })
-    };
-    let on_key = {
-        let drawn = Rc::clone(&drawn);
-        let cursor = Rc::clone(&cursor);
-        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
-            let Some(c) = canvas_of(&e) else {
-                return;
-            };
-            let d = drawn.borrow();
-            let Some(d) = d.as_ref() else { return };
-            let (lo, hi) = d.spec.x_range;
-            // Keys move by one unit on short axes, by 1/50 of the axis on long ones.
-            let unit = ((hi - lo) / 50.0).max(1.0).min(hi - lo);
-            let x = cursor.get().or(d.spec.marker_x).unwrap_or(lo);
-            let next = match e.key().as_str() {
-                "ArrowRight" => (x + unit).min(hi),
-                "ArrowLeft" => (x - unit).max(lo),
-                "Home" => lo,
-                "End" => hi,
-                "Enter" | " " => {
-                    if let Some(pick) = pick.as_ref() {
-                        e.prevent_default();
-                        e.stop_propagation();
-                        pick(crate::ui::plot::picked_x(&d.spec, x));
-                    }
-                    return;
-                }
-                "Escape" => {
-                    hide(&c);
-                    return;
-                }
-                _ => return,
-            };
-            e.prevent_default();
-            e.stop_propagation();
-            cursor.set(Some(next));
-            show(&c, d, next);
-        })
-    };
-    // Focus that comes with a mouse press is the pointer's: the pointer's
-    // read-out stays, rather than jumping to the current step.
-    let pressed: Rc<Cell<bool>> = Rc::new(Cell::new(false));
-    let on_down = {
-        let pressed = Rc::clone(&pressed);
-        Closure::<dyn FnMut(web_sys::MouseEvent)>::new(move |_: web_sys::MouseEvent| {
-            pressed.set(true);
-        })
-    };
-    let on_focus = {
-        let drawn = Rc::clone(&drawn);
-        let cursor = Rc::clone(&cursor);
-        let pressed = Rc::clone(&pressed);
-        Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
-            let Some(c) = canvas_of(&e) else {
-                return;
-            };
-            if pressed.replace(false) {
-                return;
-            }
-            if let Some(d) = drawn.borrow().as_ref() {
-                let x = d.spec.marker_x.unwrap_or(d.spec.x_range.0);
-                cursor.set(Some(x));
-                show(&c, d, x);
-            }
-        })
-    };
-    let on_blur = {
-        let pressed = Rc::clone(&pressed);
-        Closure::<dyn FnMut(web_sys::FocusEvent)>::new(move |e: web_sys::FocusEvent| {
-            pressed.set(false);
-            if let Some(c) = canvas_of(&e) {
-                hide(&c);
-            }
-        })
-    };
-    let add = |name: &str, f: &JsValue| {
-        let _ = canvas.add_event_listener_with_callback(name, f.unchecked_ref());
-    };
-    add("mousemove", on_move.as_ref());
-    add("mouseleave", on_leave.as_ref());
-    add("click", on_click.as_ref());
-    add("keydown", on_key.as_ref());
-    add("mousedown", on_down.as_ref());
-    add("focus", on_focus.as_ref());
-    add("blur", on_blur.as_ref());
-    // The listeners live as long as the canvas: closures are leaked once
-    // per chart (a page has a handful).
-    on_move.forget();
-    on_leave.forget();
-    on_click.forget();
-    on_key.forget();
-    on_focus.forget();
-    on_down.forget();
-    on_blur.forget();
 }

@@ -23,10 +23,16 @@ pub fn observe_size(el: &web_sys::Element, size: RwSignal<(f64, f64)>) {
             }
         }
     });
-    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-        observer.observe(el);
-    }
-    // The observer and its callback live as long as the element (a page has
-    // a handful of canvases).
-    on_resize.forget();
+    let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else {
+        return;
+    };
+    observer.observe(el);
+    // The observer and its callback live as long as the component that
+    // asked: leaving the page disconnects one and drops the other.
+    let held = send_wrapper::SendWrapper::new((observer, on_resize));
+    on_cleanup(move || {
+        let (observer, on_resize) = held.take();
+        observer.disconnect();
+        drop(on_resize);
+    });
 }

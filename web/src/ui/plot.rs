@@ -363,19 +363,48 @@ pub fn draw<DB: DrawingBackend>(
     spec: &ChartSpec,
     theme: &ChartTheme,
 ) -> Result<PlotArea, String> {
-    use plotters::style::text_anchor::{HPos, Pos, VPos};
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&theme.background).map_err(err)?;
-    // The family as a variant, not the string "sans-serif": plotters lowercases
-    // a family given as text, which pulls Unicode's case tables (~11 KB) into
-    // the bundle.
-    let text = |size: u32| {
-        (FontFamily::SansSerif, size)
-            .into_font()
-            .color(&theme.foreground)
-    };
-    let anchored = |size: u32, h: HPos, v: VPos| text(size).pos(Pos::new(h, v));
-    // The legend gets its own strip above the plot, so it can never cover data.
+    let root = draw_legend(root, spec, theme)?;
+    let frame = Frame::new(&root, spec);
+    draw_axes(&root, &frame, spec, theme)?;
+    draw_series(&root, &frame, spec, theme)?;
+    root.present().map_err(err)?;
+    // The plot in the canvas's pixels (below the legend strip).
+    let (dx, dy) = root.get_base_pixel();
+    Ok(PlotArea {
+        x: (dx + frame.left, dx + frame.right),
+        y: (dy + frame.top, dy + frame.bottom),
+    })
+}
+
+/// Text in the theme's colour. The family as a variant, not the string
+/// "sans-serif": plotters lowercases a family given as text, which pulls
+/// Unicode's case tables (~11 KB) into the bundle.
+fn text_style(theme: &ChartTheme, size: u32) -> TextStyle<'static> {
+    (FontFamily::SansSerif, size)
+        .into_font()
+        .color(&theme.foreground)
+}
+
+/// Text anchored at a side or corner.
+fn anchored(
+    theme: &ChartTheme,
+    size: u32,
+    h: plotters::style::text_anchor::HPos,
+    v: plotters::style::text_anchor::VPos,
+) -> TextStyle<'static> {
+    text_style(theme, size).pos(plotters::style::text_anchor::Pos::new(h, v))
+}
+
+/// The legend in its own strip above the plot, so it can never cover data;
+/// returns the area left for the plot.
+fn draw_legend<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    spec: &ChartSpec,
+    theme: &ChartTheme,
+) -> Result<DrawingArea<DB, Shift>, String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let entries: Vec<(&str, RGBColor, Mark)> = if spec.legend == Legend::None {
         Vec::new()
     } else {
@@ -399,55 +428,116 @@ pub fn draw<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         strip
-            .draw(&Text::new(label.to_string(), (x + 24, y - 6), text(11)))
+            .draw(&Text::new(label.to_string(), (x + 24, y - 6), text_style(theme, 11)))
             .map_err(err)?;
     }
-    // Room for the widest y label beside the axis title (about 6.6 px per
-    // character at 11 px), so "30,000" does not run into the title.
-    let y_ticks = ticks(spec.y_range, 6);
-    let x_ticks = ticks(spec.x_range, spec.x_labels);
-    let y_texts: Vec<String> = y_ticks.iter().map(|&y| (spec.y_label)(y)).collect();
-    let widest = y_texts.iter().map(|t| t.chars().count()).max().unwrap_or(0);
-    let y_area = (22.0 + 6.6 * widest as f64).max(42.0) as i32;
-    // The plot: an 8 px margin all round, the y labels' area on the left and
-    // 34 px for the x labels below.
-    let (w, h) = root.dim_in_pixel();
-    let (left, right) = (8 + y_area, (w as i32 - 8).max(9 + y_area));
-    let (top, bottom) = (8, (h as i32 - 8 - 34).max(9));
-    let (x0, x1) = spec.x_range;
-    let (y0, y1) = spec.y_range;
-    let sx = f64::from(right - left) / (x1 - x0).max(f64::MIN_POSITIVE);
-    let sy = f64::from(bottom - top) / (y1 - y0).max(f64::MIN_POSITIVE);
-    let px = |x: f64| (f64::from(left) + (x - x0) * sx).round() as i32;
-    let py = |y: f64| (f64::from(bottom) - (y - y0) * sy).round() as i32;
-    let at = |(x, y): (f64, f64)| (px(x), py(y));
-    let inside = |(x, y): (f64, f64)| x >= x0 && x <= x1 && y >= y0 && y <= y1;
-    let (lo, hi) = ((x0, y0), (x1, y1));
+    Ok(root)
+}
+
+/// Where the plot sits in its area and how data maps to pixels: an 8 px
+/// margin all round, the y labels' area on the left and 34 px for the x
+/// labels below.
+struct Frame {
+    left: i32,
+    right: i32,
+    top: i32,
+    bottom: i32,
+    /// The area's height (the x axis title sits at its foot).
+    height: i32,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    sx: f64,
+    sy: f64,
+    x_ticks: Vec<f64>,
+    y_ticks: Vec<f64>,
+    y_texts: Vec<String>,
+}
+
+impl Frame {
+    fn new<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, spec: &ChartSpec) -> Frame {
+        // Room for the widest y label beside the axis title (about 6.6 px per
+        // character at 11 px), so "30,000" does not run into the title.
+        let y_ticks = ticks(spec.y_range, 6);
+        let x_ticks = ticks(spec.x_range, spec.x_labels);
+        let y_texts: Vec<String> = y_ticks.iter().map(|&y| (spec.y_label)(y)).collect();
+        let widest = y_texts.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+        let y_area = (22.0 + 6.6 * widest as f64).max(42.0) as i32;
+        let (w, h) = root.dim_in_pixel();
+        let (left, right) = (8 + y_area, (w as i32 - 8).max(9 + y_area));
+        let (top, bottom) = (8, (h as i32 - 8 - 34).max(9));
+        let (x0, x1) = spec.x_range;
+        let (y0, y1) = spec.y_range;
+        Frame {
+            left,
+            right,
+            top,
+            bottom,
+            height: h as i32,
+            x_range: spec.x_range,
+            y_range: spec.y_range,
+            sx: f64::from(right - left) / (x1 - x0).max(f64::MIN_POSITIVE),
+            sy: f64::from(bottom - top) / (y1 - y0).max(f64::MIN_POSITIVE),
+            x_ticks,
+            y_ticks,
+            y_texts,
+        }
+    }
+
+    fn px(&self, x: f64) -> i32 {
+        (f64::from(self.left) + (x - self.x_range.0) * self.sx).round() as i32
+    }
+
+    fn py(&self, y: f64) -> i32 {
+        (f64::from(self.bottom) - (y - self.y_range.0) * self.sy).round() as i32
+    }
+
+    fn at(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        (self.px(x), self.py(y))
+    }
+
+    fn inside(&self, (x, y): (f64, f64)) -> bool {
+        let ((x0, x1), (y0, y1)) = (self.x_range, self.y_range);
+        x >= x0 && x <= x1 && y >= y0 && y <= y1
+    }
+
+    /// A point held to the plot (corners of bars and areas).
+    fn held(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        let ((x0, x1), (y0, y1)) = (self.x_range, self.y_range);
+        self.at((x.max(x0).min(x1), y.max(y0).min(y1)))
+    }
+}
+
+/// Grid at every tick, then the axes, their labels and titles, and the
+/// markers: the player's position in the accent; a threshold (a tolerable
+/// wait, an SLO target) in the text colour, so it is never taken for a
+/// curve drawn in a palette blue.
+fn draw_axes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    spec: &ChartSpec,
+    theme: &ChartTheme,
+) -> Result<(), String> {
+    use plotters::style::text_anchor::{HPos, VPos};
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let line = |points: Vec<(i32, i32)>, style: ShapeStyle| PathElement::new(points, style);
-    // Grid at every tick, then the axes, their labels and titles.
-    for &x in &x_ticks {
-        root.draw(&line(
-            vec![(px(x), top), (px(x), bottom)],
-            theme.grid.into(),
-        ))
-        .map_err(err)?;
+    let (left, right, top, bottom) = (f.left, f.right, f.top, f.bottom);
+    for &x in &f.x_ticks {
+        root.draw(&line(vec![(f.px(x), top), (f.px(x), bottom)], theme.grid.into()))
+            .map_err(err)?;
         root.draw(&Text::new(
             (spec.x_label)(x),
-            (px(x), bottom + 6),
-            anchored(11, HPos::Center, VPos::Top),
+            (f.px(x), bottom + 6),
+            anchored(theme, 11, HPos::Center, VPos::Top),
         ))
         .map_err(err)?;
     }
-    for (&y, label) in y_ticks.iter().zip(y_texts) {
-        root.draw(&line(
-            vec![(left, py(y)), (right, py(y))],
-            theme.grid.into(),
-        ))
-        .map_err(err)?;
+    for (&y, label) in f.y_ticks.iter().zip(&f.y_texts) {
+        root.draw(&line(vec![(left, f.py(y)), (right, f.py(y))], theme.grid.into()))
+            .map_err(err)?;
         root.draw(&Text::new(
-            label,
-            (left - 6, py(y)),
-            anchored(11, HPos::Right, VPos::Center),
+            label.clone(),
+            (left - 6, f.py(y)),
+            anchored(theme, 11, HPos::Right, VPos::Center),
         ))
         .map_err(err)?;
     }
@@ -458,64 +548,67 @@ pub fn draw<DB: DrawingBackend>(
     .map_err(err)?;
     root.draw(&Text::new(
         spec.x_desc,
-        ((left + right) / 2, h as i32 - 8),
-        anchored(12, HPos::Center, VPos::Bottom),
+        ((left + right) / 2, f.height - 8),
+        anchored(theme, 12, HPos::Center, VPos::Bottom),
     ))
     .map_err(err)?;
     root.draw(&Text::new(
         spec.y_desc,
         (8, (top + bottom) / 2),
-        anchored(12, HPos::Center, VPos::Top).transform(FontTransform::Rotate270),
+        anchored(theme, 12, HPos::Center, VPos::Top).transform(FontTransform::Rotate270),
     ))
     .map_err(err)?;
-    // The player's position in the accent; a threshold (a tolerable wait,
-    // an SLO target) in the text colour, so it is never taken for a curve
-    // drawn in a palette blue.
+    let ((x0, x1), (y0, y1)) = (f.x_range, f.y_range);
     if let Some(x) = spec.marker_x.filter(|x| *x >= x0 && *x <= x1) {
-        root.draw(&line(
-            vec![(px(x), top), (px(x), bottom)],
-            theme.accent.stroke_width(2),
-        ))
-        .map_err(err)?;
+        root.draw(&line(vec![(f.px(x), top), (f.px(x), bottom)], theme.accent.stroke_width(2)))
+            .map_err(err)?;
     }
     if let Some(y) = spec.marker_y.filter(|y| *y >= y0 && *y <= y1) {
-        root.draw(&line(
-            vec![(left, py(y)), (right, py(y))],
-            theme.foreground.into(),
-        ))
-        .map_err(err)?;
+        root.draw(&line(vec![(left, f.py(y)), (right, f.py(y))], theme.foreground.into()))
+            .map_err(err)?;
     }
-    // Bars and areas are polygons: every filled shape goes through one
-    // element type, so plotters' filling code is in the bundle once. Their
-    // corners are held to the plot; lines are cut at its edges.
-    let held = |(x, y): (f64, f64)| at((x.max(x0).min(x1), y.max(y0).min(y1)));
+    Ok(())
+}
+
+/// Every series, then the ring and the notes. Bars and areas are polygons:
+/// every filled shape goes through one element type, so plotters' filling
+/// code is in the bundle once. Their corners are held to the plot; lines are
+/// cut at its edges.
+fn draw_series<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    spec: &ChartSpec,
+    theme: &ChartTheme,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let dots = |points: &[(f64, f64)], r: i32, style: ShapeStyle| -> Result<(), String> {
-        for &p in points.iter().filter(|p| inside(**p)) {
-            root.draw(&Circle::new(at(p), r, style)).map_err(err)?;
+        for &p in points.iter().filter(|p| f.inside(**p)) {
+            root.draw(&Circle::new(f.at(p), r, style)).map_err(err)?;
         }
         Ok(())
     };
+    let (lo, hi) = ((f.x_range.0, f.y_range.0), (f.x_range.1, f.y_range.1));
     for s in &spec.series {
         let color = s.color;
         match s.mark {
             Mark::Bars => {
                 for &(x, y) in &s.points {
                     let corners = [(x, 0.0), (x + 1.0, 0.0), (x + 1.0, y), (x, y)];
-                    root.draw(&Polygon::new(corners.map(held).to_vec(), color.filled()))
+                    root.draw(&Polygon::new(corners.map(|p| f.held(p)).to_vec(), color.filled()))
                         .map_err(err)?;
                 }
             }
             Mark::Area => root
                 .draw(&Polygon::new(
-                    s.points.iter().map(|&p| held(p)).collect::<Vec<_>>(),
+                    s.points.iter().map(|&p| f.held(p)).collect::<Vec<_>>(),
                     color.mix(0.25).filled(),
                 ))
                 .map_err(err)?,
             Mark::Dots => dots(&s.points, 4, color.filled())?,
             Mark::Line | Mark::LineDots => {
                 for run in clipped(&s.points, lo, hi) {
-                    root.draw(&line(
-                        run.into_iter().map(at).collect(),
+                    root.draw(&PathElement::new(
+                        run.into_iter().map(|p| f.at(p)).collect::<Vec<_>>(),
                         color.stroke_width(2),
                     ))
                     .map_err(err)?;
@@ -526,21 +619,15 @@ pub fn draw<DB: DrawingBackend>(
             dots(&s.points, 3, color.filled())?;
         }
     }
-    if let Some(p) = spec.ring.filter(|p| inside(*p)) {
-        root.draw(&Circle::new(at(p), 6, theme.accent.stroke_width(2)))
+    if let Some(p) = spec.ring.filter(|p| f.inside(*p)) {
+        root.draw(&Circle::new(f.at(p), 6, theme.accent.stroke_width(2)))
             .map_err(err)?;
     }
     for (x, y, t) in &spec.notes {
-        root.draw(&Text::new(t.clone(), at((*x, *y)), text(11)))
+        root.draw(&Text::new(t.clone(), f.at((*x, *y)), text_style(theme, 11)))
             .map_err(err)?;
     }
-    root.present().map_err(err)?;
-    // The plot in the canvas's pixels (below the legend strip).
-    let (dx, dy) = root.get_base_pixel();
-    Ok(PlotArea {
-        x: (dx + left, dx + right),
-        y: (dy + top, dy + bottom),
-    })
+    Ok(())
 }
 
 /// Size the canvas to its CSS box and draw `spec` on it. Errors come back as

@@ -103,8 +103,14 @@ window.addEventListener('message', function (e) {{\n\
     )
 }
 
-/// The bar's buttons; one delegated click handler dispatches on `data-key`.
-const BUTTONS_HTML: &str = r#"<button id="share-link" data-key="link">Copy link</button> <button id="share-embed" data-key="embed">Embed</button> <button id="export-csv" data-key="csv">Results (CSV)</button> <button id="export-json" data-key="json">Outcome (JSON)</button> <button id="export-png" data-key="png">Charts (PNG)</button>"#;
+/// The bar's buttons: (id, what it does, label).
+const BUTTONS: [(&str, &str, &str); 5] = [
+    ("share-link", "link", "Copy link"),
+    ("share-embed", "embed", "Embed"),
+    ("export-csv", "csv", "Results (CSV)"),
+    ("export-json", "json", "Outcome (JSON)"),
+    ("export-png", "png", "Charts (PNG)"),
+];
 
 /// What one button does; returns the status line to show.
 fn act(
@@ -179,17 +185,21 @@ pub fn ShareBar(
 ) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let builder = RwSignal::new(false);
-    let on_click = move |ev: web_sys::MouseEvent| {
-        if let Some(key) = crate::ui::html::clicked_key(&ev) {
-            status.set(act(&key, lab, builder, status).unwrap_or_else(|e| format!("Sorry: {e}.")));
-        }
-    };
+    let buttons = BUTTONS
+        .iter()
+        .map(|&(id, key, label)| {
+            let on_click = move |_| {
+                status.set(act(key, lab, builder, status).unwrap_or_else(|e| format!("Sorry: {e}.")));
+            };
+            view! { <button id=id data-key=key on:click=on_click>{label}</button>" " }
+        })
+        .collect_view();
     view! {
-        <div class="share-bar" role="toolbar" aria-label="Share and export" on:click=on_click>
-            <Markup class="share-buttons" inline=true html=Html::trusted(BUTTONS_HTML) />
+        <div class="share-bar" role="toolbar" aria-label="Share and export">
+            <span class="share-buttons">{buttons}</span>
             <span class="share-status" role="status">{move || status.get()}</span>
             <Show when=move || builder.get()>
-                <div class="embed-panel" on:click=|ev| ev.stop_propagation()>
+                <div class="embed-panel">
                     <p class="small"><Markup inline=true html=Html::trusted(EMBED_HELP) /></p>
                     <super::EmbedBuilder lab=lab title=title />
                 </div>

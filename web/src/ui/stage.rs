@@ -94,8 +94,62 @@ pub struct Line {
     pub width: f64,
 }
 
-/// The rAF callback, kept where it can ask for the next frame itself.
-type FrameCallback = Rc<RefCell<Option<Closure<dyn FnMut(f64)>>>>;
+/// A stage's animation-frame callback and the frame it last asked for.
+#[derive(Default)]
+struct Frames {
+    /// The callback (`None` once the stage is gone).
+    callback: RefCell<Option<Closure<dyn FnMut(f64)>>>,
+    /// The frame asked for and not yet run, to cancel on unmount.
+    asked: std::cell::Cell<Option<i32>>,
+}
+
+impl Frames {
+    /// Ask the browser to run the callback at the next frame.
+    fn ask(&self) {
+        if let (Some(w), Some(f)) = (web_sys::window(), self.callback.borrow().as_ref()) {
+            self.asked
+                .set(w.request_animation_frame(f.as_ref().unchecked_ref()).ok());
+        }
+    }
+
+    /// Cancel the frame asked for and drop the callback: the stage is gone.
+    fn stop(&self) {
+        if let (Some(w), Some(id)) = (web_sys::window(), self.asked.take()) {
+            let _ = w.cancel_animation_frame(id);
+        }
+        self.callback.borrow_mut().take();
+    }
+}
+
+/// The rAF callback, shared by the stage and (weakly) by itself.
+type FrameCallback = Rc<Frames>;
+
+thread_local! {
+    /// Animation callbacks alive now, for the leak test (one per mounted stage).
+    static LIVE_FRAMES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts itself in [`LIVE_FRAMES`] while the callback that holds it lives.
+struct LiveFrame;
+
+impl LiveFrame {
+    fn new() -> LiveFrame {
+        LIVE_FRAMES.with(|n| n.set(n.get() + 1));
+        LiveFrame
+    }
+}
+
+impl Drop for LiveFrame {
+    fn drop(&mut self) {
+        LIVE_FRAMES.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
+/// How many stages' animation callbacks are alive (the browser tests read it
+/// through `lblab_live_frames`: it must not grow as labs come and go).
+pub fn live_frames() -> u32 {
+    LIVE_FRAMES.with(std::cell::Cell::get)
+}
 
 /// Everything one step shows.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -274,8 +328,15 @@ pub fn Stage(
     // until it is done.
     {
         let motion = Rc::clone(&motion);
-        let again = Rc::clone(&frame);
-        *frame.borrow_mut() = Some(Closure::new(move |t: f64| {
+        // Weak: the callback must not keep itself alive, or every stage
+        // ever mounted would stay in memory with its canvas.
+        let again = Rc::downgrade(&frame);
+        let live = LiveFrame::new();
+        *frame.callback.borrow_mut() = Some(Closure::new(move |t: f64| {
+            let _ = &live;
+            if let Some(f) = again.upgrade() {
+                f.asked.set(None);
+            }
             let began = crate::platform::clock::now_ms();
             // `None` too once the stage's page is gone (a tour moved on).
             let Some(c) = canvas.try_get_untracked().flatten() else {
@@ -287,11 +348,16 @@ pub fn Stage(
             let mut m = motion.borrow_mut();
             m.pending = more;
             if more {
-                if let (Some(w), Some(f)) = (web_sys::window(), again.borrow().as_ref()) {
-                    let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+                if let Some(f) = again.upgrade() {
+                    f.ask();
                 }
             }
         }));
+    }
+    // Leaving the page cancels the frame asked for and drops the callback.
+    {
+        let frame = send_wrapper::SendWrapper::new(Rc::clone(&frame));
+        on_cleanup(move || frame.stop());
     }
     let request = {
         let motion = Rc::clone(&motion);
@@ -301,9 +367,7 @@ pub fn Stage(
                 return;
             }
             motion.borrow_mut().pending = true;
-            if let (Some(w), Some(f)) = (web_sys::window(), frame.borrow().as_ref()) {
-                let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
-            }
+            frame.ask();
         }
     };
     let size = RwSignal::new((0.0, 0.0));

@@ -12,7 +12,6 @@ use wasm_bindgen::JsCast;
 
 use super::{ControlSpec, Controls, Getter, Setter};
 use crate::platform::traces::{self, TraceState, BUNDLED, TRACE_ENGINE};
-use crate::ui::html::{el, Html, Markup};
 
 /// The controls of the import options.
 fn import_controls(import: RwSignal<ImportOptions>) -> (Vec<ControlSpec>, Getter, Setter) {
@@ -36,46 +35,43 @@ fn import_controls(import: RwSignal<ImportOptions>) -> (Vec<ControlSpec>, Getter
 }
 
 /// The line saying where the requests come from.
-fn source_html(state: &TraceState, summary: Option<String>, refused: Option<String>) -> Html {
-    let p = el("p").class("small").id("trace-status");
+fn source_line(state: &TraceState, summary: Option<String>, refused: Option<String>) -> AnyView {
+    let plain = |text: String| view! { <p class="small" id="trace-status">{text}</p> }.into_any();
+    let alert = |text: String| {
+        view! { <p class="small error" id="trace-status" role="alert">{text}</p> }.into_any()
+    };
     match state {
-        TraceState::Generated => p
-            .text("Requests come from the generator (the settings above).")
-            .into(),
-        TraceState::Loading(name) => p.text(format!("Loading {name}…")).into(),
-        TraceState::Failed(why) => el("p")
-            .class("small error")
-            .id("trace-status")
-            .attr("role", "alert")
-            .text(format!(
-                "Cannot use that trace: {why}. Requests come from the generator."
-            ))
-            .into(),
+        TraceState::Generated => plain("Requests come from the generator (the settings above).".into()),
+        TraceState::Loading(name) => plain(format!("Loading {name}…")),
+        TraceState::Failed(why) => alert(format!(
+            "Cannot use that trace: {why}. Requests come from the generator."
+        )),
         // The file was read but the run refused it: say so here too, so the
         // panel never claims to replay what the error line says it cannot.
-        TraceState::Loaded { name, .. } if refused.is_some() => el("p")
-            .class("small error")
-            .id("trace-status")
-            .attr("role", "alert")
-            .text(format!(
-                "Cannot replay {name}: {}. Load another file or use the generated requests.",
-                refused
-                    .as_deref()
-                    .unwrap_or_default()
-                    .trim_start_matches("trace: ")
-            ))
-            .into(),
+        TraceState::Loaded { name, .. } if refused.is_some() => alert(format!(
+            "Cannot replay {name}: {}. Load another file or use the generated requests.",
+            refused
+                .as_deref()
+                .unwrap_or_default()
+                .trim_start_matches("trace: ")
+        )),
         TraceState::Loaded { name, bundled, .. } => {
-            let mut p = p.child(el("strong").text(format!("Replaying {name}. ")));
-            if let Some(s) = summary {
-                p = p.text(format!("{s}. "));
+            let summary = summary.map(|s| format!("{s}. "));
+            let unlinked = bundled.is_none().then(|| {
+                view! {
+                    <span class="muted">
+                        "A file you loaded is not part of the page's link: a shared link replays the generated requests."
+                    </span>
+                }
+            });
+            view! {
+                <p class="small" id="trace-status">
+                    <strong>{format!("Replaying {name}. ")}</strong>
+                    {summary}
+                    {unlinked}
+                </p>
             }
-            if bundled.is_none() {
-                p = p.child(el("span").class("muted").text(
-                    "A file you loaded is not part of the page's link: a shared link replays the generated requests.",
-                ));
-            }
-            p.into()
+            .into_any()
         }
     }
 }
@@ -109,29 +105,23 @@ pub fn TracePanel(
             }
         }
     };
-    let buttons: Html = BUNDLED
+    let buttons = BUNDLED
         .iter()
         .map(|b| {
-            el("button")
-                .attr("type", "button")
-                .id(format!("trace-{}", b.id))
-                .attr("data-key", b.id)
-                .attr("title", b.note)
-                .text(b.title)
+            let apply = apply_engine.clone();
+            let on_click = move |_| {
+                if !locked {
+                    apply();
+                    traces::fetch(b, trace);
+                }
+            };
+            view! {
+                <button type="button" id=format!("trace-{}", b.id) data-key=b.id title=b.note on:click=on_click>
+                    {b.title}
+                </button>
+            }
         })
-        .collect();
-    let on_click = {
-        let apply = apply_engine.clone();
-        move |ev: web_sys::MouseEvent| {
-            if locked {
-                return;
-            }
-            if let Some(b) = crate::ui::html::clicked_key(&ev).and_then(|k| traces::bundled(&k)) {
-                apply();
-                traces::fetch(b, trace);
-            }
-        }
-    };
+        .collect_view();
     let take_file = {
         let apply = apply_engine.clone();
         move |file: Option<web_sys::File>| {
@@ -163,12 +153,12 @@ pub fn TracePanel(
         );
     };
     let loaded = move || matches!(trace.get(), TraceState::Loaded { .. });
-    let status = move || trace.with(|t| source_html(t, summary.get(), refused.get()));
+    let status = move || trace.with(|t| source_line(t, summary.get(), refused.get()));
     view! {
         <section class="trace-panel" aria-label="Requests" data-control="trace" hidden=locked>
             <h2>"Requests"</h2>
             <p class="small">"Replay a public trace instead of the generator:"</p>
-            <div class="trace-buttons" on:click=on_click><Markup html=buttons /></div>
+            <div class="trace-buttons">{buttons}</div>
             <div class="drop-zone" id="trace-drop" class:dragging=move || dragging.get()
                 on:dragover=move |ev: web_sys::DragEvent| { ev.prevent_default(); dragging.set(true); }
                 on:dragleave=move |_| dragging.set(false)
@@ -177,7 +167,7 @@ pub fn TracePanel(
                 <label for="trace-file">"…or drop a Mooncake JSONL or Azure CSV file here, or choose one: "</label>
                 <input type="file" id="trace-file" accept=".jsonl,.json,.csv,.txt" on:change=on_pick />
             </div>
-            <Markup html=status />
+            {status}
             <Show when=loaded>
                 <button type="button" id="trace-clear" on:click=move |_| if !locked { trace.set(TraceState::Generated) }>
                     "Use generated requests"
