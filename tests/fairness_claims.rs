@@ -135,7 +135,8 @@ fn strict_priority_serves_chat_first_by_preempting_batch_work() {
 #[test]
 fn the_defaults_in_numbers() {
     let c = Config::default();
-    for r in fairness::run_schedulers(&c, Scheduler::ALL, &[]).expect("valid") {
+    let runs = fairness::run_schedulers(&c, Scheduler::ALL, &[]).expect("valid");
+    for r in &runs {
         println!(
             "{:?}: pool cache share {:.1}%",
             r.scheduler,
@@ -155,4 +156,35 @@ fn the_defaults_in_numbers() {
             );
         }
     }
+    // What the table above must hold: shares are shares (each tenant's
+    // request and GPU shares sum to one), every figure is in its range, and
+    // the schedulers differ in the way their names promise.
+    for r in &runs {
+        let requests: f64 = r.tenants.iter().map(|t| t.request_share).sum();
+        let gpu: f64 = r.tenants.iter().map(|t| t.gpu_share).sum();
+        assert!((requests - 1.0).abs() < 1e-6, "{:?}: request shares sum to {requests}", r.scheduler);
+        assert!((gpu - 1.0).abs() < 1e-6, "{:?}: GPU shares sum to {gpu}", r.scheduler);
+        assert!((0.0..=1.0).contains(&r.cache_share), "{:?}", r.scheduler);
+        for t in &r.tenants {
+            assert!((0.0..=1.0).contains(&t.cache_share) && t.service >= 0.0);
+        }
+    }
+    let of = |s: Scheduler| runs.iter().find(|r| r.scheduler == s).expect("ran");
+    // First come, first served lets the chat tenant's many small requests
+    // take most of the requests served; a virtual token counter evens out
+    // the service each tenant gets (within a quarter of the mean here).
+    let vtc = &of(Scheduler::Vtc).tenants;
+    let mean = vtc.iter().map(|t| t.service).sum::<f64>() / vtc.len() as f64;
+    assert!(vtc.iter().all(|t| (t.service - mean).abs() < 0.25 * mean), "VTC service uneven");
+    let fcfs = &of(Scheduler::Fcfs).tenants;
+    let spread = |ts: &[fairness::TenantRun]| {
+        let s: Vec<f64> = ts.iter().map(|t| t.service).collect();
+        s.iter().cloned().fold(f64::MIN, f64::max) - s.iter().cloned().fold(f64::MAX, f64::min)
+    };
+    assert!(spread(fcfs) > 2.0 * spread(vtc), "FCFS spreads service wider than VTC");
+    // Strict priority starves the low classes: the top class finishes
+    // almost everything, some class finishes nothing.
+    let prio = &of(Scheduler::Priority).tenants;
+    assert!(prio.iter().any(|t| t.finished == 0));
+    assert!(prio.iter().any(|t| t.request_share > 0.9));
 }

@@ -277,7 +277,6 @@ test('a 20 MB trace: main-thread tasks on load and on a replica step (reported; 
     }
     window.__bigFile = new File([rows.join('\n')], 'big.jsonl');
   });
-  await page.waitForTimeout(200);
   await page.evaluate(() => {
     window.__longTasks.length = 0;
     const dt = new DataTransfer();
@@ -291,9 +290,13 @@ test('a 20 MB trace: main-thread tasks on load and on a replica step (reported; 
   const outcome = (await page.locator('.notice.error').count()) ? (await errorLine(page).textContent()) : 'replayed';
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
   await page.locator('#replicas').focus();
+  const runsBefore = await page.evaluate(() => Number(document.documentElement.dataset.runs || 0));
   await page.keyboard.press('ArrowRight');
-  await page.waitForTimeout(300);
-  await settled(page, 60_000).catch(() => {});
+  // The step's run: a new outcome, or the busy flag gone with an error line.
+  await page.waitForFunction((n) => {
+    const root = document.documentElement;
+    return !root.hasAttribute('data-busy') && (Number(root.dataset.runs || 0) > n || document.querySelector('.notice.error'));
+  }, runsBefore, { timeout: 60_000 }).catch(() => {});
   const onStep = await page.evaluate(() => window.__longTasks.splice(0));
   const fmt = (l) => (l.length ? `${l.join(', ')} ms` : 'none');
   console.log(`20 MB trace (${outcome.slice(0, 80)}): long tasks on load ${fmt(onLoad)}; on a replica step ${fmt(onStep)}`);

@@ -46,9 +46,14 @@ test('a host page embedding two labs auto-resizes both iframes', async () => {
     // (sent within 200 ms of a change) has had time to arrive.
     const inside = page.frame({ url: id === 'a' ? /lab=routing/ : /lab=herding/ });
     await settled(inside);
-    await page.waitForTimeout(600);
-    const inner = await inside.evaluate(() => document.body.scrollHeight);
-    const outer = await page.evaluate((id) => parseInt(document.getElementById(id).style.height, 10), id);
+    // The frame posts its height when its body's size changes: wait until
+    // the host has applied the latest one.
+    let inner = 0;
+    let outer = -10;
+    for (let tries = 0; tries < 100 && Math.abs(inner - outer) > 2; tries++) {
+      inner = await inside.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(document.body.scrollHeight))));
+      outer = await page.evaluate((id) => parseInt(document.getElementById(id).style.height, 10), id);
+    }
     assert.ok(Math.abs(inner - outer) <= 2, `iframe ${id}: ${outer}px for ${inner}px of content`);
     assert.equal(await frame.locator('.site-header').count(), 0, 'no site header when embedded');
   }
@@ -165,7 +170,8 @@ test('theme, autoplay and reduced motion', async () => {
   await page.waitForFunction(() => /tick [1-9]/.test(document.getElementById('player-label').textContent));
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${srv.base}?lab=herding&autoplay=1&step=3`);
-  await page.waitForTimeout(800);
+  // Under reduced motion autoplay does not start: the player shows Play.
+  await page.waitForFunction(() => document.querySelector('#player-play')?.getAttribute('aria-label') === 'Play');
   assert.equal((await page.locator('#player-label').textContent()).trim(), 'tick 3 of 89');
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   assert.deepEqual(problems, []);

@@ -22,7 +22,8 @@ test('every lab at its defaults embeds within 900 px at 640 px wide and 1,400 px
       await page.goto(`${env.srv.base}?lab=${lab.id}&embed=1`);
       await page.locator('.lab-header h1').waitFor();
       await settled(page);
-      await page.waitForTimeout(100);
+      // Laid out: two frames after the results arrived.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const h = await height(page);
       report.push(`${lab.id}@${width} ${h}`);
       if (h > LIMITS[width]) over.push(`${lab.id} at ${width} px: ${h} px (limit ${LIMITS[width]})`);
@@ -180,7 +181,7 @@ test('on a phone the player bar stays on screen, and wide tables show they scrol
     await page.goto(`${env.srv.base}?lab=${lab}`);
     await settled(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForTimeout(100);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const bar = await page.locator('.player').evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
     assert.ok(bar.top >= 0 && bar.bottom <= 740 + 1, `${lab}: player bar at ${bar.top}–${bar.bottom} px after scrolling to the end`);
   }

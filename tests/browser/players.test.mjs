@@ -167,30 +167,33 @@ test('with reduced motion a step is drawn once, at its end state', async () => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   for (const p of PLAYERS) {
     await page.goto(`${env.srv.base}?lab=${p.lab}`);
-    await page.waitForTimeout(300);
+    // The first step drawn, and nothing left to draw.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.evaluate(() => { globalThis.lblabFrames = []; });
+    const before = await page.locator('#player-label').textContent();
     await page.locator('#player-forward').click();
-    await page.waitForTimeout(400);
+    await page.waitForFunction((b) => document.querySelector('#player-label').textContent !== b && globalThis.lblabFrames.length > 0, before);
+    // Two more frames: a tween would still be drawing.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const frames = await page.evaluate(() => globalThis.lblabFrames.length);
     assert.equal(frames, 1, `${p.lab}: one frame per step without motion`);
   }
   // With motion, one step is a tween of several frames.
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.goto(`${env.srv.base}?lab=herding`);
-  await page.waitForTimeout(300);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.evaluate(() => { globalThis.lblabFrames = []; });
   await page.locator('#player-forward').click();
-  await page.waitForTimeout(600);
-  assert.ok(await page.evaluate(() => globalThis.lblabFrames.length) > 3, 'a tween');
+  await page.waitForFunction(() => globalThis.lblabFrames.length > 3, null, { timeout: 5_000 });
   assert.deepEqual(problems, []);
   await page.close();
 });
 
-/** Median and P95 of script time per animation frame while a player plays. */
-async function frameCost(page, seconds) {
+/** Median and P95 of script time per animation frame while a player plays `steps` steps. */
+async function frameCost(page, steps) {
   await page.evaluate(() => { globalThis.lblabFrames = []; globalThis.lblabSteps = []; });
   await page.locator('#player-play').click();
-  await page.waitForTimeout(seconds * 1000);
+  await page.waitForFunction((n) => (globalThis.lblabSteps || []).length >= n, steps, { timeout: 30_000 });
   await page.locator('#player-play').click();
   return page.evaluate(() => {
     const frames = (globalThis.lblabFrames || []).map(([t, ms]) => ({ t, ms }));
@@ -221,7 +224,7 @@ test('frame cost of every player while it plays (median and P95 of script per an
     await page.goto(`${env.srv.base}${query}`);
     await page.locator('#player-play').waitFor();
     // Twice the page's speed choice would be fine too; the defaults are what readers see.
-    const c = await frameCost(page, 4);
+    const c = await frameCost(page, 12);
     report.push(`${name}: ${c.frames} frames, median ${c.median.toFixed(2)} ms, P95 ${c.p95.toFixed(2)} ms, max ${c.max.toFixed(2)} ms (${c.steps} steps, step median ${c.stepMedian?.toFixed(2)} ms)`);
     assert.ok(c.frames > 20, `${name}: the stage animated (${c.frames} frames)`);
   }

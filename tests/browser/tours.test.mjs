@@ -149,9 +149,10 @@ test('keyboard shortcuts work after a player button was clicked', async () => {
   await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '19');
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '18');
+  // No moment before tick 18: the player says so, and '[' leaves the step.
+  assert.equal(await page.locator('#moment-previous').isDisabled(), true);
   await page.keyboard.press('[');
-  // No moment before tick 18: the step stays.
-  await page.waitForTimeout(200);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   assert.equal(param(page, 'step'), '18');
   assert.deepEqual(problems, []);
 });
@@ -181,8 +182,9 @@ test('on a 360 x 800 phone the stage stays on screen while stepping, under a sti
     await stage.waitFor();
     await page.evaluate((id) => window.scrollBy(0, document.getElementById(id).getBoundingClientRect().top - 8), `${lab}-stage`);
     for (let i = 0; i < 3; i++) {
+      const before = await page.locator('#player-label').textContent();
       await page.locator('#player-forward').click();
-      await page.waitForTimeout(100);
+      await page.waitForFunction((b) => document.querySelector('#player-label').textContent !== b, before);
       const r = await page.evaluate((id) => {
         const s = document.getElementById(id).getBoundingClientRect();
         const bar = document.querySelector('.player').getBoundingClientRect();

@@ -141,7 +141,8 @@ test('main-thread tasks while the knee sliders move with Simulate on (reported; 
     await page.locator(`#${key}`).focus();
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press(i % 3 === 2 ? 'ArrowLeft' : 'ArrowRight');
-      await page.waitForTimeout(40);
+      // A drag's pace: one key per frame.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
     }
   }
   await settled(page);
@@ -173,7 +174,8 @@ test('main-thread tasks while any lab\'s sliders move (reported; target none ove
       await page.locator(`#${id}`).focus();
       for (let i = 0; i < 6; i++) {
         await page.keyboard.press(i % 3 === 2 ? 'ArrowLeft' : 'ArrowRight');
-        await page.waitForTimeout(40);
+        // A drag's pace: one key per frame.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
       }
     }
     await settled(page);
@@ -200,7 +202,9 @@ test('Cancel stops a sweep and keeps the previous results', async () => {
   await page.waitForFunction(() => /Computing… \d+ of \d+ runs/.test(document.querySelector('#run-status')?.textContent ?? ''));
   await page.locator('#run-cancel').click();
   await page.locator('#run-cancelled').waitFor();
-  await page.waitForTimeout(1500);
+  // Cancelling terminates the worker, so no reply can follow; the page is no
+  // longer busy.
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-busy'));
   assert.equal(await runs(page), before, 'no outcome arrived after the cancel');
   assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-busy')), false);
   assert.equal(await page.evaluate(() => window.wasmBindings.lblab_outcome_json()), previous);
