@@ -162,8 +162,16 @@ fn the_defaults_in_numbers() {
     for r in &runs {
         let requests: f64 = r.tenants.iter().map(|t| t.request_share).sum();
         let gpu: f64 = r.tenants.iter().map(|t| t.gpu_share).sum();
-        assert!((requests - 1.0).abs() < 1e-6, "{:?}: request shares sum to {requests}", r.scheduler);
-        assert!((gpu - 1.0).abs() < 1e-6, "{:?}: GPU shares sum to {gpu}", r.scheduler);
+        assert!(
+            (requests - 1.0).abs() < 1e-6,
+            "{:?}: request shares sum to {requests}",
+            r.scheduler
+        );
+        assert!(
+            (gpu - 1.0).abs() < 1e-6,
+            "{:?}: GPU shares sum to {gpu}",
+            r.scheduler
+        );
         assert!((0.0..=1.0).contains(&r.cache_share), "{:?}", r.scheduler);
         for t in &r.tenants {
             assert!((0.0..=1.0).contains(&t.cache_share) && t.service >= 0.0);
@@ -175,13 +183,19 @@ fn the_defaults_in_numbers() {
     // the service each tenant gets (within a quarter of the mean here).
     let vtc = &of(Scheduler::Vtc).tenants;
     let mean = vtc.iter().map(|t| t.service).sum::<f64>() / vtc.len() as f64;
-    assert!(vtc.iter().all(|t| (t.service - mean).abs() < 0.25 * mean), "VTC service uneven");
+    assert!(
+        vtc.iter().all(|t| (t.service - mean).abs() < 0.25 * mean),
+        "VTC service uneven"
+    );
     let fcfs = &of(Scheduler::Fcfs).tenants;
     let spread = |ts: &[fairness::TenantRun]| {
         let s: Vec<f64> = ts.iter().map(|t| t.service).collect();
         s.iter().cloned().fold(f64::MIN, f64::max) - s.iter().cloned().fold(f64::MAX, f64::min)
     };
-    assert!(spread(fcfs) > 2.0 * spread(vtc), "FCFS spreads service wider than VTC");
+    assert!(
+        spread(fcfs) > 2.0 * spread(vtc),
+        "FCFS spreads service wider than VTC"
+    );
     // Strict priority starves the low classes: the top class finishes
     // almost everything, some class finishes nothing.
     let prio = &of(Scheduler::Priority).tenants;

@@ -51,24 +51,11 @@ pub fn note(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
-/// Path of a full public trace file, if one is at hand: in the directory named
-/// by `LBLAB_TRACES`, or in a `traces/` folder of any directory beside the
-/// repository. `None` (and the caller prints that it skipped) otherwise.
+/// Path of a full public trace file, if one is at hand (the CLI's finder:
+/// `LBLAB_TRACES`, or a `traces/` folder beside the repository). `None` (and
+/// the caller prints that it skipped) otherwise.
 pub fn full_trace(name: &str) -> Option<std::path::PathBuf> {
-    if let Some(dir) = std::env::var_os("LBLAB_TRACES") {
-        let p = std::path::Path::new(&dir).join(name);
-        return p.is_file().then_some(p);
-    }
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let parent = repo.canonicalize().ok()?.parent()?.to_path_buf();
-    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(parent)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    dirs.sort();
-    dirs.into_iter()
-        .map(|d| d.join("traces").join(name))
-        .find(|p| p.is_file())
+    lblab::find_trace(name)
 }
 
 /// The article's six textbook rules (the Routing Lab of §4.2), in registry order.

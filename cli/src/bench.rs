@@ -269,29 +269,10 @@ pub fn main(rest: &[String]) -> Result<(), String> {
 /// The file of the trace benchmark.
 const TRACE: &str = "mooncake_conversation_trace.jsonl";
 
-/// Where the full trace lives: `$LBLAB_TRACES/<name>`, else `traces/<name>`
-/// in a directory beside the repository (the same search as the tests).
-fn find_trace(name: &str) -> Option<std::path::PathBuf> {
-    if let Some(dir) = std::env::var_os("LBLAB_TRACES") {
-        let p = std::path::Path::new(&dir).join(name);
-        return p.is_file().then_some(p);
-    }
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let parent = repo.canonicalize().ok()?.parent()?.to_path_buf();
-    let mut dirs: Vec<std::path::PathBuf> = std::fs::read_dir(parent)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    dirs.sort();
-    dirs.into_iter()
-        .map(|d| d.join("traces").join(name))
-        .find(|p| p.is_file())
-}
-
 /// Parse and replay marks for the full Mooncake trace, or the line saying why
 /// they were skipped.
 fn trace_mark(runs: usize, scale: f64) -> Result<Result<Vec<Mark>, String>, String> {
-    let Some(path) = find_trace(TRACE) else {
+    let Some(path) = lblab::find_trace(TRACE) else {
         return Ok(Err(format!(
             "skipped: {TRACE} not found (set LBLAB_TRACES to its directory)"
         )));

@@ -25,8 +25,8 @@ use sim_core::params::{erased, AnyConfig};
 use leptos::prelude::{AnyView, IntoAny};
 
 use crate::ui::html::Html;
-use crate::ui::table::Pick;
 use crate::ui::plot::ChartSpec;
+use crate::ui::table::Pick;
 use crate::ui::theme::ChartTheme;
 use crate::ui::{Palette, Scene};
 

@@ -70,7 +70,10 @@ fn inputs(state: State) -> impl IntoView {
     });
     let editor = page.editor().map(|legend| {
         let edits: Edits = Callback::new(move |e: Edit| {
-            for (key, value) in state.with_settings_snap(|s| page.edit(s, &e)).unwrap_or_default() {
+            for (key, value) in state
+                .with_settings_snap(|s| page.edit(s, &e))
+                .unwrap_or_default()
+            {
                 let _ = state.set(key, &value);
             }
         });

@@ -97,8 +97,7 @@ fn key_boxes(
     lock: RwSignal<bool>,
     allowed: RwSignal<Vec<&'static str>>,
 ) -> impl IntoView {
-    keys
-        .into_iter()
+    keys.into_iter()
         .map(|(k, label)| {
             let id = format!("embed-allow-{k}");
             let for_id = id.clone();

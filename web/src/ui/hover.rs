@@ -182,7 +182,10 @@ impl Hover {
 
     /// Every listener, by event name.
     fn listeners(&self) -> Vec<Listener> {
-        fn on<E: JsCast>(h: &Hover, f: impl Fn(&Hover, &E) + 'static) -> Closure<dyn FnMut(web_sys::Event)> {
+        fn on<E: JsCast>(
+            h: &Hover,
+            f: impl Fn(&Hover, &E) + 'static,
+        ) -> Closure<dyn FnMut(web_sys::Event)> {
             let h = h.clone();
             Closure::new(move |e: web_sys::Event| {
                 if let Ok(e) = e.dyn_into::<E>() {
@@ -191,11 +194,25 @@ impl Hover {
             })
         }
         vec![
-            ("mousemove", on(self, |h, e: &web_sys::MouseEvent| h.moved(e))),
-            ("mouseleave", on(self, |_, e: &web_sys::Event| canvas_of(e).iter().for_each(hide))),
+            (
+                "mousemove",
+                on(self, |h, e: &web_sys::MouseEvent| h.moved(e)),
+            ),
+            (
+                "mouseleave",
+                on(self, |_, e: &web_sys::Event| {
+                    canvas_of(e).iter().for_each(hide)
+                }),
+            ),
             ("click", on(self, |h, e: &web_sys::MouseEvent| h.clicked(e))),
-            ("keydown", on(self, |h, e: &web_sys::KeyboardEvent| h.key(e))),
-            ("mousedown", on(self, |h, _: &web_sys::Event| h.pressed.set(true))),
+            (
+                "keydown",
+                on(self, |h, e: &web_sys::KeyboardEvent| h.key(e)),
+            ),
+            (
+                "mousedown",
+                on(self, |h, _: &web_sys::Event| h.pressed.set(true)),
+            ),
             ("focus", on(self, |h, e: &web_sys::Event| h.focused(e))),
             (
                 "blur",

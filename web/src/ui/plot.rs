@@ -428,7 +428,11 @@ fn draw_legend<DB: DrawingBackend>(
             ))
             .map_err(err)?;
         strip
-            .draw(&Text::new(label.to_string(), (x + 24, y - 6), text_style(theme, 11)))
+            .draw(&Text::new(
+                label.to_string(),
+                (x + 24, y - 6),
+                text_style(theme, 11),
+            ))
             .map_err(err)?;
     }
     Ok(root)
@@ -522,8 +526,11 @@ fn draw_axes<DB: DrawingBackend>(
     let line = |points: Vec<(i32, i32)>, style: ShapeStyle| PathElement::new(points, style);
     let (left, right, top, bottom) = (f.left, f.right, f.top, f.bottom);
     for &x in &f.x_ticks {
-        root.draw(&line(vec![(f.px(x), top), (f.px(x), bottom)], theme.grid.into()))
-            .map_err(err)?;
+        root.draw(&line(
+            vec![(f.px(x), top), (f.px(x), bottom)],
+            theme.grid.into(),
+        ))
+        .map_err(err)?;
         root.draw(&Text::new(
             (spec.x_label)(x),
             (f.px(x), bottom + 6),
@@ -532,8 +539,11 @@ fn draw_axes<DB: DrawingBackend>(
         .map_err(err)?;
     }
     for (&y, label) in f.y_ticks.iter().zip(&f.y_texts) {
-        root.draw(&line(vec![(left, f.py(y)), (right, f.py(y))], theme.grid.into()))
-            .map_err(err)?;
+        root.draw(&line(
+            vec![(left, f.py(y)), (right, f.py(y))],
+            theme.grid.into(),
+        ))
+        .map_err(err)?;
         root.draw(&Text::new(
             label.clone(),
             (left - 6, f.py(y)),
@@ -560,12 +570,18 @@ fn draw_axes<DB: DrawingBackend>(
     .map_err(err)?;
     let ((x0, x1), (y0, y1)) = (f.x_range, f.y_range);
     if let Some(x) = spec.marker_x.filter(|x| *x >= x0 && *x <= x1) {
-        root.draw(&line(vec![(f.px(x), top), (f.px(x), bottom)], theme.accent.stroke_width(2)))
-            .map_err(err)?;
+        root.draw(&line(
+            vec![(f.px(x), top), (f.px(x), bottom)],
+            theme.accent.stroke_width(2),
+        ))
+        .map_err(err)?;
     }
     if let Some(y) = spec.marker_y.filter(|y| *y >= y0 && *y <= y1) {
-        root.draw(&line(vec![(left, f.py(y)), (right, f.py(y))], theme.foreground.into()))
-            .map_err(err)?;
+        root.draw(&line(
+            vec![(left, f.py(y)), (right, f.py(y))],
+            theme.foreground.into(),
+        ))
+        .map_err(err)?;
     }
     Ok(())
 }
@@ -594,8 +610,11 @@ fn draw_series<DB: DrawingBackend>(
             Mark::Bars => {
                 for &(x, y) in &s.points {
                     let corners = [(x, 0.0), (x + 1.0, 0.0), (x + 1.0, y), (x, y)];
-                    root.draw(&Polygon::new(corners.map(|p| f.held(p)).to_vec(), color.filled()))
-                        .map_err(err)?;
+                    root.draw(&Polygon::new(
+                        corners.map(|p| f.held(p)).to_vec(),
+                        color.filled(),
+                    ))
+                    .map_err(err)?;
                 }
             }
             Mark::Area => root

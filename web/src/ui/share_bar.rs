@@ -189,7 +189,8 @@ pub fn ShareBar(
         .iter()
         .map(|&(id, key, label)| {
             let on_click = move |_| {
-                status.set(act(key, lab, builder, status).unwrap_or_else(|e| format!("Sorry: {e}.")));
+                status
+                    .set(act(key, lab, builder, status).unwrap_or_else(|e| format!("Sorry: {e}.")));
             };
             view! { <button id=id data-key=key on:click=on_click>{label}</button>" " }
         })

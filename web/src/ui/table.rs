@@ -86,7 +86,8 @@ impl Table {
         } else {
             self.caption.clone()
         };
-        let caption = (!self.caption.is_empty()).then(|| view! { <caption>{self.caption}</caption> });
+        let caption =
+            (!self.caption.is_empty()).then(|| view! { <caption>{self.caption}</caption> });
         let head = self
             .head
             .into_iter()
@@ -144,7 +145,9 @@ fn row_view(row: Row, pick: Option<Pick>) -> impl IntoView {
                 (false, "") => None,
                 (false, c) => Some(c.to_string()),
             };
-            let mark = cell.best.then(|| view! { <span class="best-mark">" ★ best"</span> });
+            let mark = cell
+                .best
+                .then(|| view! { <span class="best-mark">" ★ best"</span> });
             view! { <td class=class>{swatch(cell.swatch)}{cell.text}{mark}</td> }
         })
         .collect_view();
@@ -274,7 +277,8 @@ impl<R> Compare<'_, R> {
 /// (the card's accessible description).
 pub fn card(id: &str, title: &str, value: &str, unit: &str, meaning: &str) -> AnyView {
     let (meaning_id, described_by) = (format!("{id}-meaning"), format!("{id}-meaning"));
-    let unit = (!unit.is_empty()).then(|| view! { <span class="card-unit">{format!(" {unit}")}</span> });
+    let unit =
+        (!unit.is_empty()).then(|| view! { <span class="card-unit">{format!(" {unit}")}</span> });
     view! {
         <div class="card" id=id.to_string() tabindex="0" aria-describedby=described_by>
             <div class="card-title">{title.to_string()}</div>
@@ -303,6 +307,9 @@ mod tests {
             best_mask(&[1.0, 1.04, 0.96], false, |x| format!("{x:.1}")),
             [false, false, false]
         );
-        assert_eq!(best_mask(&[2.0, 5.0], true, |x| format!("{x:.0}")), [false, true]);
+        assert_eq!(
+            best_mask(&[2.0, 5.0], true, |x| format!("{x:.0}")),
+            [false, true]
+        );
     }
 }

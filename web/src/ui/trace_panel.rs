@@ -41,7 +41,9 @@ fn source_line(state: &TraceState, summary: Option<String>, refused: Option<Stri
         view! { <p class="small error" id="trace-status" role="alert">{text}</p> }.into_any()
     };
     match state {
-        TraceState::Generated => plain("Requests come from the generator (the settings above).".into()),
+        TraceState::Generated => {
+            plain("Requests come from the generator (the settings above).".into())
+        }
         TraceState::Loading(name) => plain(format!("Loading {name}…")),
         TraceState::Failed(why) => alert(format!(
             "Cannot use that trace: {why}. Requests come from the generator."
