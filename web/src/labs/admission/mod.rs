@@ -10,10 +10,12 @@ pub mod scene;
 use sim_core::choice::Choice;
 use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, Player, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Column, Compare, Pick};
 
 /// The run of the policy in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a PolicyRun> {
@@ -25,53 +27,44 @@ fn percent(x: f64) -> String {
 }
 
 /// The policy in focus in four numbers.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = run(v) else {
-        return Html::new();
+        return ().into_any();
     };
     let o = v.outcome;
-    let cards: Html = [
-        card(
-            "card-goodput",
-            "Goodput",
-            &fixed(r.goodput, 3),
-            "req/tick",
-            &format!(
-                "Requests per tick whose first token met the SLO: {} of the pool's capacity of {} per tick.",
-                percent(r.goodput / o.capacity),
-                fixed(o.capacity, 2)
-            ),
-        ),
-        card(
-            "card-turned-away",
-            "Turned away",
-            &percent(r.rejected_share() + r.dropped_share()),
-            "",
-            "Share of arrivals refused with a 429 or dropped from the queue: they are told at once, or before a server is spent on them.",
-        ),
-        card(
-            "card-wait",
-            "Wait P95",
-            &fixed(r.wait_p95, 0),
-            "ticks",
-            "95% of the requests that reached a server waited at most this long at the gateway.",
-        ),
-        card(
-            "card-wasted",
-            "Wasted work",
-            &percent(r.wasted),
-            "",
-            "Share of server time spent on requests that missed the SLO anyway or failed.",
-        ),
-    ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text(format!("{} over the whole run", r.policy.title()))),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    let goodput = format!(
+        "Requests per tick whose first token met the SLO: {} of the pool's capacity of {} per tick.",
+        percent(r.goodput / o.capacity),
+        fixed(o.capacity, 2)
+    );
+    view! {
+        <h2>{format!("{} over the whole run", r.policy.title())}</h2>
+        <div class="cards">
+            {card("card-goodput", "Goodput", &fixed(r.goodput, 3), "req/tick", &goodput)}
+            {card(
+                "card-turned-away",
+                "Turned away",
+                &percent(r.rejected_share() + r.dropped_share()),
+                "",
+                "Share of arrivals refused with a 429 or dropped from the queue: they are told at once, or before a server is spent on them.",
+            )}
+            {card(
+                "card-wait",
+                "Wait P95",
+                &fixed(r.wait_p95, 0),
+                "ticks",
+                "95% of the requests that reached a server waited at most this long at the gateway.",
+            )}
+            {card(
+                "card-wasted",
+                "Wasted work",
+                &percent(r.wasted),
+                "",
+                "Share of server time spent on requests that missed the SLO anyway or failed.",
+            )}
+        </div>
+    }
+    .into_any()
 }
 
 /// The comparison's columns.
@@ -121,7 +114,7 @@ pub(crate) const COLS: [Column<PolicyRun>; 6] = [
 ];
 
 /// Every policy over the whole run; rows pick the player's policy.
-fn compare(v: &View<'_, Lab>) -> Html {
+fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
     let focus = v.focus;
     Compare {
         id: "admission-compare",
@@ -134,7 +127,17 @@ fn compare(v: &View<'_, Lab>) -> Html {
         columns: &COLS,
         so_far: false,
     }
-    .html()
+    .view(v.pickable.then_some(pick))
+}
+
+/// Under the comparison: what the columns count.
+fn note(_: &View<'_, Lab>) -> AnyView {
+    view! {
+        <p class="small muted">
+            "Goodput counts requests whose first token came within the SLO, per tick of the run. Wasted work is server time spent on requests that missed the SLO or failed. Pick a row to play that policy. ★ marks the best value in each column."
+        </p>
+    }
+    .into_any()
 }
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
@@ -162,7 +165,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::admission::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| Html::new(),
+        detail: |_| ().into_any(),
     }),
     cards: Some(cards),
     charts: &[
@@ -177,7 +180,7 @@ pub static PAGE: Page<Lab> = Page {
     comparison: Some(Comparison {
         heading: "The five policies on the same requests",
         table: compare,
-        note: |_| Html::trusted(NOTE_HTML),
+        note,
     }),
     ..Page::EMPTY
 };
@@ -188,9 +191,6 @@ impl crate::page::LabPage for Lab {
 
 /// Under the player's stage.
 const LEGEND_HTML: &str = r#"<p class="small legend">Squares on the left wait at the gateway; filled cells on the right are busy servers; red dots are this tick's 429s and drops; a replica outlined in red is out of rotation.</p>"#;
-
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Goodput counts requests whose first token came within the SLO, per tick of the run. Wasted work is server time spent on requests that missed the SLO or failed. Pick a row to play that policy. ★ marks the best value in each column.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Admission control</h1><p class="lede">A pool can only finish so many requests per tick. Past that, a queue without limits grows, every request in it waits longer, and soon the servers spend their time on answers that arrive too late to count. The default run has a surge to twice the pool's capacity and later a replica that fails half its requests: play each policy and watch the queue, the refusals and the breaker.</p><p class="small muted">Ticks are abstract time steps; service times and the SLO are counted in mean service times. Follows §9.3 of the reference article, with the knee of §1.2.</p>"#;

@@ -104,6 +104,47 @@ fn moment_words(m: &Moment, c: &Config) -> String {
     }
 }
 
+/// A waiting request's square.
+const CELL: f64 = 11.0;
+
+/// The top of the queue's box and of the replicas' columns.
+const AREA_TOP: f64 = 36.0;
+
+/// Where the gateway queue sits: its squares wrap in rows of `cols`.
+struct Queue {
+    /// Its width.
+    w: f64,
+    /// Squares per row.
+    cols: usize,
+    /// Its box's height.
+    h: f64,
+}
+
+impl Queue {
+    /// The queue about two fifths of `width` wide.
+    fn at(width: f64) -> Queue {
+        let w = (width * 0.4).clamp(120.0, 360.0);
+        Queue {
+            w,
+            cols: (((w - 16.0) / (CELL + 3.0)) as usize).max(4),
+            h: SHOWN_ROWS as f64 * (CELL + 3.0) + 8.0,
+        }
+    }
+
+    /// The centre of the `j`th waiting square.
+    fn pos(&self, j: usize) -> (f64, f64) {
+        (
+            10.0 + CELL / 2.0 + (j % self.cols) as f64 * (CELL + 3.0),
+            AREA_TOP + CELL / 2.0 + (j / self.cols) as f64 * (CELL + 3.0),
+        )
+    }
+
+    /// Where arrivals come in: the box's left edge.
+    fn entry(&self) -> (f64, f64) {
+        (4.0, AREA_TOP + self.h / 2.0)
+    }
+}
+
 /// The scene of tick `t` at `width` pixels.
 pub fn scene(
     run: &PolicyRun,
@@ -113,15 +154,34 @@ pub fn scene(
     pal: &Palette,
 ) -> Option<Scene> {
     let s: &Snapshot = run.timeline.get(t)?;
-    let n = s.busy.len().max(1);
-    let slots = config.slots as usize;
-    // The queue takes about two fifths of the width; its squares wrap.
-    let qw = (width * 0.4).clamp(120.0, 360.0);
-    let cell = 11.0;
-    let cols = (((qw - 16.0) / (cell + 3.0)) as usize).max(4);
-    let area_top = 36.0;
+    let q = Queue::at(width);
     let mut scene = Scene::default();
-    // Gateway and queue.
+    queue(&mut scene, s, &q, pal);
+    // Trays: this tick's 429s and drops.
+    let tray_y = AREA_TOP + q.h + 24.0;
+    let trays = [
+        (s.rejected, 2, "429", 8.0),
+        (s.dropped, 3, "dropped", q.w / 2.0),
+    ];
+    for (count, kind, text, x0) in trays {
+        tray(&mut scene, (count, kind, text), (x0, tray_y), t, &q, pal);
+    }
+    let left = q.w + 12.0;
+    let box_h = replicas(&mut scene, s, config, (left, width), &q, pal);
+    let good = format!("{} met the SLO this tick", s.good);
+    scene.labels.push(label(
+        left,
+        AREA_TOP + box_h + 26.0,
+        good,
+        &pal.muted,
+        false,
+    ));
+    scene.height = (tray_y + 30.0).max(AREA_TOP + box_h + 36.0);
+    Some(scene)
+}
+
+/// The gateway and its waiting requests, "+N more" past what fits.
+fn queue(scene: &mut Scene, s: &Snapshot, q: &Queue, pal: &Palette) {
     scene.labels.push(label(
         8.0,
         14.0,
@@ -129,89 +189,95 @@ pub fn scene(
         &pal.fg,
         false,
     ));
-    let q_h = SHOWN_ROWS as f64 * (cell + 3.0) + 8.0;
     scene.rects.push(Rect {
         x: 4.0,
-        y: area_top - 6.0,
-        w: qw - 8.0,
-        h: q_h,
+        y: AREA_TOP - 6.0,
+        w: q.w - 8.0,
+        h: q.h,
         fill: Some(pal.panel.clone()),
         stroke: Some(pal.border.clone()),
         line: 1.0,
     });
-    let shown = (s.queue as usize).min(cols * SHOWN_ROWS);
-    let q_pos = |j: usize| {
-        (
-            10.0 + cell / 2.0 + (j % cols) as f64 * (cell + 3.0),
-            area_top + cell / 2.0 + (j / cols) as f64 * (cell + 3.0),
-        )
-    };
-    let entry = (4.0, area_top + q_h / 2.0);
+    let shown = (s.queue as usize).min(q.cols * SHOWN_ROWS);
     for j in 0..shown {
-        let (x, y) = q_pos(j);
+        let (x, y) = q.pos(j);
         scene.marks.push(Mark {
             id: j as u64,
             x,
             y,
-            r: cell / 2.0,
+            r: CELL / 2.0,
             fill: pal.waiting.clone(),
             ring: None,
             square: true,
-            from: Some(entry),
+            from: Some(q.entry()),
             text: None,
         });
     }
     if (s.queue as usize) > shown {
         scene.labels.push(label(
-            qw - 8.0,
-            area_top + q_h + 8.0,
+            q.w - 8.0,
+            AREA_TOP + q.h + 8.0,
             format!("+{} more", s.queue as usize - shown),
             &pal.muted,
             true,
         ));
     }
-    // Trays: this tick's 429s and drops.
-    let tray_y = area_top + q_h + 24.0;
-    let mut tray = |count: u32, kind: u64, text: &str, x0: f64| {
-        if count == 0 {
-            return;
-        }
-        scene.labels.push(label(
-            x0,
-            tray_y,
-            format!("{text} ×{count}"),
-            &pal.warn,
-            false,
-        ));
-        for k in 0..count.min(12) {
-            scene.marks.push(Mark {
-                id: (kind << 40) | ((t as u64) << 8) | u64::from(k),
-                x: x0 + 6.0 + f64::from(k) * (cell + 2.0),
-                y: tray_y + 16.0,
-                r: cell / 2.0 - 1.0,
-                fill: pal.warn.clone(),
-                ring: None,
-                square: false,
-                from: Some(if kind == 2 { entry } else { q_pos(0) }),
-                text: None,
-            });
-        }
-    };
-    tray(s.rejected, 2, "429", 8.0);
-    tray(s.dropped, 3, "dropped", qw / 2.0);
-    // Replicas: one column of server cells each.
-    let left = qw + 12.0;
+}
+
+/// One tray at `(x0, y)`: `count` requests of `kind` (2: refused at the
+/// door, 3: dropped from the queue's head) this tick, labelled `text`.
+fn tray(
+    scene: &mut Scene,
+    (count, kind, text): (u32, u64, &str),
+    (x0, y): (f64, f64),
+    t: usize,
+    q: &Queue,
+    pal: &Palette,
+) {
+    if count == 0 {
+        return;
+    }
+    scene
+        .labels
+        .push(label(x0, y, format!("{text} ×{count}"), &pal.warn, false));
+    for k in 0..count.min(12) {
+        scene.marks.push(Mark {
+            id: (kind << 40) | ((t as u64) << 8) | u64::from(k),
+            x: x0 + 6.0 + f64::from(k) * (CELL + 2.0),
+            y: y + 16.0,
+            r: CELL / 2.0 - 1.0,
+            fill: pal.warn.clone(),
+            ring: None,
+            square: false,
+            from: Some(if kind == 2 { q.entry() } else { q.pos(0) }),
+            text: None,
+        });
+    }
+}
+
+/// The replicas from `left` to `width`: one column of server cells each,
+/// outlined in red when out of rotation; returns a column's height.
+fn replicas(
+    scene: &mut Scene,
+    s: &Snapshot,
+    config: &Config,
+    (left, width): (f64, f64),
+    q: &Queue,
+    pal: &Palette,
+) -> f64 {
+    let n = s.busy.len().max(1);
+    let slots = config.slots as usize;
     let column = (width - left - 8.0) / n as f64;
     let rcell = (150.0 / slots as f64).clamp(4.0, 16.0);
     let box_h = slots as f64 * (rcell + 2.0) + 8.0;
-    let head = q_pos(0);
+    let head = q.pos(0);
     for r in 0..n {
         let x = left + column * (r as f64 + 0.5);
         let w = (column - 8.0).min(56.0);
         let out = s.out.get(r).copied().unwrap_or(false);
         scene.rects.push(Rect {
             x: x - w / 2.0,
-            y: area_top - 6.0,
+            y: AREA_TOP - 6.0,
             w,
             h: box_h,
             fill: None,
@@ -231,7 +297,7 @@ pub fn scene(
         if out {
             scene.labels.push(label(
                 x,
-                area_top + box_h + 8.0,
+                AREA_TOP + box_h + 8.0,
                 "out".into(),
                 &pal.warn,
                 true,
@@ -241,7 +307,7 @@ pub fn scene(
             scene.marks.push(Mark {
                 id: (1 << 40) | ((r as u64) << 16) | j as u64,
                 x,
-                y: area_top - 6.0 + box_h - 4.0 - (j as f64 + 0.5) * (rcell + 2.0),
+                y: AREA_TOP - 6.0 + box_h - 4.0 - (j as f64 + 0.5) * (rcell + 2.0),
                 r: rcell / 2.0,
                 fill: replica_hex(r).to_string(),
                 ring: None,
@@ -251,14 +317,5 @@ pub fn scene(
             });
         }
     }
-    let good = format!("{} met the SLO this tick", s.good);
-    scene.labels.push(label(
-        left,
-        area_top + box_h + 26.0,
-        good,
-        &pal.muted,
-        false,
-    ));
-    scene.height = (tray_y + 30.0).max(area_top + box_h + 36.0);
-    Some(scene)
+    box_h
 }

@@ -10,10 +10,12 @@ pub mod scene;
 use sim_core::choice::Choice;
 use sim_core::labs::agents::{AgentsLab as Lab, KeyRun};
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Column, Compare, Pick};
 
 /// The run of the key in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a KeyRun> {
@@ -21,60 +23,46 @@ fn run<'a>(v: &View<'a, Lab>) -> Option<&'a KeyRun> {
 }
 
 /// The key in focus in four numbers.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = run(v) else {
-        return Html::new();
+        return ().into_any();
     };
     let c = v.config;
-    let cards: Html = [
-        card(
-            "card-session-p95",
-            "Session P95",
-            &fixed(r.session_p95, 1),
-            "s",
-            &format!(
-                "95% of sessions finished within this, first call to last answer, tool time included; the median was {} s.",
-                fixed(r.session_p50, 1)
-            ),
-        ),
-        card(
-            "card-others-ttft",
-            "Others' TTFT P95",
-            &fixed(r.others_p95, 2),
-            "s",
-            "First-token time of the calls of sessions that never fan out, 95th percentile: what a fan-out costs its neighbours.",
-        ),
-        card(
-            "card-cache",
-            "Cache share",
-            &format!("{}%", fixed(r.cache_share * 100.0, 1)),
-            "",
-            "Share of all prompt tokens a replica already held in its prefix cache.",
-        ),
-        card(
-            "card-burst",
-            "Burst queue",
-            &fixed(r.burst_queue, 1),
-            "calls",
-            &format!(
-                "The longest replica queue while a fan-out's {} subagents waited to start, averaged over fan-outs{}.",
-                c.fanout,
-                if c.cap > 0 {
-                    format!("; the cap of {} holds the rest at the gateway", c.cap)
-                } else {
-                    String::new()
-                }
-            ),
-        ),
-    ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text(format!("Keyed on: {}", r.key.title()))),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    let session = format!(
+        "95% of sessions finished within this, first call to last answer, tool time included; the median was {} s.",
+        fixed(r.session_p50, 1)
+    );
+    let burst = format!(
+        "The longest replica queue while a fan-out's {} subagents waited to start, averaged over fan-outs{}.",
+        c.fanout,
+        if c.cap > 0 {
+            format!("; the cap of {} holds the rest at the gateway", c.cap)
+        } else {
+            String::new()
+        }
+    );
+    view! {
+        <h2>{format!("Keyed on: {}", r.key.title())}</h2>
+        <div class="cards">
+            {card("card-session-p95", "Session P95", &fixed(r.session_p95, 1), "s", &session)}
+            {card(
+                "card-others-ttft",
+                "Others' TTFT P95",
+                &fixed(r.others_p95, 2),
+                "s",
+                "First-token time of the calls of sessions that never fan out, 95th percentile: what a fan-out costs its neighbours.",
+            )}
+            {card(
+                "card-cache",
+                "Cache share",
+                &format!("{}%", fixed(r.cache_share * 100.0, 1)),
+                "",
+                "Share of all prompt tokens a replica already held in its prefix cache.",
+            )}
+            {card("card-burst", "Burst queue", &fixed(r.burst_queue, 1), "calls", &burst)}
+        </div>
+    }
+    .into_any()
 }
 
 /// The comparison's columns.
@@ -124,7 +112,7 @@ pub(crate) const COLS: [Column<KeyRun>; 6] = [
 ];
 
 /// Every key on the same sessions; rows pick the player's key.
-fn compare(v: &View<'_, Lab>) -> Html {
+fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
     let focus = v.focus;
     Compare {
         id: "agents-compare",
@@ -137,7 +125,17 @@ fn compare(v: &View<'_, Lab>) -> Html {
         columns: &COLS,
         so_far: false,
     }
-    .html()
+    .view(v.pickable.then_some(pick))
+}
+
+/// Under the comparison: what the columns count.
+fn note(_: &View<'_, Lab>) -> AnyView {
+    view! {
+        <p class="small muted">
+            "Every key sees the same sessions, with the same tool times. A session's time runs from its first call to its last answer and includes the tools; long-running agents never finish inside the run and are left out of it. Pick a row to play that key. ★ marks the best value in each column."
+        </p>
+    }
+    .into_any()
 }
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
@@ -165,7 +163,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::agents::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| Html::new(),
+        detail: |_| ().into_any(),
     }),
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(
@@ -179,7 +177,7 @@ pub static PAGE: Page<Lab> = Page {
     comparison: Some(Comparison {
         heading: "The four keys on the same sessions",
         table: compare,
-        note: |_| Html::trusted(NOTE_HTML),
+        note,
     }),
     ..Page::EMPTY
 };
@@ -190,9 +188,6 @@ impl crate::page::LabPage for Lab {
 
 /// Under the player's stage.
 const LEGEND_HTML: &str = r#"<p class="small legend">One column per replica: a filled cell is a call in its batch, in the accent colour when it belongs to a subagent; the red bar and number above are the calls waiting in its queue. The line under the stage counts the sessions under way and the calls a per-session cap holds at the gateway.</p>"#;
-
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Every key sees the same sessions, with the same tool times. A session's time runs from its first call to its last answer and includes the tools; long-running agents never finish inside the run and are left out of it. Pick a row to play that key. ★ marks the best value in each column.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Agent sessions</h1><p class="lede">An agent's unit of work is a session: a chat turn is one model call, a tool-using chain a dozen in a row, a planner with subagents forty, mostly in bursts that start together and share the planner's context. The gateway still routes one call at a time, and what it keys the choice on decides two things: which cache a call finds, and whether a burst of subagents lands on one replica. The player opens on a fan-out under the prefix key; try the other keys, then a per-session cap.</p><p class="small muted">One step is 100 ms; times are in seconds. Follows §13 of the reference article.</p>"#;

@@ -12,10 +12,12 @@ pub mod ttft_chart;
 use sim_core::choice::Choice;
 use sim_core::labs::autoscale::{AutoscaleLab as Lab, ScalerRun};
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Column, Compare, Pick};
 
 /// The run of the scaler in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a ScalerRun> {
@@ -27,9 +29,9 @@ fn percent(x: f64) -> String {
 }
 
 /// The scaler in focus in four numbers.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = run(v) else {
-        return Html::new();
+        return ().into_any();
     };
     let c = v.config;
     let reaction = match r.reaction {
@@ -44,51 +46,32 @@ fn cards(v: &View<'_, Lab>) -> Html {
         ),
         _ => "No new replica took requests.".to_string(),
     };
-    let cards: Html = [
-        card(
-            "card-surge-ttft",
-            "Surge TTFT P95",
-            &fixed(r.surge_p95, 1),
-            "s",
-            &format!(
-                "95% of the requests that arrived during the surge had their first token within this; the SLO is {} s.",
-                fixed(c.slo, 1)
-            ),
-        ),
-        card(
-            "card-slo",
-            "Within the SLO",
-            &percent(r.slo_met),
-            "",
-            "Share of all arrivals whose first token came within the SLO.",
-        ),
-        card(
-            "card-replica-minutes",
-            "Replica time",
-            &fixed(r.replica_minutes, 0),
-            "min",
-            &format!(
-                "Replica-minutes paid for, starting and draining ones included; the fixed pool of {} pays {}.",
-                c.replicas,
-                fixed(f64::from(c.replicas) * f64::from(c.ticks) / 60.0, 0)
-            ),
-        ),
-        card(
-            "card-late",
-            "Ready too late",
-            &r.late.to_string(),
-            "replicas",
-            &format!("Ordered during the surge, ready after it ended ({reaction}). {fresh}"),
-        ),
-    ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text(format!("{} over the whole run", r.scaler.title()))),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    let surge = format!(
+        "95% of the requests that arrived during the surge had their first token within this; the SLO is {} s.",
+        fixed(c.slo, 1)
+    );
+    let minutes = format!(
+        "Replica-minutes paid for, starting and draining ones included; the fixed pool of {} pays {}.",
+        c.replicas,
+        fixed(f64::from(c.replicas) * f64::from(c.ticks) / 60.0, 0)
+    );
+    let late = format!("Ordered during the surge, ready after it ended ({reaction}). {fresh}");
+    view! {
+        <h2>{format!("{} over the whole run", r.scaler.title())}</h2>
+        <div class="cards">
+            {card("card-surge-ttft", "Surge TTFT P95", &fixed(r.surge_p95, 1), "s", &surge)}
+            {card(
+                "card-slo",
+                "Within the SLO",
+                &percent(r.slo_met),
+                "",
+                "Share of all arrivals whose first token came within the SLO.",
+            )}
+            {card("card-replica-minutes", "Replica time", &fixed(r.replica_minutes, 0), "min", &minutes)}
+            {card("card-late", "Ready too late", &r.late.to_string(), "replicas", &late)}
+        </div>
+    }
+    .into_any()
 }
 
 /// The comparison's columns.
@@ -138,7 +121,7 @@ pub(crate) const COLS: [Column<ScalerRun>; 6] = [
 ];
 
 /// Every scaler over the whole run; rows pick the player's scaler.
-fn compare(v: &View<'_, Lab>) -> Html {
+fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
     let focus = v.focus;
     Compare {
         id: "autoscale-compare",
@@ -151,7 +134,17 @@ fn compare(v: &View<'_, Lab>) -> Html {
         columns: &COLS,
         so_far: false,
     }
-    .html()
+    .view(v.pickable.then_some(pick))
+}
+
+/// Under the comparison: what the columns count.
+fn note(_: &View<'_, Lab>) -> AnyView {
+    view! {
+        <p class="small muted">
+            "Every scaler sees the same arrivals. Replica time counts every second a replica exists, cold start and draining included. Late counts replicas ordered during the surge that were ready only after it ended. Pick a row to play that scaler. ★ marks the best value in each column."
+        </p>
+    }
+    .into_any()
 }
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
@@ -179,7 +172,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::autoscale::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| Html::new(),
+        detail: |_| ().into_any(),
     }),
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(
@@ -201,7 +194,7 @@ pub static PAGE: Page<Lab> = Page {
     comparison: Some(Comparison {
         heading: "The six scalers on the same arrivals",
         table: compare,
-        note: |_| Html::trusted(NOTE_HTML),
+        note,
     }),
     ..Page::EMPTY
 };
@@ -212,9 +205,6 @@ impl crate::page::LabPage for Lab {
 
 /// Under the player's stage.
 const LEGEND_HTML: &str = r#"<p class="small legend">One column per replica: filled cells are slots running a request, the red bar and number above are its waiting requests, dots are this second's arrivals. A grey box is a replica in its cold start (seconds left inside); an accent outline marks a replica in its first minute; a dimmed one is draining.</p>"#;
-
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Every scaler sees the same arrivals. Replica time counts every second a replica exists, cold start and draining included. Late counts replicas ordered during the surge that were ready only after it ended. Pick a row to play that scaler. ★ marks the best value in each column.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Autoscaling</h1><p class="lede">A second control loop runs beside the balancer: every few seconds an autoscaler reads a signal and orders or drains replicas, and each new replica takes minutes to start. Which signal it reads decides whether it sees a surge at all, and the gateway's rule decides what happens to a replica that has just started. The default run has traffic tripling for eight minutes and a cold start of four: play each scaler and watch when its replicas arrive.</p><p class="small muted">One tick is one second; replica time is counted in minutes. Follows §11 of the reference article.</p>"#;

@@ -6,7 +6,7 @@
 //! dimmed.
 
 use sim_core::choice::Choice;
-use sim_core::labs::autoscale::{Config, Life, Moment, Scaler, ScalerRun, Snapshot};
+use sim_core::labs::autoscale::{Config, Life, Moment, Scaler, ScalerRun, Snapshot, Spot};
 
 use crate::ui::scene::small_label as label;
 use crate::ui::theme::replica_hex;
@@ -131,6 +131,46 @@ fn moment_words(m: &Moment, c: &Config) -> String {
     }
 }
 
+/// The top of the replicas' boxes.
+const TOP: f64 = 66.0;
+
+/// How the pool's columns are laid out: one per place, a box of slot cells
+/// in each.
+struct Grid {
+    /// A column's width.
+    column: f64,
+    /// Cells per row in a box.
+    cols: usize,
+    /// A cell's side.
+    cell: f64,
+    /// A box's width.
+    box_w: f64,
+    /// A box's height.
+    box_h: f64,
+    /// Where arrivals come from.
+    gate: (f64, f64),
+}
+
+impl Grid {
+    /// Columns for `places` places across `width`, boxes of `slots` cells.
+    fn new(places: usize, slots: usize, width: f64) -> Grid {
+        let column = (width - 8.0) / places as f64;
+        // Four cells a row wherever a cell keeps a few pixels: a short stage
+        // keeps an embed within its height.
+        let cols = if column >= 28.0 { 4 } else { 2 };
+        let rows = slots.div_ceil(cols);
+        let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
+        Grid {
+            column,
+            cols,
+            cell,
+            box_w: cols as f64 * (cell + 2.0) + 4.0,
+            box_h: rows as f64 * (cell + 2.0) + 6.0,
+            gate: (width / 2.0, 24.0),
+        }
+    }
+}
+
 /// The scene of second `t` at `width` pixels.
 pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -> Option<Scene> {
     let s: &Snapshot = run.timeline.get(t)?;
@@ -151,99 +191,13 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
         &pal.fg,
         false,
     ));
-    let gate = (width / 2.0, 24.0);
-    let top = 66.0;
-    let column = (width - 8.0) / places as f64;
-    let slots = c.slots as usize;
-    // Four cells a row wherever a cell keeps a few pixels: a short stage
-    // keeps an embed within its height.
-    let cols = if column >= 28.0 { 4 } else { 2 };
-    let rows = slots.div_ceil(cols);
-    let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
-    let box_w = cols as f64 * (cell + 2.0) + 4.0;
-    let box_h = rows as f64 * (cell + 2.0) + 6.0;
+    let grid = Grid::new(places, c.slots as usize, width);
     for (p, spot) in s.pool.iter().enumerate() {
-        let x = 4.0 + column * (p as f64 + 0.5);
-        if spot.life == Life::Off {
-            continue;
-        }
-        let name = if column > 46.0 {
-            format!("R{}", p + 1)
-        } else {
-            format!("{}", p + 1)
-        };
-        scene.labels.push(label(x, top - 26.0, name, &pal.fg, true));
-        let stroke = match spot.life {
-            _ if spot.fresh => pal.accent.clone(),
-            Life::Starting | Life::Draining => pal.muted.clone(),
-            _ => pal.border.clone(),
-        };
-        scene.rects.push(Rect {
-            x: x - box_w / 2.0,
-            y: top,
-            w: box_w,
-            h: box_h,
-            fill: (spot.life == Life::Starting).then(|| pal.panel.clone()),
-            stroke: Some(stroke),
-            line: if spot.fresh { 2.5 } else { 1.0 },
-        });
-        if spot.life == Life::Starting {
-            scene.labels.push(label(
-                x,
-                top + box_h / 2.0,
-                format!("{}s", spot.ready_in),
-                &pal.muted,
-                true,
-            ));
-            continue;
-        }
-        let fill = if spot.life == Life::Draining {
-            pal.muted.clone()
-        } else {
-            replica_hex(p).to_string()
-        };
-        for j in 0..(spot.running as usize).min(slots) {
-            let (col, row) = (j % cols, j / cols);
-            scene.marks.push(Mark {
-                id: (1 << 40) | ((p as u64) << 16) | j as u64,
-                x: x - box_w / 2.0 + 3.0 + (col as f64 + 0.5) * (cell + 2.0),
-                y: top + box_h - 3.0 - (row as f64 + 0.5) * (cell + 2.0),
-                r: cell / 2.0,
-                fill: fill.clone(),
-                ring: None,
-                square: true,
-                from: Some(gate),
-                text: None,
-            });
-        }
-        // The queue's bar is full at four batches.
-        let full = 4.0 * f64::from(c.slots);
-        crate::ui::scene::queue_bar(
-            &mut scene,
-            x,
-            top,
-            box_w,
-            spot.waiting,
-            full,
-            column >= 34.0,
-            pal,
-        );
-        // This second's arrivals fly in from the gateway.
-        for k in 0..spot.sent.min(6) {
-            scene.marks.push(Mark {
-                id: (2 << 40) | ((t as u64) << 20) | ((p as u64) << 8) | u64::from(k),
-                x: x + (f64::from(k) - 2.5) * 3.0,
-                y: top - 40.0,
-                r: 2.5,
-                fill: pal.waiting.clone(),
-                ring: None,
-                square: false,
-                from: Some(gate),
-                text: None,
-            });
+        if spot.life != Life::Off {
+            place(&mut scene, (p, spot), &grid, c, t, pal);
         }
     }
-    let foot = top + box_h + 18.0;
+    let foot = TOP + grid.box_h + 18.0;
     let waiting: u32 = s.pool.iter().map(|p| p.waiting).sum();
     let state = if run.scaler == Scaler::Fixed {
         format!("{waiting} waiting · no autoscaler")
@@ -259,4 +213,93 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
         .push(label(8.0, foot, state, &pal.muted, false));
     scene.height = foot + 12.0;
     Some(scene)
+}
+
+/// Place `p` of the pool: its box (greyed with the seconds left while it
+/// starts), its running requests, its queue's bar and this second's
+/// arrivals.
+fn place(
+    scene: &mut Scene,
+    (p, spot): (usize, &Spot),
+    g: &Grid,
+    c: &Config,
+    t: usize,
+    pal: &Palette,
+) {
+    let x = 4.0 + g.column * (p as f64 + 0.5);
+    let name = if g.column > 46.0 {
+        format!("R{}", p + 1)
+    } else {
+        format!("{}", p + 1)
+    };
+    scene.labels.push(label(x, TOP - 26.0, name, &pal.fg, true));
+    let stroke = match spot.life {
+        _ if spot.fresh => pal.accent.clone(),
+        Life::Starting | Life::Draining => pal.muted.clone(),
+        _ => pal.border.clone(),
+    };
+    scene.rects.push(Rect {
+        x: x - g.box_w / 2.0,
+        y: TOP,
+        w: g.box_w,
+        h: g.box_h,
+        fill: (spot.life == Life::Starting).then(|| pal.panel.clone()),
+        stroke: Some(stroke),
+        line: if spot.fresh { 2.5 } else { 1.0 },
+    });
+    if spot.life == Life::Starting {
+        scene.labels.push(label(
+            x,
+            TOP + g.box_h / 2.0,
+            format!("{}s", spot.ready_in),
+            &pal.muted,
+            true,
+        ));
+        return;
+    }
+    let fill = if spot.life == Life::Draining {
+        pal.muted.clone()
+    } else {
+        replica_hex(p).to_string()
+    };
+    for j in 0..(spot.running as usize).min(c.slots as usize) {
+        let (col, row) = (j % g.cols, j / g.cols);
+        scene.marks.push(Mark {
+            id: (1 << 40) | ((p as u64) << 16) | j as u64,
+            x: x - g.box_w / 2.0 + 3.0 + (col as f64 + 0.5) * (g.cell + 2.0),
+            y: TOP + g.box_h - 3.0 - (row as f64 + 0.5) * (g.cell + 2.0),
+            r: g.cell / 2.0,
+            fill: fill.clone(),
+            ring: None,
+            square: true,
+            from: Some(g.gate),
+            text: None,
+        });
+    }
+    // The queue's bar is full at four batches.
+    let full = 4.0 * f64::from(c.slots);
+    crate::ui::scene::queue_bar(
+        scene,
+        x,
+        TOP,
+        g.box_w,
+        spot.waiting,
+        full,
+        g.column >= 34.0,
+        pal,
+    );
+    // This second's arrivals fly in from the gateway.
+    for k in 0..spot.sent.min(6) {
+        scene.marks.push(Mark {
+            id: (2 << 40) | ((t as u64) << 20) | ((p as u64) << 8) | u64::from(k),
+            x: x + (f64::from(k) - 2.5) * 3.0,
+            y: TOP - 40.0,
+            r: 2.5,
+            fill: pal.waiting.clone(),
+            ring: None,
+            square: false,
+            from: Some(g.gate),
+            text: None,
+        });
+    }
 }

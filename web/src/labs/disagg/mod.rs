@@ -8,10 +8,12 @@ pub mod chart;
 use sim_core::choice::Choice;
 use sim_core::labs::disagg::{Crossover, DisaggLab as Lab, Setup, SetupRun};
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, View};
 use crate::ui::format::{fixed, thousands};
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Column, Compare, Pick};
 
 /// The crossover as a card's value and unit.
 fn crossover(c: Crossover) -> (String, &'static str) {
@@ -28,68 +30,45 @@ fn of<'a>(v: &View<'a, Lab>, setup: Setup) -> Option<&'a SetupRun> {
 }
 
 /// The crossover, and what the split changes at the prompt length set.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let (Some(co), Some(di)) = (of(v, Setup::Colocated), of(v, Setup::Disagg)) else {
-        return Html::new();
+        return ().into_any();
     };
     let c = v.config;
     let (value, unit) = crossover(v.outcome.crossover);
-    let cards: Html = [
-        card(
-            "card-crossover",
-            "Split pays from",
-            &value,
-            unit,
-            &format!(
-                "Mean prompt length from which the split pool's mean latency (arrival to last token) is below the colocated pool's, at {} req/s and {} GB/s.",
-                fixed(c.rate, 1),
-                fixed(c.bandwidth, 1)
-            ),
-        ),
-        card(
-            "card-tpot",
-            "TPOT P95, split",
-            &fixed(di.tpot_p95, 2),
-            "ms",
-            &format!(
-                "95th percentile time per output token with decode GPUs that never prefill; colocated {} ms.",
-                fixed(co.tpot_p95, 2)
-            ),
-        ),
-        card(
-            "card-ttft",
-            "TTFT P50, split",
-            &fixed(di.ttft_p50, 1),
-            "ms",
-            &format!(
-                "Median time to first token with the KV sent over the link; colocated {} ms.",
-                fixed(co.ttft_p50, 1)
-            ),
-        ),
-        card(
-            "card-transfer",
-            "KV transfer",
-            &fixed(di.transfer, 1),
-            "ms",
-            &format!(
-                "Mean time from a prompt's last chunk to its KV on the decode GPU: {} ms fixed plus the bytes, queueing on the link included.",
-                fixed(c.hop, 1)
-            ),
-        ),
-    ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text(format!(
-            "At {} prompt tokens, {} prefill and {} decode engines",
-            thousands(c.prompt.into()),
-            c.prefill,
-            c.decode
-        ))),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    let heading = format!(
+        "At {} prompt tokens, {} prefill and {} decode engines",
+        thousands(c.prompt.into()),
+        c.prefill,
+        c.decode
+    );
+    let pays = format!(
+        "Mean prompt length from which the split pool's mean latency (arrival to last token) is below the colocated pool's, at {} req/s and {} GB/s.",
+        fixed(c.rate, 1),
+        fixed(c.bandwidth, 1)
+    );
+    let tpot = format!(
+        "95th percentile time per output token with decode GPUs that never prefill; colocated {} ms.",
+        fixed(co.tpot_p95, 2)
+    );
+    let ttft = format!(
+        "Median time to first token with the KV sent over the link; colocated {} ms.",
+        fixed(co.ttft_p50, 1)
+    );
+    let transfer = format!(
+        "Mean time from a prompt's last chunk to its KV on the decode GPU: {} ms fixed plus the bytes, queueing on the link included.",
+        fixed(c.hop, 1)
+    );
+    view! {
+        <h2>{heading}</h2>
+        <div class="cards">
+            {card("card-crossover", "Split pays from", &value, unit, &pays)}
+            {card("card-tpot", "TPOT P95, split", &fixed(di.tpot_p95, 2), "ms", &tpot)}
+            {card("card-ttft", "TTFT P50, split", &fixed(di.ttft_p50, 1), "ms", &ttft)}
+            {card("card-transfer", "KV transfer", &fixed(di.transfer, 1), "ms", &transfer)}
+        </div>
+    }
+    .into_any()
 }
 
 fn percent(x: f64) -> String {
@@ -142,8 +121,9 @@ pub(crate) const COLS: [Column<SetupRun>; 6] = [
     },
 ];
 
-/// Every setup at the prompt length set.
-fn compare(v: &View<'_, Lab>) -> Html {
+/// Every setup at the prompt length set (nothing to pick: the page has no
+/// focus).
+fn compare(v: &View<'_, Lab>, _: Pick) -> AnyView {
     Compare {
         id: "disagg-compare",
         caption: "",
@@ -155,33 +135,43 @@ fn compare(v: &View<'_, Lab>) -> Html {
         columns: &COLS,
         so_far: false,
     }
-    .html()
+    .view(None)
 }
 
 /// What each setup does, and the decode router in use.
-fn details(v: &View<'_, Lab>) -> Html {
-    let defs = v.outcome.runs.iter().map(|r| {
-        Html::from_iter([
-            Html::from(el("dt").text(r.setup.title())),
-            el("dd")
-                .text(format!(
-                    "{} Prefilled on a GPU that decodes: {}.",
-                    r.setup.blurb(),
-                    percent(r.local)
-                ))
-                .into(),
-        ])
-    });
+fn details(v: &View<'_, Lab>, _: Pick) -> AnyView {
+    let defs = v
+        .outcome
+        .runs
+        .iter()
+        .map(|r| {
+            let local = format!(
+                "{} Prefilled on a GPU that decodes: {}.",
+                r.setup.blurb(),
+                percent(r.local)
+            );
+            view! {
+                <dt>{r.setup.title()}</dt>
+                <dd>{local}</dd>
+            }
+        })
+        .collect_view();
     let r = v.config.decode_router;
-    [
-        Html::from(el("dl").class("small definitions").children(defs)),
-        el("p")
-            .class("small muted")
-            .text(format!("Decode router: {}. {}", r.title(), r.blurb()))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <dl class="small definitions">{defs}</dl>
+        <p class="small muted">{format!("Decode router: {}. {}", r.title(), r.blurb())}</p>
+    }
+    .into_any()
+}
+
+/// Under the comparison: how the columns are measured.
+fn note(_: &View<'_, Lab>) -> AnyView {
+    view! {
+        <p class="small muted">
+            "Every setup sees the same requests on the same GPUs. Time per output token is each request's decode time over its tokens after the first; a prompt prefilled beside running decodes stretches their steps. ★ marks the best value in each column."
+        </p>
+    }
+    .into_any()
 }
 
 /// The disaggregation lab's page.
@@ -199,7 +189,7 @@ pub static PAGE: Page<Lab> = Page {
     comparison: Some(Comparison {
         heading: "The five setups at the prompt length set",
         table: compare,
-        note: |_| Html::trusted(NOTE_HTML),
+        note,
     }),
     tables: &[details],
     defer: |_, _| true,
@@ -209,9 +199,6 @@ pub static PAGE: Page<Lab> = Page {
 impl crate::page::LabPage for Lab {
     const PAGE: &'static Page<Self> = &PAGE;
 }
-
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Every setup sees the same requests on the same GPUs. Time per output token is each request's decode time over its tokens after the first; a prompt prefilled beside running decodes stretches their steps. ★ marks the best value in each column.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Prefill and decode apart</h1><p class="lede">Prefill is bound by compute and decode by memory bandwidth, so a long prompt prefilled beside running decodes slows every one of them. Split the GPUs into a prefill pool and a decode pool and the decodes run undisturbed, but each prompt's KV cache must cross a link first. Sweep the prompt length and find where the split starts to pay; change the link and watch that point move.</p><p class="small muted">Times in milliseconds from the GPU and model presets. Follows §7.3 of the reference article (Splitwise and DistServe, 2024; Dynamo's conditional disaggregation).</p>"#;

@@ -13,10 +13,12 @@ use sim_core::choice::Choice;
 use sim_core::labs::fairness::{FairnessLab as Lab, SchedulerRun, TENANTS};
 
 use crate::labs::fairness::panel::{percent, tenants};
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Column, Compare, Pick};
 
 /// The run of the scheduler in focus (recorded by the page's run).
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a SchedulerRun> {
@@ -67,52 +69,48 @@ fn preempted(r: &SchedulerRun) -> f64 {
 }
 
 /// The scheduler in focus in four numbers.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = run(v) else {
-        return Html::new();
+        return ().into_any();
     };
-    let cards: Html = [
-        card(
-            "card-spread",
-            "Service spread",
-            &if spread(r).is_finite() {
-                spread_text(spread(r))
-            } else {
-                "∞".into()
-            },
-            if spread(r).is_finite() { "" } else { "a tenant got none" },
-            "Most weighted token service a tenant got per iteration over the least (1× is equal service; infinite when a tenant got none).",
-        ),
-        card(
-            "card-chat-ttft",
-            "Chat TTFT P95",
-            &fixed(chat_ttft(r), 0),
-            "iterations",
-            "95% of the interactive tenant's requests had their first token within this many iterations.",
-        ),
-        card(
-            "card-cache",
-            "Cache share",
-            &percent(r.cache_share),
-            "",
-            "Share of all prompt tokens served from the prefix cache instead of computed.",
-        ),
-        card(
-            "card-preempted",
-            "Preempted",
-            &fixed(preempted(r), 0),
-            "sequences",
-            "Batch sequences evicted to make room for interactive requests; each starts over.",
-        ),
-    ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text(format!("{} over the whole run", r.scheduler.title()))),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    let (spread, unit) = match spread(r) {
+        x if x.is_finite() => (spread_text(x), ""),
+        _ => ("∞".to_string(), "a tenant got none"),
+    };
+    view! {
+        <h2>{format!("{} over the whole run", r.scheduler.title())}</h2>
+        <div class="cards">
+            {card(
+                "card-spread",
+                "Service spread",
+                &spread,
+                unit,
+                "Most weighted token service a tenant got per iteration over the least (1× is equal service; infinite when a tenant got none).",
+            )}
+            {card(
+                "card-chat-ttft",
+                "Chat TTFT P95",
+                &fixed(chat_ttft(r), 0),
+                "iterations",
+                "95% of the interactive tenant's requests had their first token within this many iterations.",
+            )}
+            {card(
+                "card-cache",
+                "Cache share",
+                &percent(r.cache_share),
+                "",
+                "Share of all prompt tokens served from the prefix cache instead of computed.",
+            )}
+            {card(
+                "card-preempted",
+                "Preempted",
+                &fixed(preempted(r), 0),
+                "sequences",
+                "Batch sequences evicted to make room for interactive requests; each starts over.",
+            )}
+        </div>
+    }
+    .into_any()
 }
 
 /// The comparison's columns.
@@ -155,7 +153,7 @@ pub(crate) const COLS: [Column<SchedulerRun>; 5] = [
 ];
 
 /// Every scheduler over the whole run; rows pick the player's scheduler.
-fn compare(v: &View<'_, Lab>) -> Html {
+fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
     let focus = v.focus;
     Compare {
         id: "fairness-compare",
@@ -168,7 +166,17 @@ fn compare(v: &View<'_, Lab>) -> Html {
         columns: &COLS,
         so_far: false,
     }
-    .html()
+    .view(v.pickable.then_some(pick))
+}
+
+/// Under the comparison: what the spread measures.
+fn note(_: &View<'_, Lab>) -> AnyView {
+    view! {
+        <p class="small muted">
+            "Service spread compares weighted token service per iteration across tenants (input at the input weight, output at the output weight): 1× is equal service. Pick a row to play that scheduler. ★ marks the best value in each column."
+        </p>
+    }
+    .into_any()
 }
 
 fn moments(v: &View<'_, Lab>) -> Vec<usize> {
@@ -196,10 +204,10 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::fairness::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| Html::new(),
+        detail: |_| ().into_any(),
     }),
     cards: Some(cards),
-    tables: &[|v| run(v).map(tenants).unwrap_or_default()],
+    tables: &[|v, _| run(v).map(tenants).into_any()],
     charts: &[Chart::<Lab>::new(
         "service-chart",
         |v| {
@@ -215,7 +223,7 @@ pub static PAGE: Page<Lab> = Page {
     comparison: Some(Comparison {
         heading: "The five schedulers on the same tenants",
         table: compare,
-        note: |_| Html::trusted(NOTE_HTML),
+        note,
     }),
     ..Page::EMPTY
 };
@@ -226,9 +234,6 @@ impl crate::page::LabPage for Lab {
 
 /// Under the player's stage.
 const LEGEND_HTML: &str = r#"<p class="small legend">Rows: each tenant's waiting requests and the scheduler's count for it (lowest goes next). Slots: a square computes its prompt, a circle decodes, a ring found its shared prompt cached. Bottom: GPU time so far, by tenant.</p>"#;
-
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Service spread compares weighted token service per iteration across tenants (input at the input weight, output at the output weight): 1× is equal service. Pick a row to play that scheduler. ★ marks the best value in each column.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>Fairness between tenants</h1><p class="lede">Four tenants share one engine: one sends long prompts, one asks for long answers, one chats in many small requests, and one sends bursts of requests that all start with the same long system prompt. Whoever the scheduler counts in requests, in tokens or in weighted service gets a different share of the GPU, and spreading tenants out for fairness breaks up the runs that keep a shared prompt in the cache. Play a scheduler and watch whose request goes next, and why.</p><p class="small muted">One step is one engine iteration; GPU time is counted in prompt-token units, an output token costing more. Follows §8 of the reference article.</p>"#;

@@ -4,8 +4,9 @@
 use sim_core::choice::Choice;
 use sim_core::labs::fairness::{SchedulerRun, TENANTS};
 
+use leptos::prelude::AnyView;
+
 use crate::ui::format::fixed;
-use crate::ui::html::Html;
 use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
@@ -15,7 +16,7 @@ pub(crate) fn percent(x: f64) -> String {
 }
 
 /// Per tenant under the scheduler in focus.
-pub(crate) fn tenants(r: &SchedulerRun) -> Html {
+pub(crate) fn tenants(r: &SchedulerRun) -> AnyView {
     let head = [
         ("Tenant", ""),
         ("Finished", "requests finished"),
@@ -60,5 +61,5 @@ pub(crate) fn tenants(r: &SchedulerRun) -> Html {
             })
             .collect(),
     }
-    .html()
+    .view(None)
 }

@@ -127,6 +127,9 @@ fn moment_words(m: &Moment) -> String {
     }
 }
 
+/// Height of one tenant's row of waiting requests.
+const ROW_H: f64 = 32.0;
+
 /// The scene of iteration `i` (0-based) at `width` pixels.
 pub fn scene(
     run: &SchedulerRun,
@@ -140,8 +143,33 @@ pub fn scene(
     let narrow = width < 560.0;
     // Queues: the full width when narrow (the engine goes below), else 55%.
     let qw = if narrow { width } else { width * 0.55 };
+    let queues_h = queues(&mut scene, run, s, qw, pal);
+    let (ex, ey) = if narrow {
+        (8.0, queues_h + 10.0)
+    } else {
+        (qw + 16.0, 0.0)
+    };
+    let mut y = engine(&mut scene, config, s, (ex, ey), width - ex - 8.0, pal);
+    if let Some(v) = s.evicted {
+        scene.labels.push(label(
+            ex,
+            y,
+            format!("evicted: {}", name(v)),
+            &pal.warn,
+            false,
+        ));
+        y += 18.0;
+    }
+    let bar_y = y.max(queues_h) + 14.0;
+    gpu_bar(&mut scene, s, bar_y, width, pal);
+    scene.height = bar_y + 44.0;
+    Some(scene)
+}
+
+/// Each tenant's waiting requests in a row `qw` wide, with the scheduler's
+/// key for it; returns the rows' bottom.
+fn queues(scene: &mut Scene, run: &SchedulerRun, s: &Snapshot, qw: f64, pal: &Palette) -> f64 {
     let cell = 10.0;
-    let row_h = 32.0;
     let cols = (((qw - 24.0) / (cell + 3.0)) as usize).max(4);
     scene.labels.push(label(
         8.0,
@@ -151,7 +179,7 @@ pub fn scene(
         false,
     ));
     for (t, &n) in s.waiting.iter().enumerate() {
-        let y0 = 30.0 + t as f64 * row_h;
+        let y0 = 30.0 + t as f64 * ROW_H;
         let color = replica_hex(t);
         let key = s
             .keys
@@ -188,14 +216,19 @@ pub fn scene(
             ));
         }
     }
-    let queues_h = 30.0 + s.waiting.len() as f64 * row_h;
-    // The engine's slots.
-    let (ex, ey) = if narrow {
-        (8.0, queues_h + 10.0)
-    } else {
-        (qw + 16.0, 0.0)
-    };
-    let ew = width - ex - 8.0;
+    30.0 + s.waiting.len() as f64 * ROW_H
+}
+
+/// The engine's slots from `(ex, ey)`, `ew` wide (each sequence flies in
+/// from its tenant's row); returns the y under them.
+fn engine(
+    scene: &mut Scene,
+    config: &Config,
+    s: &Snapshot,
+    (ex, ey): (f64, f64),
+    ew: f64,
+    pal: &Palette,
+) -> f64 {
     let slot = 30.0;
     let per_row = ((ew / (slot + 6.0)) as usize).clamp(1, 8);
     // Whether the shared prompt is cached goes on the engine's line.
@@ -235,25 +268,17 @@ pub fn scene(
                 fill: replica_hex(seat.tenant as usize).to_string(),
                 ring: seat.cached.then(|| pal.accent.clone()),
                 square: seat.prefilling,
-                from: Some((ex, 30.0 + f64::from(seat.tenant) * row_h + 14.0)),
+                from: Some((ex, 30.0 + f64::from(seat.tenant) * ROW_H + 14.0)),
                 text: None,
             });
         }
     }
     let rows = s.slots.len().div_ceil(per_row) as f64;
-    let mut y = ey + 26.0 + rows * (slot + 6.0) + 8.0;
-    if let Some(v) = s.evicted {
-        scene.labels.push(label(
-            ex,
-            y,
-            format!("evicted: {}", name(v)),
-            &pal.warn,
-            false,
-        ));
-        y += 18.0;
-    }
-    // GPU time so far, one bar split by tenant.
-    let bar_y = y.max(queues_h) + 14.0;
+    ey + 26.0 + rows * (slot + 6.0) + 8.0
+}
+
+/// GPU time so far, one bar at `bar_y` split by tenant.
+fn gpu_bar(scene: &mut Scene, s: &Snapshot, bar_y: f64, width: f64, pal: &Palette) {
     scene
         .labels
         .push(label(8.0, bar_y, "GPU time so far".into(), &pal.fg, false));
@@ -284,6 +309,4 @@ pub fn scene(
         }
         x += w;
     }
-    scene.height = bar_y + 44.0;
-    Some(scene)
 }

@@ -10,31 +10,27 @@ use sim_core::labs::goodput::{GoodputLab as Lab, Outcome};
 use sim_core::labs::Lab as _;
 use sim_core::routing::RuleKind;
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, View};
 use crate::ui::format::{fixed, percent};
-use crate::ui::html::{el, Html};
-use crate::ui::table::{Cell, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{Cell, Pick, Row, Table};
 
-/// The page header.
+/// The page header: static prose under the lab's registered title.
 fn header() -> Html {
-    el("div")
-        .child(el("h1").text(Lab::INFO.title))
-        .child(el("p").class("lede").text(
-            "Offer the same kind of traffic at rising rates and watch each rule's share of requests \
-             within the TTFT objective fall. A rule's capacity is the highest rate at which it still \
-             keeps the target share: the number to size a fleet by, not peak throughput.",
-        ))
-        .child(el("p").class("small muted").text(
-            "Open loop: requests arrive on schedule whether or not earlier ones finished. Goodput counts \
-             only requests whose first token met the objective. A tick is one engine iteration; \
-             choose a GPU to price iterations in milliseconds and sweep rates per second. \
-             Follows §1.2 and §4.2 of the reference article.",
-        ))
-        .into()
+    let mut header = Html::trusted("<div><h1>");
+    header.push_text(Lab::INFO.title);
+    header.push(Html::trusted(HEADER_REST_HTML));
+    header
 }
 
-/// Capacity per rule; the rule in focus highlighted, each name a button.
-fn capacity_table(o: &Outcome, focus: RuleKind, pickable: bool) -> Html {
+/// The header after its title (static).
+const HEADER_REST_HTML: &str = r#"</h1><p class="lede">Offer the same kind of traffic at rising rates and watch each rule's share of requests within the TTFT objective fall. A rule's capacity is the highest rate at which it still keeps the target share: the number to size a fleet by, not peak throughput.</p><p class="small muted">Open loop: requests arrive on schedule whether or not earlier ones finished. Goodput counts only requests whose first token met the objective. A tick is one engine iteration; choose a GPU to price iterations in milliseconds and sweep rates per second. Follows §1.2 and §4.2 of the reference article.</p></div>"#;
+
+/// Capacity per rule; the rule in focus highlighted, each name a button
+/// that picks it (when `pick` is given).
+fn capacity_table(o: &Outcome, focus: RuleKind, pick: Option<Pick>) -> AnyView {
     let last = o.points.last();
     let ms = o.config.routing.timing.in_ms();
     Table {
@@ -97,28 +93,24 @@ fn capacity_table(o: &Outcome, focus: RuleKind, pickable: bool) -> Html {
                         Cell::new(fixed(best, 3)),
                     ],
                     selected: c.rule == focus,
-                    key: pickable.then_some(c.rule.name()),
+                    key: Some(c.rule.name()),
                 }
             })
             .collect(),
     }
-    .html()
+    .view(pick)
 }
 
 /// The rule in focus, its capacity in a sentence.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let Some(rule) = v.focus else {
-        return Html::new();
+        return ().into_any();
     };
-    [
-        Html::from(el("h2").text(format!("Capacity of {}", rule.title()))),
-        el("p")
-            .id("goodput-summary")
-            .text(chart::summary(v.outcome, rule))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <h2>{format!("Capacity of {}", rule.title())}</h2>
+        <p id="goodput-summary">{chart::summary(v.outcome, rule)}</p>
+    }
+    .into_any()
 }
 
 /// Both charts in words.
@@ -166,12 +158,12 @@ pub static PAGE: Page<Lab> = Page {
     ],
     comparison: Some(Comparison {
         heading: "Capacity of every rule",
-        table: |v| {
+        table: |v, pick| {
             v.focus
-                .map(|rule| capacity_table(v.outcome, rule, v.pickable))
-                .unwrap_or_default()
+                .map(|rule| capacity_table(v.outcome, rule, v.pickable.then_some(pick)))
+                .into_any()
         },
-        note: |_| Html::new(),
+        note: |_| ().into_any(),
     }),
     ..Page::EMPTY
 };
