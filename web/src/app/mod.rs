@@ -19,38 +19,32 @@ use crate::labs;
 use crate::page::shell::Shell;
 use crate::platform::embed::{self, EmbedOptions};
 use crate::platform::url;
-use crate::ui::html::{el, Html, Markup};
 use crate::ui::{EmbedFooter, Notice, ShareBar};
 
-/// The site header: the brand and one link per registered lab.
-fn header_html(current: Option<&str>, home: bool, validating: bool) -> Html {
-    let link = |href: String, text: &str, here: bool| {
-        el("a")
-            .href(href)
-            .attr_opt("aria-current", here.then_some("page"))
-            .text(text)
-    };
-    let nav = el("nav")
-        .attr("aria-label", "Labs")
-        .child(link("?".into(), "Home", home))
-        .children(LABS.iter().map(|l| {
-            link(
-                format!("?lab={}", l.info.id),
-                l.info.title,
-                current == Some(l.info.id),
-            )
-        }))
-        .child(link("?lab=validate".into(), "Validation", validating));
-    el("div")
-        .class("site-header-inner")
-        .child(
-            el("a")
-                .class("brand")
-                .href("?")
-                .text("LLM Load-Balancing Lab"),
-        )
-        .child(nav)
-        .into()
+/// The site header: the brand and one link per registered lab, the
+/// current page's link marked (`aria-current`).
+fn header(current: Option<&str>, home: bool, validating: bool) -> AnyView {
+    let here = |on: bool| on.then_some("page");
+    let labs = LABS
+        .iter()
+        .map(|l| {
+            let href = format!("?lab={}", l.info.id);
+            view! { <a href=href aria-current=here(current == Some(l.info.id))>{l.info.title}</a> }
+        })
+        .collect_view();
+    view! {
+        <header class="site-header">
+            <div class="site-header-inner">
+                <a class="brand" href="?">"LLM Load-Balancing Lab"</a>
+                <nav aria-label="Labs">
+                    <a href="?" aria-current=here(home)>"Home"</a>
+                    {labs}
+                    <a href="?lab=validate" aria-current=here(validating)>"Validation"</a>
+                </nav>
+            </div>
+        </header>
+    }
+    .into_any()
 }
 
 /// The whole app. Pages are chosen by `?lab=…` so every deep link works from a
@@ -121,7 +115,11 @@ pub fn App() -> impl IntoView {
     let current_id = current.map(|l| l.info.id);
     let in_tour = tour.is_some();
     let header = (!opts.embed).then(|| {
-        view! { <header class="site-header"><Markup html=header_html(current_id, current_id.is_none() && !in_tour && !validating, validating) /></header> }
+        header(
+            current_id,
+            current_id.is_none() && !in_tour && !validating,
+            validating,
+        )
     });
     let share = current.map(|l| {
         if opts.embed {

@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use sim_core::labs::validation::{self, scenarios, Scenario, Validation};
 
 use crate::platform::worker::{self, Reply};
-use crate::ui::html::{el, El, Html, Markup};
 use crate::ui::table::{Cell, Row, Table};
 use sim_core::labs::serve::Ask;
 
@@ -89,41 +88,48 @@ fn run_from(i: usize, seeds: u32, runs: RwSignal<Vec<Run>>) {
     );
 }
 
-/// One scenario: its source, setup and gaps, the published figures beside
-/// the simulated ones, and the judged lines with their verdicts.
-fn scenario_html(s: &Scenario, run: &Run, seeds: u32) -> Html {
-    let done = match run {
-        Run::Done(v) => Some(v.as_ref()),
-        _ => None,
-    };
-    let status = match run {
-        Run::Waiting => el("p")
-            .class("small muted")
-            .text("Waiting for the scenario before it."),
-        Run::Running(n) => el("p")
-            .class("small")
-            .child(
-                el("progress")
-                    .attr("max", seeds.to_string())
-                    .attr("value", n.to_string())
-                    .attr("aria-label", format!("{}: seeds measured", s.id)),
-            )
-            .text(format!(" Measuring… seed {n} of {seeds}")),
-        Run::Done(v) => el("p")
-            .class("small")
-            .child(verdict(v.holds()))
-            .text(format!(
-                " over seeds 1–{seeds}: {} of 4 judged lines hold",
-                validation::judged(v).iter().filter(|j| j.holds).count()
-            )),
-        Run::Failed(why) => el("p")
-            .class("notice error")
-            .attr("role", "alert")
-            .text(format!("Could not run: {why}")),
-        Run::Stopped => el("p")
-            .class("small notice")
-            .text("Stopped before this scenario finished."),
-    };
+/// Where a scenario's run stands, in a line: waiting, a progress bar, the
+/// verdict, the failure, or stopped.
+fn status(s: &Scenario, run: &Run, seeds: u32) -> AnyView {
+    match run {
+        Run::Waiting => {
+            view! { <p class="small muted">"Waiting for the scenario before it."</p> }.into_any()
+        }
+        Run::Running(n) => {
+            let label = format!("{}: seeds measured", s.id);
+            view! {
+                <p class="small">
+                    <progress max=seeds.to_string() value=n.to_string() aria-label=label></progress>
+                    {format!(" Measuring… seed {n} of {seeds}")}
+                </p>
+            }
+            .into_any()
+        }
+        Run::Done(v) => {
+            let held = validation::judged(v).iter().filter(|j| j.holds).count();
+            view! {
+                <p class="small">
+                    {verdict(v.holds())}
+                    {format!(" over seeds 1–{seeds}: {held} of 4 judged lines hold")}
+                </p>
+            }
+            .into_any()
+        }
+        Run::Failed(why) => view! {
+            <p class="notice error" role="alert">{format!("Could not run: {why}")}</p>
+        }
+        .into_any(),
+        Run::Stopped => view! {
+            <p class="small notice">"Stopped before this scenario finished."</p>
+        }
+        .into_any(),
+    }
+}
+
+/// A scenario's figures: the published ones beside the simulated ones
+/// (blank until measured), the judged lines with their verdicts, and the
+/// modelling gaps (open when the scenario fails: they say what blocks it).
+fn results(s: &Scenario, done: Option<&Validation>, seeds: u32) -> AnyView {
     let empty;
     let shown = match done {
         Some(v) => v,
@@ -132,7 +138,6 @@ fn scenario_html(s: &Scenario, run: &Run, seeds: u32) -> Html {
             &empty
         }
     };
-    let rows = validation_rows(shown);
     let table = Table {
         id: "",
         class: "validation-table",
@@ -143,56 +148,63 @@ fn scenario_html(s: &Scenario, run: &Run, seeds: u32) -> Html {
             .iter()
             .map(|h| (h.to_string(), String::new()))
             .collect(),
-        rows,
+        rows: validation_rows(shown),
     };
     let judged = done.map(|v| {
-        el("ul")
-            .class("judged")
-            .children(validation::judged(v).into_iter().map(|j| {
-                el("li")
-                    .child(verdict(j.holds))
-                    .text(format!(" {}", j.what))
-            }))
+        let lines = validation::judged(v)
+            .into_iter()
+            .map(|j| view! { <li>{verdict(j.holds)}{format!(" {}", j.what)}</li> })
+            .collect_view();
+        view! { <ul class="judged">{lines}</ul> }
     });
-    let mut out = Html::from(el("h2").text(s.title));
-    out.push(
-        el("p")
-            .class("small muted")
-            .text(format!("Source: {}", s.source)),
-    );
-    out.push(
-        el("p")
-            .class("small")
-            .child(
-                el("a")
-                    .href(s.link())
-                    .text("Open this setup in the Routing Lab"),
-            )
-            .text(" · CLI: ")
-            .child(el("code").text(format!("lblab validate --scenario={}", s.id))),
-    );
-    out.push(status);
-    out.push(table.html());
-    if let Some(j) = judged {
-        out.push(j);
-    }
-    // A scenario that fails shows its gaps open: they say what blocks it.
     let failing = done.is_some_and(|v| !v.holds());
-    out.push(
-        el("details")
-            .attr_opt("open", failing.then_some(""))
-            .child(el("summary").text(if failing {
-                "Modelling gaps (what keeps it from holding)"
-            } else {
-                "Modelling gaps"
-            }))
-            .child(el("ul").children(s.gaps.iter().map(|g| el("li").class("small").text(g)))),
-    );
-    el("section")
-        .class("validation-scenario")
-        .id(format!("scenario-{}", s.id))
-        .child(out)
-        .into()
+    let gaps = s
+        .gaps
+        .iter()
+        .map(|g| view! { <li class="small">{*g}</li> })
+        .collect_view();
+    view! {
+        {table.view(None)}
+        {judged}
+        <details open=failing>
+            <summary>
+                {if failing { "Modelling gaps (what keeps it from holding)" } else { "Modelling gaps" }}
+            </summary>
+            <ul>{gaps}</ul>
+        </details>
+    }
+    .into_any()
+}
+
+/// One scenario: its source and setup, then its status line and its
+/// figures, each redrawn from the runs (the figures only when the run
+/// ends, not at every seed).
+fn scenario(i: usize, s: &'static Scenario, runs: RwSignal<Vec<Run>>, seeds: u32) -> AnyView {
+    let ended = Memo::new(move |_| runs.with(|r| matches!(r[i], Run::Done(_))));
+    let figures = move || {
+        ended.track();
+        runs.with_untracked(|r| {
+            let done = match &r[i] {
+                Run::Done(v) => Some(v.as_ref()),
+                _ => None,
+            };
+            results(s, done, seeds)
+        })
+    };
+    view! {
+        <section class="validation-scenario" id=format!("scenario-{}", s.id)>
+            <h2>{s.title}</h2>
+            <p class="small muted">{format!("Source: {}", s.source)}</p>
+            <p class="small">
+                <a href=s.link()>"Open this setup in the Routing Lab"</a>
+                " · CLI: "
+                <code>{format!("lblab validate --scenario={}", s.id)}</code>
+            </p>
+            {move || runs.with(|r| status(s, &r[i], seeds))}
+            {figures}
+        </section>
+    }
+    .into_any()
 }
 
 /// The table rows: every published figure, and once measured the
@@ -223,63 +235,78 @@ fn validation_rows(v: &Validation) -> Vec<Row> {
 }
 
 /// A verdict word, styled.
-fn verdict(holds: bool) -> El {
-    el("strong")
-        .class(if holds {
-            "verdict holds"
-        } else {
-            "verdict fails"
-        })
-        .text(if holds { "holds" } else { "fails" })
+fn verdict(holds: bool) -> impl IntoView {
+    let (class, word) = if holds {
+        ("verdict holds", "holds")
+    } else {
+        ("verdict fails", "fails")
+    };
+    view! { <strong class=class>{word}</strong> }
 }
 
-/// The page's heading and what it judges.
-fn intro_html(seeds: u32) -> Html {
-    let choices = SEEDS.iter().map(|&n| {
-        el("a")
-            .href(format!("?lab=validate&seeds={n}"))
-            .attr_opt("aria-current", (n == seeds).then_some("page"))
-            .text(format!("{n} seeds"))
+/// The page's heading and what it judges, with the seed counts offered.
+fn intro(seeds: u32) -> AnyView {
+    let choices = SEEDS
+        .iter()
+        .map(|&n| {
+            let href = format!("?lab=validate&seeds={n}");
+            let here = (n == seeds).then_some("page");
+            view! { <a href=href aria-current=here>{format!("{n} seeds")}</a> }
+        })
+        .collect_view();
+    view! {
+        <h1>"Validation: the Routing Lab against published deployments"</h1>
+        <p class="lede">{format!(
+            "Three public A/B tests of routing policies, each rebuilt as a Routing Lab setup (GPU, model, pool, \
+             workload) and run over {seeds} seeds in the background. Absolute figures are shown but not judged: \
+             the lab prices iterations with a roofline, not the source's engine. What is judged is the source's \
+             rank order of its policies (in at least 80% of seeds; figures within 10% of each other are a tie) \
+             and the ratio between its best policy and its baseline (throughput within 1.5×, TTFT within 5×)."
+        )}</p>
+        <p class="small">{
+            "The Routing Lab's own default table differs from the article's §4.2 table for a related reason: the \
+             article prints one trace of its generator, while the lab's claims are tested as medians over seeds."
+        }</p>
+        <p class="small">"Seeds: "{choices}</p>
+    }
+    .into_any()
+}
+
+/// Stop every run still waiting or under way.
+fn stop(runs: RwSignal<Vec<Run>>) {
+    worker::cancel_all();
+    runs.update(|r| {
+        for x in r.iter_mut() {
+            if matches!(x, Run::Waiting | Run::Running(_)) {
+                *x = Run::Stopped;
+            }
+        }
     });
-    let mut out =
-        Html::from(el("h1").text("Validation: the Routing Lab against published deployments"));
-    out.push(el("p").class("lede").text(format!(
-        "Three public A/B tests of routing policies, each rebuilt as a Routing Lab setup (GPU, model, pool, \
-         workload) and run over {seeds} seeds in the background. Absolute figures are shown but not judged: \
-         the lab prices iterations with a roofline, not the source's engine. What is judged is the source's \
-         rank order of its policies (in at least 80% of seeds; figures within 10% of each other are a tie) \
-         and the ratio between its best policy and its baseline (throughput within 1.5×, TTFT within 5×)."
-    )));
-    out.push(el("p").class("small").text(
-        "The Routing Lab's own default table differs from the article's §4.2 table for a related reason: the \
-         article prints one trace of its generator, while the lab's claims are tested as medians over seeds.",
-    ));
-    out.push(el("p").class("small").text("Seeds: ").children(choices));
-    out
 }
 
 /// The Stop button while a scenario runs, the Run again link once stopped.
-fn controls_html(runs: &[Run], seeds: u32) -> Html {
-    if runs.iter().any(|x| matches!(x, Run::Running(_))) {
-        el("button")
-            .attr("type", "button")
-            .id("validation-stop")
-            .attr("data-key", "stop")
-            .text("Stop")
-            .into()
-    } else if runs.iter().any(|x| matches!(x, Run::Stopped)) {
-        el("a")
-            .id("validation-again")
-            .href(format!("?lab=validate&seeds={seeds}"))
-            .text("Run again")
-            .into()
-    } else {
-        Html::new()
+fn controls(runs: RwSignal<Vec<Run>>, seeds: u32) -> impl IntoView {
+    let running = Memo::new(move |_| runs.with(|r| r.iter().any(|x| matches!(x, Run::Running(_)))));
+    let stopped = Memo::new(move |_| runs.with(|r| r.iter().any(|x| matches!(x, Run::Stopped))));
+    move || {
+        if running.get() {
+            view! {
+                <button type="button" id="validation-stop" on:click=move |_| stop(runs)>
+                    "Stop"
+                </button>
+            }
+            .into_any()
+        } else if stopped.get() {
+            let href = format!("?lab=validate&seeds={seeds}");
+            view! { <a id="validation-again" href=href>"Run again"</a> }.into_any()
+        } else {
+            ().into_any()
+        }
     }
 }
 
-/// The validation page: one view, the rest HTML text (see `crate::ui::html`),
-/// the Stop button's click delegated.
+/// The validation page: the intro, the run controls, then one section per
+/// scenario.
 #[component]
 pub fn ValidationPage(
     /// Seeds per scenario (one of [`SEEDS`]).
@@ -287,31 +314,16 @@ pub fn ValidationPage(
 ) -> impl IntoView {
     let runs = RwSignal::new(vec![Run::Waiting; scenarios::ALL.len()]);
     run_from(0, seeds, runs);
-    let on_click = move |ev: web_sys::MouseEvent| {
-        if crate::ui::html::clicked_key(&ev).as_deref() == Some("stop") {
-            worker::cancel_all();
-            runs.update(|r| {
-                for x in r.iter_mut() {
-                    if matches!(x, Run::Waiting | Run::Running(_)) {
-                        *x = Run::Stopped;
-                    }
-                }
-            });
-        }
-    };
-    let body = move || {
-        runs.with(|r| {
-            let mut out = Html::from(el("p").class("run-controls").child(controls_html(r, seeds)));
-            for (s, run) in scenarios::ALL.iter().zip(r) {
-                out.push(scenario_html(s, run, seeds));
-            }
-            out
-        })
-    };
+    let sections = scenarios::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, s)| scenario(i, s, runs, seeds))
+        .collect_view();
     view! {
-        <article class="lab validation" on:click=on_click>
-            <Markup html=intro_html(seeds) />
-            <Markup html=body />
+        <article class="lab validation">
+            {intro(seeds)}
+            <p class="run-controls">{controls(runs, seeds)}</p>
+            {sections}
         </article>
     }
 }

@@ -4,14 +4,13 @@
 //! The URL holds the tour and the step (`?tour=routing&stop=2`); the lab
 //! inside does not write its own state there.
 
+use leptos::html::H1;
 use leptos::prelude::*;
 
 use super::{Stop, Tour};
-use wasm_bindgen::JsCast;
 
 use crate::page::shell::Shell;
 use crate::platform::embed::{self, EmbedOptions};
-use crate::ui::html::{clicked_key, el, Html, Markup};
 
 /// The step `stop` (1-based) of `pairs`, or the first with a notice.
 pub fn read_stop(tour: &Tour, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
@@ -74,86 +73,78 @@ pub fn StopView(
 }
 
 /// The tour's head: its title, the step count, the step's title and words
-/// (one or two sentences, read before the stage below them).
-fn head_html(tour: &Tour, at: usize) -> Html {
-    let mut out = Html::from(
-        el("p")
-            .class("tour-head small")
-            .child(el("span").class("tour-title").text(tour.title))
-            .child(el("span").id("tour-count").text(format!(
-                " · Step {} of {}",
-                at + 1,
-                tour.stops.len()
-            ))),
-    );
-    out.push(
-        el("h1")
-            .id("tour-step-title")
-            .attr("tabindex", "-1")
-            .text(tour.stops[at].title),
-    );
-    out.push(
-        el("p")
-            .class("tour-words")
-            .id("tour-words")
-            .attr("aria-live", "polite")
-            .text(tour.stops[at].words),
-    );
-    out
+/// (one or two sentences, read before the stage below them). The elements
+/// stay as the steps change, only their text follows `at`, so the title
+/// can keep the focus and the words are announced (a live region).
+fn head(tour: &'static Tour, at: RwSignal<usize>, title: NodeRef<H1>) -> AnyView {
+    let n = tour.stops.len();
+    view! {
+        <p class="tour-head small">
+            <span class="tour-title">{tour.title}</span>
+            <span id="tour-count">{move || format!(" · Step {} of {n}", at.get() + 1)}</span>
+        </p>
+        <h1 id="tour-step-title" tabindex="-1" node_ref=title>
+            {move || tour.stops[at.get()].title}
+        </h1>
+        <p class="tour-words" id="tour-words" aria-live="polite">
+            {move || tour.stops[at.get()].words}
+        </p>
+    }
+    .into_any()
 }
 
 /// Under the lab: Back / the steps / Next, and the link to the full lab.
-fn foot_html(tour: &Tour, at: usize, embed: bool) -> Html {
+/// Each button goes to its step through `go`.
+fn foot(
+    tour: &'static Tour,
+    at: RwSignal<usize>,
+    go: impl Fn(usize) + Copy + Send + Sync + 'static,
+    embed: bool,
+) -> AnyView {
     let n = tour.stops.len();
-    let stop = &tour.stops[at];
-    let button = |key: String, text: String, class: &str| {
-        el("button")
-            .attr("type", "button")
-            .attr("data-key", key)
-            .class(class)
-            .text(text)
-    };
-    let dots = tour.stops.iter().enumerate().map(|(i, s)| {
-        let class = if i == at { "tour-dot here" } else { "tour-dot" };
-        let b = button(format!("stop-{i}"), (i + 1).to_string(), class)
-            .attr("aria-label", format!("Step {}: {}", i + 1, s.title))
-            .attr("title", s.title)
-            .attr_opt("aria-current", (i == at).then_some("step"));
-        el("li").child(b)
-    });
-    let mut out = Html::from(
-        el("nav")
-            .class("tour-nav")
-            .attr("aria-label", "Tour steps")
-            .child(
-                button("back".into(), "← Back".into(), "")
-                    .id("tour-back")
-                    .flag("disabled", at == 0),
-            )
-            .child(el("ol").class("tour-dots").children(dots))
-            .child(
-                button("next".into(), "Next →".into(), "primary")
-                    .id("tour-next")
-                    .flag("disabled", at + 1 >= n),
-            ),
-    );
-    out.push(
-        el("p")
-            .class("small")
-            .child(
-                el("a")
-                    .id("tour-full")
-                    .href(format!("?{}", stop.link))
-                    .attr("target", if embed { "_blank" } else { "_self" })
-                    .text("Open this step in the full lab"),
-            )
-            .text(if at + 1 == n {
-                " · the playground: every control is yours"
-            } else {
-                ""
-            }),
-    );
-    out
+    let dots = tour
+        .stops
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let here = move || at.get() == i;
+            view! {
+                <li>
+                    <button
+                        type="button"
+                        class=move || if here() { "tour-dot here" } else { "tour-dot" }
+                        aria-label=format!("Step {}: {}", i + 1, s.title)
+                        title=s.title
+                        aria-current=move || here().then_some("step")
+                        on:click=move |_| go(i)
+                    >
+                        {(i + 1).to_string()}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let target = if embed { "_blank" } else { "_self" };
+    view! {
+        <nav class="tour-nav" aria-label="Tour steps">
+            <button type="button" id="tour-back" disabled=move || at.get() == 0
+                on:click=move |_| go(at.get_untracked().saturating_sub(1))>
+                "← Back"
+            </button>
+            <ol class="tour-dots">{dots}</ol>
+            <button type="button" class="primary" id="tour-next" disabled=move || at.get() + 1 >= n
+                on:click=move |_| go(at.get_untracked() + 1)>
+                "Next →"
+            </button>
+        </nav>
+        <p class="small">
+            <a id="tour-full" href=move || format!("?{}", tour.stops[at.get()].link) target=target>
+                "Open this step in the full lab"
+            </a>
+            {move || if at.get() + 1 == n { " · the playground: every control is yours" } else { "" }}
+        </p>
+    }
+    .into_any()
 }
 
 /// A whole tour: the steps one at a time.
@@ -168,6 +159,7 @@ pub fn TourPage(
     let embed = outer.embed;
     let at = RwSignal::new(start);
     let n = tour.stops.len();
+    let title = NodeRef::<H1>::new();
     // The URL names the tour and the step (the embedding keys are kept).
     Effect::new(move |_| {
         crate::platform::url::replace_query(&[
@@ -175,25 +167,11 @@ pub fn TourPage(
             ("stop", (at.get() + 1).to_string()),
         ]);
     });
-    let on_click = move |ev: web_sys::MouseEvent| {
-        let now = at.get_untracked();
-        let next = match clicked_key(&ev).as_deref() {
-            Some("back") => now.saturating_sub(1),
-            Some("next") => now + 1,
-            Some(k) => match k.strip_prefix("stop-").and_then(|i| i.parse().ok()) {
-                Some(i) => i,
-                None => return,
-            },
-            None => return,
-        };
-        at.set(next.min(n - 1));
-        // The new step's title takes the focus (its buttons were redrawn),
-        // and the tour's top comes into view.
-        if let Some(h) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("tour-step-title"))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
+    let go = move |i: usize| {
+        at.set(i.min(n - 1));
+        // The new step's title takes the focus (the button pressed may now
+        // be disabled), and the tour's top comes into view.
+        if let Some(h) = title.get_untracked() {
             let _ = h.focus();
         }
     };
@@ -202,10 +180,10 @@ pub fn TourPage(
         view! { <StopView stop=s outer=outer.clone() /> }
     };
     view! {
-        <section class="tour" id="tour" aria-label=tour.title on:click=on_click>
-            <Markup html=move || head_html(tour, at.get()) />
+        <section class="tour" id="tour" aria-label=tour.title>
+            {head(tour, at, title)}
             {lab}
-            <Markup html=move || foot_html(tour, at.get(), embed) />
+            {foot(tour, at, go, embed)}
         </section>
     }
 }
@@ -217,24 +195,17 @@ pub fn TourStart() -> impl IntoView {
     let tour = &super::TOURS[0];
     let first = &tour.stops[0];
     let outer = use_context::<EmbedOptions>().unwrap_or_default();
-    let words = el("div")
-        .class("tour-start-words")
-        .child(el("p").class("eyebrow").text("Start here"))
-        .child(el("h2").text(tour.title))
-        .child(el("p").text(first.words))
-        .child(
-            el("p").child(
-                el("a")
-                    .class("button-link")
-                    .id("start-tour")
-                    .href(format!("?tour={}&stop=1", tour.id))
-                    .text(format!("Take the tour: {} steps →", tour.stops.len())),
-            ),
-        );
+    let href = format!("?tour={}&stop=1", tour.id);
+    let take = format!("Take the tour: {} steps →", tour.stops.len());
     view! {
         <section class="tour-start" aria-label="Start here">
             <StopView stop=first outer=outer />
-            <Markup html=Html::from(words) />
+            <div class="tour-start-words">
+                <p class="eyebrow">"Start here"</p>
+                <h2>{tour.title}</h2>
+                <p>{first.words}</p>
+                <p><a class="button-link" id="start-tour" href=href>{take}</a></p>
+            </div>
         </section>
     }
 }
