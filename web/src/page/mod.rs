@@ -26,7 +26,7 @@ use leptos::prelude::{AnyView, IntoAny};
 
 use crate::ui::html::Html;
 use crate::ui::plot::ChartSpec;
-use crate::ui::table::Pick;
+use crate::ui::table::{Column, Compare, Pick};
 use crate::ui::theme::ChartTheme;
 use crate::ui::{Palette, Scene};
 
@@ -262,6 +262,40 @@ pub struct Comparison<L: Lab> {
 pub trait LabPage: Lab + Sized {
     /// The lab's page description.
     const PAGE: &'static Page<Self>;
+}
+
+/// A row of a lab's comparison that stands for one of its focus items.
+pub trait FocusRow {
+    /// The item the row is about.
+    type Item: Choice;
+    /// The row's item.
+    fn item(&self) -> Self::Item;
+}
+
+/// The comparison most labs show: one row per item of the lab's focus, the
+/// one in focus highlighted, and a row's title picking that item when the
+/// reader may (`controls=` can lock it).
+pub fn compare_items<L: Lab, R: FocusRow<Item = L::Item>>(
+    v: &View<'_, L>,
+    pick: Pick,
+    id: &'static str,
+    first: &'static str,
+    items: &[R],
+    columns: &[Column<R>],
+) -> AnyView {
+    let focus = v.focus;
+    Compare {
+        id,
+        caption: "",
+        first,
+        items,
+        title: |r| r.item().title(),
+        key: Some(|r| r.item().name()),
+        selected: &|r: &R| Some(r.item()) == focus,
+        columns,
+        so_far: false,
+    }
+    .view(v.pickable.then_some(pick))
 }
 
 /// A lab's page, as data.

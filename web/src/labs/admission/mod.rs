@@ -12,10 +12,10 @@ use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
 
 use leptos::prelude::*;
 
-use crate::page::{Chart, Comparison, Page, Player, View};
+use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, View};
 use crate::ui::format::fixed;
 use crate::ui::html::Html;
-use crate::ui::table::{card, Column, Compare, Pick};
+use crate::ui::table::{card, Column, Pick};
 
 /// The run of the policy in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a PolicyRun> {
@@ -115,19 +115,21 @@ pub(crate) const COLS: [Column<PolicyRun>; 6] = [
 
 /// Every policy over the whole run; rows pick the player's policy.
 fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
-    let focus = v.focus;
-    Compare {
-        id: "admission-compare",
-        caption: "",
-        first: "Policy",
-        items: &v.outcome.policies,
-        title: |r| r.policy.title(),
-        key: Some(|r| r.policy.name()),
-        selected: &|r: &PolicyRun| Some(r.policy) == focus,
-        columns: &COLS,
-        so_far: false,
+    compare_items(
+        v,
+        pick,
+        "admission-compare",
+        "Policy",
+        &v.outcome.policies,
+        &COLS,
+    )
+}
+
+impl FocusRow for PolicyRun {
+    type Item = <Lab as sim_core::labs::Lab>::Item;
+    fn item(&self) -> Self::Item {
+        self.policy
     }
-    .view(v.pickable.then_some(pick))
 }
 
 /// Under the comparison: what the columns count.

@@ -12,10 +12,10 @@ use sim_core::labs::agents::{AgentsLab as Lab, KeyRun};
 
 use leptos::prelude::*;
 
-use crate::page::{Chart, Comparison, Page, Player, Seek, View};
+use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, Seek, View};
 use crate::ui::format::fixed;
 use crate::ui::html::Html;
-use crate::ui::table::{card, Column, Compare, Pick};
+use crate::ui::table::{card, Column, Pick};
 
 /// The run of the key in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a KeyRun> {
@@ -113,19 +113,21 @@ pub(crate) const COLS: [Column<KeyRun>; 6] = [
 
 /// Every key on the same sessions; rows pick the player's key.
 fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
-    let focus = v.focus;
-    Compare {
-        id: "agents-compare",
-        caption: "",
-        first: "Keyed on",
-        items: &v.outcome.runs,
-        title: |r| r.key.title(),
-        key: Some(|r| r.key.name()),
-        selected: &|r: &KeyRun| Some(r.key) == focus,
-        columns: &COLS,
-        so_far: false,
+    compare_items(
+        v,
+        pick,
+        "agents-compare",
+        "Keyed on",
+        &v.outcome.runs,
+        &COLS,
+    )
+}
+
+impl FocusRow for KeyRun {
+    type Item = <Lab as sim_core::labs::Lab>::Item;
+    fn item(&self) -> Self::Item {
+        self.key
     }
-    .view(v.pickable.then_some(pick))
 }
 
 /// Under the comparison: what the columns count.

@@ -14,10 +14,10 @@ use sim_core::labs::autoscale::{AutoscaleLab as Lab, ScalerRun};
 
 use leptos::prelude::*;
 
-use crate::page::{Chart, Comparison, Page, Player, Seek, View};
+use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, Seek, View};
 use crate::ui::format::fixed;
 use crate::ui::html::Html;
-use crate::ui::table::{card, Column, Compare, Pick};
+use crate::ui::table::{card, Column, Pick};
 
 /// The run of the scaler in focus.
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a ScalerRun> {
@@ -122,19 +122,21 @@ pub(crate) const COLS: [Column<ScalerRun>; 6] = [
 
 /// Every scaler over the whole run; rows pick the player's scaler.
 fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
-    let focus = v.focus;
-    Compare {
-        id: "autoscale-compare",
-        caption: "",
-        first: "Scaler",
-        items: &v.outcome.runs,
-        title: |r| r.scaler.title(),
-        key: Some(|r| r.scaler.name()),
-        selected: &|r: &ScalerRun| Some(r.scaler) == focus,
-        columns: &COLS,
-        so_far: false,
+    compare_items(
+        v,
+        pick,
+        "autoscale-compare",
+        "Scaler",
+        &v.outcome.runs,
+        &COLS,
+    )
+}
+
+impl FocusRow for ScalerRun {
+    type Item = <Lab as sim_core::labs::Lab>::Item;
+    fn item(&self) -> Self::Item {
+        self.scaler
     }
-    .view(v.pickable.then_some(pick))
 }
 
 /// Under the comparison: what the columns count.

@@ -15,10 +15,10 @@ use sim_core::labs::fairness::{FairnessLab as Lab, SchedulerRun, TENANTS};
 use crate::labs::fairness::panel::{percent, tenants};
 use leptos::prelude::*;
 
-use crate::page::{Chart, Comparison, Page, Player, Seek, View};
+use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, Seek, View};
 use crate::ui::format::fixed;
 use crate::ui::html::Html;
-use crate::ui::table::{card, Column, Compare, Pick};
+use crate::ui::table::{card, Column, Pick};
 
 /// The run of the scheduler in focus (recorded by the page's run).
 fn run<'a>(v: &View<'a, Lab>) -> Option<&'a SchedulerRun> {
@@ -154,19 +154,21 @@ pub(crate) const COLS: [Column<SchedulerRun>; 5] = [
 
 /// Every scheduler over the whole run; rows pick the player's scheduler.
 fn compare(v: &View<'_, Lab>, pick: Pick) -> AnyView {
-    let focus = v.focus;
-    Compare {
-        id: "fairness-compare",
-        caption: "",
-        first: "Scheduler",
-        items: &v.outcome.runs,
-        title: |r| r.scheduler.title(),
-        key: Some(|r| r.scheduler.name()),
-        selected: &|r: &SchedulerRun| Some(r.scheduler) == focus,
-        columns: &COLS,
-        so_far: false,
+    compare_items(
+        v,
+        pick,
+        "fairness-compare",
+        "Scheduler",
+        &v.outcome.runs,
+        &COLS,
+    )
+}
+
+impl FocusRow for SchedulerRun {
+    type Item = <Lab as sim_core::labs::Lab>::Item;
+    fn item(&self) -> Self::Item {
+        self.scheduler
     }
-    .view(v.pickable.then_some(pick))
 }
 
 /// Under the comparison: what the spread measures.
