@@ -211,6 +211,23 @@ pub struct Player<L: Lab> {
     pub detail: fn(&View<'_, L>) -> AnyView,
 }
 
+impl<L: Lab> Player<L> {
+    /// The player most labs have: one item at a time, its run the record,
+    /// no heading and no detail under the stage. Descriptions start from it
+    /// (`Player { len, moments, narrate, scene, legend, ..Player::PLAIN }`).
+    pub const PLAIN: Player<L> = Player {
+        heading: "",
+        records: false,
+        side_by_side: false,
+        len: |_| 0,
+        moments: |_| Vec::new(),
+        narrate: |_| String::new(),
+        scene: |_, _, _| None,
+        legend: "",
+        detail: |_| ().into_any(),
+    };
+}
+
 /// Settings to apply, in order: `(key, value)`.
 pub type Settings = Vec<(&'static str, String)>;
 

@@ -153,9 +153,6 @@ pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Load and policies",
     player: Some(Player {
-        heading: "",
-        records: false,
-        side_by_side: false,
         len: |v| v.config.ticks as usize,
         moments,
         narrate: |v| {
@@ -167,7 +164,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::admission::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| ().into_any(),
+        ..Player::PLAIN
     }),
     cards: Some(cards),
     charts: &[

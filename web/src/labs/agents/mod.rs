@@ -151,9 +151,6 @@ pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Sessions, fan-out and gateway",
     player: Some(Player {
-        heading: "",
-        records: false,
-        side_by_side: false,
         len: |v| run(v).map_or(0, |r| r.timeline.len()),
         moments,
         narrate: |v| {
@@ -165,7 +162,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::agents::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| ().into_any(),
+        ..Player::PLAIN
     }),
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(

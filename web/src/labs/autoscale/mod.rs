@@ -160,9 +160,6 @@ pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Traffic, cold start and gateway",
     player: Some(Player {
-        heading: "",
-        records: false,
-        side_by_side: false,
         len: |v| v.config.ticks as usize,
         moments,
         narrate: |v| {
@@ -174,7 +171,7 @@ pub static PAGE: Page<Lab> = Page {
             crate::labs::autoscale::scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
-        detail: |_| ().into_any(),
+        ..Player::PLAIN
     }),
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(
