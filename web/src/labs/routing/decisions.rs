@@ -17,7 +17,6 @@ use crate::page::state::State;
 use crate::platform::traces::TraceState;
 use crate::platform::worker::Job;
 use crate::ui::format::thousands;
-use crate::ui::html::{el, Html, Markup};
 use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
@@ -26,14 +25,14 @@ use crate::ui::theme::replica_hex;
 pub const MAX_EXPLAINED: u32 = 5_000;
 
 /// The explanation of decision `d` of `rule`, out of `total` decisions.
-fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize, ms: bool) -> Html {
+fn decision_view(rule: RuleKind, d: &DecisionDetail, total: usize, ms: bool) -> AnyView {
     let pick = d.decision.replica;
     let same = d
         .others
         .iter()
         .filter(|o| o.decision.replica == pick)
         .count();
-    let summary = el("p").id("decision-summary").text(format!(
+    let summary = format!(
         "Request {} of {} arrived at {} with a {}-token prompt. {} sent it to replica {}: {}. \
          {} of the {} other rules would have sent it there too.",
         d.request + 1,
@@ -49,7 +48,7 @@ fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize, ms: bool) -> 
         d.decision.reason.explain(),
         same,
         d.others.len()
-    ));
+    );
     let row =
         |r: RuleKind, replica: u32, why: String, selected: bool| Row {
             cells: vec![
@@ -86,9 +85,11 @@ fn decision_html(rule: RuleKind, d: &DecisionDetail, total: usize, ms: bool) -> 
         .collect(),
         rows,
     };
-    let mut out: Html = summary.into();
-    out.push(table.html());
-    out
+    view! {
+        <p id="decision-summary">{summary}</p>
+        {table.view(None)}
+    }
+    .into_any()
 }
 
 /// The decision explorer for the rule in focus of the Routing Lab's page.
@@ -159,17 +160,15 @@ pub fn decisions(state: &State) -> AnyView {
     };
     let count = move || details().and_then(Result::ok).map_or(0, |d| d.len());
     let clamp = move |i: usize| i.min(count().saturating_sub(1));
-    let body = move || -> Html {
+    let body = move || -> AnyView {
         match details() {
-            None => Html::new(),
-            Some(Err(why)) => el("p")
-                .class("small muted")
-                .id("decision-summary")
-                .text(why)
-                .into(),
-            Some(Ok(list)) if list.is_empty() => Html::new(),
+            None => ().into_any(),
+            Some(Err(why)) => {
+                view! { <p class="small muted" id="decision-summary">{why}</p> }.into_any()
+            }
+            Some(Ok(list)) if list.is_empty() => ().into_any(),
             Some(Ok(list)) => {
-                decision_html(rule(), &list[clamp(index.get())], list.len(), state.in_ms())
+                decision_view(rule(), &list[clamp(index.get())], list.len(), state.in_ms())
             }
         }
     };
@@ -207,7 +206,7 @@ pub fn decisions(state: &State) -> AnyView {
                     on:click=move |_| index.update(|i| *i = clamp(*i + 1))
                 >"Next ▶"</button>
             </div>
-            <div aria-live="polite"><Markup html=body /></div>
+            <div aria-live="polite"><div>{body}</div></div>
         </details>
     }
     .into_any()

@@ -21,15 +21,17 @@ use sim_core::labs::routing::{RoutingLab as Lab, RuleOutcome, TraceSource};
 use sim_core::labs::Lab as _;
 use sim_core::routing::RuleKind;
 
+use leptos::prelude::*;
+
 use crate::page::{Chart, Comparison, Page, Seek, View};
-use crate::ui::format::{one_decimal, percent, thousands, ticks};
-use crate::ui::html::{el, Html};
+use crate::ui::format::{fixed, one_decimal, percent, thousands, ticks};
+use crate::ui::html::Html;
 use crate::ui::table::card;
 
 /// The six result cards of one rule; each card's meaning shows on hover and
 /// keyboard focus and is its accessible description. Times are in ticks, or
 /// in milliseconds when a GPU preset prices the iterations.
-fn cards(r: Option<&RuleOutcome>, slo: u64, timing: &Timing) -> Html {
+fn cards(r: Option<&RuleOutcome>, slo: u64, timing: &Timing) -> Vec<AnyView> {
     let ms = timing.in_ms();
     let value = |f: &dyn Fn(&RuleOutcome) -> String| r.map(f).unwrap_or_else(|| "–".into());
     let (unit, per) = if ms {
@@ -88,8 +90,7 @@ fn cards(r: Option<&RuleOutcome>, slo: u64, timing: &Timing) -> Html {
             &format!("Output tokens of finished requests per {per}, over the whole run."),
         ),
     ]
-    .into_iter()
-    .collect()
+    .into()
 }
 
 /// `s` with its first letter in capitals (ASCII: the titles are ours, and
@@ -102,43 +103,38 @@ fn capital(s: &str) -> String {
     out
 }
 
-/// The page header: title, what to try, and what a tick means.
+/// The page header: title, what to try, and what a tick means. Static
+/// prose around two values of the lab's own (its title and the number of
+/// rules), so it stays HTML text (the shell renders the intro as such).
 fn header() -> Html {
     let rules = RuleKind::ALL.len();
-    el("div")
-        .child(el("h1").text(Lab::INFO.title))
-        .child(el("p").class("lede").text(format!(
-            "One seeded stream of requests, replayed under {rules} selection rules on identical replicas. \
-             From light load up to about the pool's capacity (the offered load under the rate says where \
-             you are), least outstanding keeps the slowest first tokens sooner than round robin in most \
-             seeds; far past capacity every rule is just a queue and their order is close to a coin flip. \
-             Play the ticks to watch where each request goes, or put two rules side by side."
-        )))
-        .child(el("p").class("small muted").text(
-            "A tick is one engine iteration (one prefill or one decode step), not a measured time; \
-             choose a GPU under the workload settings to price each iteration in milliseconds from \
-             that GPU and a model. Follows §4.2 of the reference article; compare rules by their \
-             gaps, not absolute values.",
-        ))
-        .into()
+    let mut h = Html::trusted("<div><h1>");
+    h.push_text(Lab::INFO.title);
+    h.push(Html::trusted(r#"</h1><p class="lede">"#));
+    h.push_text(format!(
+        "One seeded stream of requests, replayed under {rules} selection rules on identical replicas. \
+         From light load up to about the pool's capacity (the offered load under the rate says where \
+         you are), least outstanding keeps the slowest first tokens sooner than round robin in most \
+         seeds; far past capacity every rule is just a queue and their order is close to a coin flip. \
+         Play the ticks to watch where each request goes, or put two rules side by side."
+    ));
+    h.push(Html::trusted(
+        "</p><p class=\"small muted\">A tick is one engine iteration (one prefill or one decode step), not a measured time; \
+         choose a GPU under the workload settings to price each iteration in milliseconds from \
+         that GPU and a model. Follows §4.2 of the reference article; compare rules by their \
+         gaps, not absolute values.</p></div>",
+    ));
+    h
 }
 
 /// What the rule in focus reads and, for a real router's policy, where it is
 /// from.
-fn about_rule(rule: RuleKind) -> Html {
+fn about_rule(rule: RuleKind) -> impl IntoView {
     let origin = rule.origin();
-    let mut p = el("p")
-        .class("small rule-about")
-        .id("rule-about")
-        .text(rule.blurb());
-    if !origin.is_textbook() {
-        p = p.child(
-            el("span")
-                .class("muted")
-                .text(format!(" Modelled on {}.", origin.credit())),
-        );
-    }
-    p.into()
+    let credit = (!origin.is_textbook()).then(
+        || view! { <span class="muted">{format!(" Modelled on {}.", origin.credit())}</span> },
+    );
+    view! { <p class="small rule-about" id="rule-about">{rule.blurb()}{credit}</p> }
 }
 
 /// The rule in focus's outcome.
@@ -147,9 +143,9 @@ fn focused<'a>(v: &View<'a, Lab>) -> Option<&'a RuleOutcome> {
 }
 
 /// The offered load under the rate, and the prompt range.
-fn under_controls(v: &View<'_, Lab>) -> Html {
+fn under_controls(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = focused(v) else {
-        return Html::new();
+        return ().into_any();
     };
     let load = r.offered_load;
     let ms = v.config.timing.in_ms();
@@ -166,72 +162,64 @@ fn under_controls(v: &View<'_, Lab>) -> Html {
     } else {
         ("offered", "below capacity")
     };
+    // Over capacity is news (a status a screen reader announces); below, a note.
+    let role = if load > 1.15 { "status" } else { "note" };
     let replayed = v.outcome.source == TraceSource::Replayed;
-    let offered = el("p")
-        .class(class)
-        .id("offered-load")
-        .attr("role", if load > 1.15 { "status" } else { "note" })
-        .child(el("strong").text(format!("Offered load {}%", crate::ui::format::fixed(load * 100.0, 0))))
-        .text(if replayed {
-            format!(" of the pool's capacity ({verdict}).")
-        } else if ms {
-            format!(
-                " of the pool's capacity at {} req/s ({verdict}).",
-                crate::ui::format::fixed(v.config.rps, 2)
-            )
-        } else {
-            format!(
-                " of the pool's capacity at {} req/tick ({verdict}).",
-                crate::ui::format::fixed(v.config.rate, 2)
-            )
-        })
-        .child(el("span").class("small muted").text(if ms {
-            " Work the requests bring (uncached prompt in prefill steps, output at full batches, each step as long as the preset makes it) per millisecond of arrivals, over what the replicas can run."
-        } else {
-            " Work the requests bring (uncached prompt in prefill steps, output at full batches) per tick of arrivals, over what the replicas can run."
-        }));
+    let of_capacity = if replayed {
+        format!(" of the pool's capacity ({verdict}).")
+    } else if ms {
+        format!(
+            " of the pool's capacity at {} req/s ({verdict}).",
+            fixed(v.config.rps, 2)
+        )
+    } else {
+        format!(
+            " of the pool's capacity at {} req/tick ({verdict}).",
+            fixed(v.config.rate, 2)
+        )
+    };
+    let work = if ms {
+        " Work the requests bring (uncached prompt in prefill steps, output at full batches, each step as long as the preset makes it) per millisecond of arrivals, over what the replicas can run."
+    } else {
+        " Work the requests bring (uncached prompt in prefill steps, output at full batches) per tick of arrivals, over what the replicas can run."
+    };
     // What the preset implies, in one line.
     let preset = v
         .config
         .timing
         .summary(v.config.kv_block_tokens)
-        .map(|s| {
-            Html::from(
-                el("p")
-                    .class("small")
-                    .id("preset-summary")
-                    .text(format!("{s}.")),
-            )
-        })
-        .unwrap_or_default();
+        .map(|s| view! { <p class="small" id="preset-summary">{format!("{s}.")}</p> });
     let t = &v.outcome.trace;
-    let range = el("p").class("small").id("prompt-range").text(format!(
+    let range = format!(
         "{} prompts: {}–{} tokens (mean {})",
         if replayed { "Trace" } else { "Generated" },
         thousands(t.prompt.min.into()),
         thousands(t.prompt.max.into()),
         thousands(t.prompt.mean.round() as u64)
-    ));
-    [Html::from(offered), preset, range.into()]
-        .into_iter()
-        .collect()
+    );
+    view! {
+        <p class=class id="offered-load" role=role>
+            <strong>{format!("Offered load {}%", fixed(load * 100.0, 0))}</strong>
+            {of_capacity}
+            <span class="small muted">{work}</span>
+        </p>
+        {preset}
+        <p class="small" id="prompt-range">{range}</p>
+    }
+    .into_any()
 }
 
 /// The rule in focus: what it reads, and its six cards.
-fn rule_cards(v: &View<'_, Lab>) -> Html {
+fn rule_cards(v: &View<'_, Lab>) -> AnyView {
     let Some(rule) = v.focus else {
-        return Html::new();
+        return ().into_any();
     };
-    [
-        Html::from(el("h2").text(format!("Result for {}", rule.title()))),
-        about_rule(rule),
-        el("div")
-            .class("cards")
-            .child(cards(focused(v), v.config.slo_ticks(), &v.config.timing))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <h2>{format!("Result for {}", rule.title())}</h2>
+        {about_rule(rule)}
+        <div class="cards">{cards(focused(v), v.config.slo_ticks(), &v.config.timing)}</div>
+    }
+    .into_any()
 }
 
 /// The queue chart of `rule` on the axes every rule shares, marking the
@@ -260,6 +248,27 @@ fn tick_word(v: &View<'_, Lab>) -> &'static str {
 /// The second rule side by side, if it is not the one in focus.
 fn vs_rule(v: &View<'_, Lab>) -> Option<RuleKind> {
     v.vs.filter(|r| Some(*r) != v.focus)
+}
+
+/// Why the comparison is not the article's table, beside it; the link sits
+/// after the player and the controls in tab order.
+fn comparison_note(v: &View<'_, Lab>) -> AnyView {
+    let words = format!(
+        "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} {}. Hover a column title for its meaning. \
+         The article's §4.2 table differs: it prints one trace of its generator, while this lab's claims hold as medians over seeds 1–100. ",
+        v.config.slo_ticks(),
+        v.config.timing.unit()
+    );
+    // A new tab: the lab keeps its state, and an embed does not turn into
+    // the validation page.
+    view! {
+        <p class="small muted">
+            {words}
+            <a id="validation-link" href="?lab=validate" target="_blank" rel="noopener">"The validation page"</a>
+            " (or lblab validate) sets the lab beside three published deployments."
+        </p>
+    }
+    .into_any()
 }
 
 /// The Routing Lab's page.
@@ -312,45 +321,23 @@ pub static PAGE: Page<Lab> = Page {
         .seek(Seek::Step)
         .shown(|v| vs_rule(v).is_some()),
     ],
-    tables: &[|v| {
+    tables: &[|v, _| {
         focused(v)
             .map(|r| tables::replica_table(r, v.config.timing.in_ms()))
-            .unwrap_or_default()
+            .unwrap_or_else(|| ().into_any())
     }],
     extras: &[crate::labs::routing::decisions::decisions],
     comparison: Some(Comparison {
         heading: "Every rule, same trace",
-        table: |v| {
+        table: |v, pick| {
             v.focus
                 .map(|rule| {
-                    tables::compare_table(v.outcome, rule, v.pickable, v.config.timing.in_ms())
+                    let pick = v.pickable.then_some(pick);
+                    tables::compare_table(v.outcome, rule, pick, v.config.timing.in_ms())
                 })
-                .unwrap_or_default()
+                .unwrap_or_else(|| ().into_any())
         },
-        note: |v| {
-            // Why this table is not the article's, beside the table; the
-            // link sits after the player and the controls in tab order.
-            el("p")
-                .class("small muted")
-                .text(format!(
-                    "★ marks the best value in each column (every tied best is marked; a column where all rows tie has none). TTFT SLO: first token within {} {}. Hover a column title for its meaning. \
-                     The article's §4.2 table differs: it prints one trace of its generator, while this lab's claims hold as medians over seeds 1–100. ",
-                    v.config.slo_ticks(),
-                    v.config.timing.unit()
-                ))
-                .child(
-                    el("a")
-                        .id("validation-link")
-                        .href("?lab=validate")
-                        // A new tab: the lab keeps its state, and an embed
-                        // does not turn into the validation page.
-                        .attr("target", "_blank")
-                        .attr("rel", "noopener")
-                        .text("The validation page"),
-                )
-                .text(" (or lblab validate) sets the lab beside three published deployments.")
-                .into()
-        },
+        note: comparison_note,
     }),
     ..Page::EMPTY
 };

@@ -4,12 +4,13 @@
 use sim_core::choice::Choice;
 use sim_core::labs::routing::player::Timeline;
 
-use crate::ui::html::Html;
+use leptos::prelude::AnyView;
+
 use crate::ui::table::{Cell, Row, Table};
 
 /// Per replica at the current tick: routed and finished so far, waiting and
 /// running now (totals up to the tick; the whole run at the last one).
-pub(crate) fn replicas_html(tl: &Timeline, t: usize, ms: bool) -> Html {
+pub(crate) fn replicas(tl: &Timeline, t: usize, ms: bool) -> AnyView {
     let mut head = vec![("Replica".to_string(), String::new())];
     for p in &tl.rules {
         let name = p.rule.title();
@@ -67,5 +68,5 @@ pub(crate) fn replicas_html(tl: &Timeline, t: usize, ms: bool) -> Html {
         rows,
         ..Table::default()
     }
-    .html()
+    .view(None)
 }

@@ -7,9 +7,10 @@ use sim_core::choice::Choice;
 use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
 use sim_core::labs::routing::RoutingLab;
 
-use crate::labs::routing::panel::replicas_html;
+use leptos::prelude::*;
+
+use crate::labs::routing::panel::replicas;
 use crate::page::{Player, View};
-use crate::ui::html::{el, Html};
 
 /// The recorded timeline, once the player's run is in.
 fn timeline<'a>(v: &View<'a, RoutingLab>) -> Option<&'a Timeline> {
@@ -18,9 +19,9 @@ fn timeline<'a>(v: &View<'a, RoutingLab>) -> Option<&'a Timeline> {
 
 /// Routed, finished and TTFT P95 so far, per rule played; where the frames
 /// stop; the per-replica table.
-fn detail(v: &View<'_, RoutingLab>) -> Html {
+fn detail(v: &View<'_, RoutingLab>) -> AnyView {
     let Some(tl) = timeline(v) else {
-        return Html::new();
+        return ().into_any();
     };
     let t = v.step();
     let ms = v.config.timing.in_ms();
@@ -68,17 +69,15 @@ fn detail(v: &View<'_, RoutingLab>) -> Html {
             )
         })
         .unwrap_or_default();
-    [
-        Html::from(el("p").class("small").id("player-so-far").text(so_far)),
-        el("p").class("small muted").text(cut).into(),
-        el("details")
-            .class("player-table")
-            .child(el("summary").text("Per replica so far"))
-            .child(replicas_html(tl, t, ms))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <p class="small" id="player-so-far">{so_far}</p>
+        <p class="small muted">{cut}</p>
+        <details class="player-table">
+            <summary>"Per replica so far"</summary>
+            {replicas(tl, t, ms)}
+        </details>
+    }
+    .into_any()
 }
 
 /// The Routing Lab's player: the rule in focus (and a second rule side by

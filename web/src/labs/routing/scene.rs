@@ -148,7 +148,6 @@ pub fn moments(tl: &Timeline) -> Vec<usize> {
     tl.moments()
 }
 
-/// The scene of tick `t`.
 /// Output length from which an answer counts as long: twice the median.
 fn long_output(tl: &Timeline) -> u32 {
     let mut outs: Vec<u32> = tl.requests.iter().map(|r| r.output_tokens).collect();
@@ -205,66 +204,103 @@ pub fn scene(
         let Some(f) = play.at(t) else {
             continue;
         };
-        let y0 = k as f64 * panel_h;
+        let lay = Layout::new(k as f64 * panel_h, width, rows, row, slots);
+        let dots = Dots {
+            k,
+            size: &size,
+            ring: &ring,
+        };
         panel(
-            &mut scene, tl, play, &f, t, k, y0, width, rows, row, slots, pal, &size, &ring,
+            &mut scene,
+            play,
+            &f,
+            flagged_replica(tl, t, k),
+            &lay,
+            pal,
+            &dots,
         );
     }
     Some(scene)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn panel(
-    scene: &mut Scene,
-    tl: &Timeline,
-    play: &RulePlay,
-    f: &At<'_>,
-    t: usize,
-    k: usize,
+/// Where one rule's panel puts things, in pixels.
+struct Layout {
+    /// The panel's top.
     y0: f64,
-    width: f64,
-    rows: usize,
+    /// A replica row's height.
     row: f64,
+    /// The router's centre, level with the middle of the rows.
+    router: (f64, f64),
+    /// Where replica names start.
+    name_x: f64,
+    /// Where a replica's lane (its queue) starts.
+    queue_x: f64,
+    /// Where finished requests leave.
+    exit_x: f64,
+    /// Batch slots per replica.
     slots: u32,
-    pal: &Palette,
-    size: &dyn Fn(u32) -> f64,
-    ring: &dyn Fn(u32) -> Option<String>,
-) {
-    scene.labels.push(Label {
-        x: 8.0,
-        y: y0 + 12.0,
-        text: play.rule.title().to_string(),
-        color: pal.fg.clone(),
-        size: 13.0,
-        bold: true,
-        centre: false,
-    });
-    let router = (22.0, y0 + 26.0 + rows as f64 * row / 2.0);
-    scene.rects.push(Rect {
-        x: 6.0,
-        y: router.1 - 16.0,
-        w: 32.0,
-        h: 32.0,
-        fill: Some(pal.panel.clone()),
-        stroke: Some(pal.accent.clone()),
-        line: 2.0,
-    });
-    scene.labels.push(Label {
-        x: router.0,
-        y: router.1,
-        text: "LB".into(),
-        color: pal.fg.clone(),
-        size: 11.0,
-        bold: true,
-        centre: true,
-    });
-    let name_x = 48.0;
-    let queue_x = name_x + if width >= 520.0 { 62.0 } else { 26.0 };
-    let exit_x = width - 10.0;
-    let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
-    let slots_x = exit_x - 14.0 - slot_w * f64::from(slots);
-    let spot = (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0;
-    let moment_replica = match tl.moment(t) {
+    /// One slot's width.
+    slot_w: f64,
+    /// Where the slots start.
+    slots_x: f64,
+    /// The spacing of waiting dots.
+    spot: f64,
+    /// Wide enough to spell out "Replica n".
+    wide: bool,
+}
+
+impl Layout {
+    /// The layout of a panel whose top is at `y0`, `width` wide, with
+    /// `rows` rows of `row` pixels and `slots` slots per replica.
+    fn new(y0: f64, width: f64, rows: usize, row: f64, slots: u32) -> Layout {
+        let name_x = 48.0;
+        let wide = width >= 520.0;
+        let queue_x = name_x + if wide { 62.0 } else { 26.0 };
+        let exit_x = width - 10.0;
+        let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
+        Layout {
+            y0,
+            row,
+            router: (22.0, y0 + 26.0 + rows as f64 * row / 2.0),
+            name_x,
+            queue_x,
+            exit_x,
+            slots,
+            slot_w,
+            slots_x: exit_x - 14.0 - slot_w * f64::from(slots),
+            spot: (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0,
+            wide,
+        }
+    }
+
+    /// The centre line of replica `r`'s row.
+    fn row_y(&self, r: f64) -> f64 {
+        self.y0 + 26.0 + (r + 0.5) * self.row
+    }
+}
+
+/// How requests are drawn in one rule's panel.
+struct Dots<'a> {
+    /// The panel's index: ids are per panel, so the same request in two
+    /// panels is two marks, each moving on its own.
+    k: usize,
+    /// A request's radius (its work).
+    size: &'a dyn Fn(u32) -> f64,
+    /// A request's ring, for a long answer.
+    ring: &'a dyn Fn(u32) -> Option<String>,
+}
+
+impl Dots<'_> {
+    /// A request's mark id in this panel.
+    fn id(&self, request: u32) -> u64 {
+        ((self.k as u64) << 40) | u64::from(request)
+    }
+}
+
+/// The replica of panel `k`'s key moment at tick `t`, if the moment is
+/// this panel's (its lane is outlined).
+fn flagged_replica(tl: &Timeline, t: usize, k: usize) -> Option<usize> {
+    match tl.moment(t) {
         Some((m, RoutingMoment::SentPastLighter { replica, .. }))
         | Some((m, RoutingMoment::Escape { replica, .. }))
         | Some((m, RoutingMoment::Preemption { replica, .. }))
@@ -273,101 +309,177 @@ fn panel(
             Some(replica as usize)
         }
         _ => None,
-    };
-    let id = |request: u32| ((k as u64) << 40) | u64::from(request);
+    }
+}
+
+/// One rule's panel: its title and router, a lane per replica with its
+/// queue and batch, and this tick's exits and routing lines.
+fn panel(
+    scene: &mut Scene,
+    play: &RulePlay,
+    f: &At<'_>,
+    flagged: Option<usize>,
+    lay: &Layout,
+    pal: &Palette,
+    dots: &Dots<'_>,
+) {
+    router(scene, play, lay, pal);
     for (r, (waiting, running)) in f.waiting.iter().zip(f.running).enumerate() {
-        let y = y0 + 26.0 + (r as f64 + 0.5) * row;
-        let flagged = moment_replica == Some(r);
+        let y = lay.row_y(r as f64);
+        lane(scene, lay, r, y, flagged == Some(r), pal);
+        queue(scene, lay, y, waiting, pal, dots);
+        batch(scene, lay, y, running, pal, dots);
+    }
+    moves(scene, f, lay, pal, dots);
+}
+
+/// The panel's title and the router box.
+fn router(scene: &mut Scene, play: &RulePlay, lay: &Layout, pal: &Palette) {
+    scene.labels.push(Label {
+        x: 8.0,
+        y: lay.y0 + 12.0,
+        text: play.rule.title().to_string(),
+        color: pal.fg.clone(),
+        size: 13.0,
+        bold: true,
+        centre: false,
+    });
+    let (x, y) = lay.router;
+    scene.rects.push(Rect {
+        x: 6.0,
+        y: y - 16.0,
+        w: 32.0,
+        h: 32.0,
+        fill: Some(pal.panel.clone()),
+        stroke: Some(pal.accent.clone()),
+        line: 2.0,
+    });
+    scene.labels.push(Label {
+        x,
+        y,
+        text: "LB".into(),
+        color: pal.fg.clone(),
+        size: 11.0,
+        bold: true,
+        centre: true,
+    });
+}
+
+/// Replica `r`'s lane at height `y`: its outline (accented when `flagged`,
+/// the key moment's replica), its name and its empty batch slots.
+fn lane(scene: &mut Scene, lay: &Layout, r: usize, y: f64, flagged: bool, pal: &Palette) {
+    let row = lay.row;
+    scene.rects.push(Rect {
+        x: lay.queue_x - 4.0,
+        y: y - row / 2.0 + 2.0,
+        w: lay.exit_x - lay.queue_x - 4.0,
+        h: row - 4.0,
+        fill: Some(pal.panel.clone()),
+        stroke: Some(if flagged {
+            pal.accent.clone()
+        } else {
+            pal.border.clone()
+        }),
+        line: if flagged { 2.5 } else { 1.0 },
+    });
+    scene.labels.push(Label {
+        x: lay.name_x,
+        y,
+        text: if lay.wide {
+            format!("Replica {}", r + 1)
+        } else {
+            format!("R{}", r + 1)
+        },
+        color: pal.fg.clone(),
+        size: 11.0,
+        bold: flagged,
+        centre: false,
+    });
+    for s in 0..lay.slots {
         scene.rects.push(Rect {
-            x: queue_x - 4.0,
-            y: y - row / 2.0 + 2.0,
-            w: exit_x - queue_x - 4.0,
-            h: row - 4.0,
-            fill: Some(pal.panel.clone()),
-            stroke: Some(if flagged {
-                pal.accent.clone()
-            } else {
-                pal.border.clone()
-            }),
-            line: if flagged { 2.5 } else { 1.0 },
+            x: lay.slots_x + f64::from(s) * lay.slot_w + 1.0,
+            y: y - row / 2.0 + 4.0,
+            w: lay.slot_w - 2.0,
+            h: row - 8.0,
+            fill: None,
+            stroke: Some(pal.border.clone()),
+            line: 1.0,
         });
-        scene.labels.push(Label {
-            x: name_x,
+    }
+}
+
+/// The waiting requests of a lane, front nearest the slots, as many as fit
+/// (and at most [`QUEUE_SHOWN`]); the rest as a count.
+fn queue(scene: &mut Scene, lay: &Layout, y: f64, waiting: &[u32], pal: &Palette, dots: &Dots<'_>) {
+    let room = ((lay.slots_x - lay.queue_x - 8.0) / lay.spot)
+        .floor()
+        .max(1.0) as usize;
+    let shown = waiting.len().min(room.min(QUEUE_SHOWN));
+    for (j, &req) in waiting.iter().take(shown).enumerate() {
+        scene.marks.push(Mark {
+            id: dots.id(req),
+            // The front of the queue is nearest the slots.
+            x: lay.slots_x - 8.0 - (j as f64 + 0.5) * lay.spot,
             y,
-            text: if width >= 520.0 {
-                format!("Replica {}", r + 1)
-            } else {
-                format!("R{}", r + 1)
-            },
-            color: pal.fg.clone(),
-            size: 11.0,
-            bold: flagged,
+            r: (dots.size)(req),
+            fill: pal.waiting.clone(),
+            ring: (dots.ring)(req),
+            square: false,
+            from: Some(lay.router),
+            text: None,
+        });
+    }
+    if waiting.len() > shown {
+        scene.labels.push(Label {
+            x: lay.queue_x,
+            y,
+            text: format!("+{}", waiting.len() - shown),
+            color: pal.muted.clone(),
+            size: 10.0,
+            bold: false,
             centre: false,
         });
-        for s in 0..slots {
-            scene.rects.push(Rect {
-                x: slots_x + f64::from(s) * slot_w + 1.0,
-                y: y - row / 2.0 + 4.0,
-                w: slot_w - 2.0,
-                h: row - 8.0,
-                fill: None,
-                stroke: Some(pal.border.clone()),
-                line: 1.0,
-            });
-        }
-        let room = ((slots_x - queue_x - 8.0) / spot).floor().max(1.0) as usize;
-        let shown = waiting.len().min(room.min(QUEUE_SHOWN));
-        for (j, &req) in waiting.iter().take(shown).enumerate() {
-            scene.marks.push(Mark {
-                id: id(req),
-                // The front of the queue is nearest the slots.
-                x: slots_x - 8.0 - (j as f64 + 0.5) * spot,
-                y,
-                r: size(req),
-                fill: pal.waiting.clone(),
-                ring: ring(req),
-                square: false,
-                from: Some(router),
-                text: None,
-            });
-        }
-        if waiting.len() > shown {
-            scene.labels.push(Label {
-                x: queue_x,
-                y,
-                text: format!("+{}", waiting.len() - shown),
-                color: pal.muted.clone(),
-                size: 10.0,
-                bold: false,
-                centre: false,
-            });
-        }
-        for (s, &(req, prefilling)) in running.iter().enumerate() {
-            scene.marks.push(Mark {
-                id: id(req),
-                x: slots_x + (s as f64 + 0.5) * slot_w,
-                y,
-                r: size(req).min(slot_w / 2.0 - 1.0),
-                fill: if prefilling {
-                    pal.prefill.clone()
-                } else {
-                    pal.decode.clone()
-                },
-                ring: ring(req),
-                square: false,
-                from: Some(router),
-                text: None,
-            });
-        }
     }
-    // Requests that finished at this tick leave through the right edge.
+}
+
+/// The requests in a lane's batch slots, coloured by phase.
+fn batch(
+    scene: &mut Scene,
+    lay: &Layout,
+    y: f64,
+    running: &[(u32, bool)],
+    pal: &Palette,
+    dots: &Dots<'_>,
+) {
+    for (s, &(req, prefilling)) in running.iter().enumerate() {
+        scene.marks.push(Mark {
+            id: dots.id(req),
+            x: lay.slots_x + (s as f64 + 0.5) * lay.slot_w,
+            y,
+            r: (dots.size)(req).min(lay.slot_w / 2.0 - 1.0),
+            fill: if prefilling {
+                pal.prefill.clone()
+            } else {
+                pal.decode.clone()
+            },
+            ring: (dots.ring)(req),
+            square: false,
+            from: Some(lay.router),
+            text: None,
+        });
+    }
+}
+
+/// This tick's movements: requests that finished leave through the right
+/// edge, and each routing decision draws a line from the router to its
+/// replica.
+fn moves(scene: &mut Scene, f: &At<'_>, lay: &Layout, pal: &Palette, dots: &Dots<'_>) {
     for e in f.events {
         if let TickEvent::Finished { request, replica } = *e {
-            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
             scene.marks.push(Mark {
-                id: id(request),
-                x: exit_x,
-                y,
+                id: dots.id(request),
+                x: lay.exit_x,
+                y: lay.row_y(f64::from(replica)),
                 r: 2.5,
                 fill: pal.done.clone(),
                 ring: None,
@@ -377,11 +489,10 @@ fn panel(
             });
         }
         if let TickEvent::Routed { replica, .. } = *e {
-            let y = y0 + 26.0 + (f64::from(replica) + 0.5) * row;
             scene.lines.push(Line {
-                from: (router.0 + 16.0, router.1),
+                from: (lay.router.0 + 16.0, lay.router.1),
                 // To the replica's name, not across it.
-                to: (name_x - 4.0, y),
+                to: (lay.name_x - 4.0, lay.row_y(f64::from(replica))),
                 color: pal.accent.clone(),
                 width: 1.5,
             });

@@ -4,9 +4,10 @@ use sim_core::choice::Choice;
 use sim_core::labs::routing::{Outcome, RuleOutcome};
 use sim_core::routing::RuleKind;
 
+use leptos::prelude::AnyView;
+
 use crate::ui::format::{one_decimal, percent, thousands, ticks};
-use crate::ui::html::Html;
-use crate::ui::table::{Cell, Column, Compare, Row, Table};
+use crate::ui::table::{Cell, Column, Compare, Pick, Row, Table};
 use crate::ui::theme::replica_hex;
 
 /// The comparison's columns, written once for both time modes: `$unit`
@@ -73,27 +74,27 @@ pub(crate) const COLUMNS: &[Column<RuleOutcome>] = columns!("ticks", "tick", 1.0
 /// The same columns in milliseconds mode.
 pub(crate) const MS_COLUMNS: &[Column<RuleOutcome>] = columns!("ms", "second", 1000.0);
 
-/// Every rule on the same trace, best per column marked; with `pickable`, each
-/// rule's name is a button (`data-key` = rule name) that selects it (not when
-/// an embed locks the rule: then it is plain text, not a dead button).
-pub fn compare_table(o: &Outcome, selected: RuleKind, pickable: bool, ms: bool) -> Html {
+/// Every rule on the same trace, best per column marked; with `pick`, each
+/// rule's name is a button (`data-key` = rule name) that selects it (none
+/// when an embed locks the rule: then it is plain text, not a dead button).
+pub fn compare_table(o: &Outcome, selected: RuleKind, pick: Option<Pick>, ms: bool) -> AnyView {
     Compare {
         id: "compare-table",
         caption: "All rules on the same trace and settings",
         first: "Rule",
         items: &o.rules,
         title: |r| r.rule.title(),
-        key: pickable.then_some(|r: &RuleOutcome| r.rule.name()),
+        key: Some(|r: &RuleOutcome| r.rule.name()),
         selected: &|r| r.rule == selected,
         columns: if ms { MS_COLUMNS } else { COLUMNS },
         so_far: false,
     }
-    .html()
+    .view(pick)
 }
 
 /// One rule's replicas: speed, when it joined, assigned, completed,
 /// utilisation and its prefill part, and its mean queue.
-pub fn replica_table(r: &RuleOutcome, ms: bool) -> Html {
+pub fn replica_table(r: &RuleOutcome, ms: bool) -> AnyView {
     Table {
         id: "replica-table",
         class: "replicas",
@@ -165,5 +166,5 @@ pub fn replica_table(r: &RuleOutcome, ms: bool) -> Html {
             })
             .collect(),
     }
-    .html()
+    .view(None)
 }

@@ -4,12 +4,13 @@
 /// The chart spec.
 pub mod chart;
 
+use leptos::prelude::*;
 use sim_core::labs::queueing::cascade::{self, CascadeLab};
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::card;
+use crate::ui::html::Html;
+use crate::ui::table::{card, Pick};
 
 /// The share escalated, C² and the mean ratio, as shown.
 fn shown(c: &cascade::Cascade) -> (String, String, String) {
@@ -21,10 +22,10 @@ fn shown(c: &cascade::Cascade) -> (String, String, String) {
 }
 
 /// C², mean and the sampled check.
-fn head(v: &View<'_, CascadeLab>) -> Html {
+fn head(v: &View<'_, CascadeLab>) -> AnyView {
     let c = v.outcome;
     let (_, cv2, ratio) = shown(c);
-    let cards: Html = [
+    let cards: Vec<AnyView> = [
         card(
             "card-cv2",
             "Service-time C²",
@@ -47,41 +48,35 @@ fn head(v: &View<'_, CascadeLab>) -> Html {
             "Both figures measured on seeded draws (see More settings).",
         ),
     ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text("What the large model's pool sees")),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    .into();
+    view! {
+        <h2>"What the large model's pool sees"</h2>
+        <div class="cards">{cards}</div>
+    }
+    .into_any()
 }
 
 /// Where the cut falls, and what the arrivals become.
-fn details(v: &View<'_, CascadeLab>) -> Html {
+fn details(v: &View<'_, CascadeLab>, _: Pick) -> AnyView {
     let c = v.outcome;
     let q = c.escalate;
     let (share, _, ratio) = shown(c);
-    [
-        Html::from(
-            el("p")
-                .text(format!(
-                    "Escalating the slowest {share}% sends on every request longer than "
-                ))
-                .child(el("strong").text(fixed((1.0 / q).ln(), 2)))
-                .text(" mean service times. By C² alone the large pool looks easier."),
-        ),
-        el("p")
-            .class("notice")
-            .id("arrivals-note")
-            .child(el("strong").text("But arrivals change:"))
-            .text(format!(
-                " what escalates depends on the small model, the prompts and the query mix, so the stream is not Poisson; it bursts, and jumps when any of them change. In Kingman's formula Ca² grows, on top of a mean ×{ratio}."
-            ))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    let longer = format!("Escalating the slowest {share}% sends on every request longer than ");
+    let bursts = format!(
+        " what escalates depends on the small model, the prompts and the query mix, so the stream is not Poisson; it bursts, and jumps when any of them change. In Kingman's formula Ca² grows, on top of a mean ×{ratio}."
+    );
+    view! {
+        <p>
+            {longer}
+            <strong>{fixed((1.0 / q).ln(), 2)}</strong>
+            " mean service times. By C² alone the large pool looks easier."
+        </p>
+        <p class="notice" id="arrivals-note">
+            <strong>"But arrivals change:"</strong>
+            {bursts}
+        </p>
+    }
+    .into_any()
 }
 
 /// The chart in words.

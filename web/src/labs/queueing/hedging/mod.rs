@@ -4,12 +4,13 @@
 /// The chart spec.
 pub mod chart;
 
+use leptos::prelude::*;
 use sim_core::labs::queueing::hedging::{self, HedgingLab};
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{Cell, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{Cell, Pick, Row, Table};
 
 /// Display name and one-line meaning of a strategy.
 fn describe(name: &str, at: &str) -> (String, &'static str) {
@@ -86,7 +87,7 @@ fn cells(o: &hedging::Outcome) -> Vec<Vec<String>> {
 }
 
 /// The threshold and the strategies' table.
-fn head(v: &View<'_, HedgingLab>) -> Html {
+fn head(v: &View<'_, HedgingLab>) -> AnyView {
     let (o, cfg) = (v.outcome, &v.outcome.config);
     let at = fixed(cfg.hedge_at, 1);
     let (names, cells) = (names(o), cells(o));
@@ -119,55 +120,50 @@ fn head(v: &View<'_, HedgingLab>) -> Html {
         .collect();
     let mut head_cols = vec![("Strategy".to_string(), String::new())];
     head_cols.extend(COLUMNS.iter().map(|c| (c.0.to_string(), c.1.to_string())));
-    [
-        Html::from(el("h2").text("Latency and what it costs")),
-        el("p")
-            .class("small")
-            .text(format!("Threshold: P{at} = "))
-            .child(
-                el("strong")
-                    .id("threshold")
-                    .text(format!("{} ms", fixed(o.threshold, 0))),
-            )
-            .text(format!(
-                " (first-token threshold {} ms), over {} seeded requests.",
-                fixed(o.threshold * cfg.ttft_share, 0),
-                crate::ui::format::thousands(cfg.requests.into())
-            ))
-            .into(),
-        Table {
-            id: "strategies",
-            class: "compare",
-            caption: "Every strategy on the same latency draws".into(),
-            head: head_cols,
-            rows,
-        }
-        .html(),
-    ]
-    .into_iter()
-    .collect()
+    let table = Table {
+        id: "strategies",
+        class: "compare",
+        caption: "Every strategy on the same latency draws".into(),
+        head: head_cols,
+        rows,
+    }
+    .view(None);
+    let first_token = format!(
+        " (first-token threshold {} ms), over {} seeded requests.",
+        fixed(o.threshold * cfg.ttft_share, 0),
+        crate::ui::format::thousands(cfg.requests.into())
+    );
+    view! {
+        <h2>"Latency and what it costs"</h2>
+        <p class="small">
+            {format!("Threshold: P{at} = ")}
+            <strong id="threshold">{format!("{} ms", fixed(o.threshold, 0))}</strong>
+            {first_token}
+        </p>
+        {table}
+    }
+    .into_any()
 }
 
 /// What each strategy does.
-fn details(v: &View<'_, HedgingLab>) -> Html {
+fn details(v: &View<'_, HedgingLab>, _: Pick) -> AnyView {
     let o = v.outcome;
     let at = fixed(o.config.hedge_at, 1);
-    let definitions = o.strategies.iter().map(|s| {
-        let (name, meaning) = describe(&s.strategy, &at);
-        Html::from_iter([
-            Html::from(el("dt").text(name)),
-            el("dd").text(meaning).into(),
-        ])
-    });
-    [
-        Html::from(el("dl").class("small definitions").children(definitions)),
-        el("p")
-            .class("small muted")
-            .text("Latencies: log-normal, mean 220 ms, plus the slow tail you set. ★ marks each column's best.")
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    let definitions = o
+        .strategies
+        .iter()
+        .map(|s| {
+            let (name, meaning) = describe(&s.strategy, &at);
+            view! { <dt>{name}</dt><dd>{meaning}</dd> }
+        })
+        .collect_view();
+    view! {
+        <dl class="small definitions">{definitions}</dl>
+        <p class="small muted">
+            "Latencies: log-normal, mean 220 ms, plus the slow tail you set. ★ marks each column's best."
+        </p>
+    }
+    .into_any()
 }
 
 /// The chart in words.

@@ -4,14 +4,15 @@
 /// The chart spec.
 pub mod chart;
 
+use leptos::prelude::*;
 use sim_core::labs::queueing::knee::{self, KneeLab};
 
 use super::heads;
 use crate::labs::queueing::knee::chart::{spec, COLORS, NAMES};
 use crate::page::{Chart, Page, View};
 use crate::ui::format::{fixed, signed, thousands};
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Cell, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Cell, Pick, Row, Table};
 
 /// Each curve's usable utilisation, as shown.
 fn usable(o: &knee::Outcome) -> Vec<String> {
@@ -22,11 +23,11 @@ fn usable(o: &knee::Outcome) -> Vec<String> {
 }
 
 /// Three read-offs: CV² 0, 1 and 4.
-fn head(v: &View<'_, KneeLab>) -> Html {
+fn head(v: &View<'_, KneeLab>) -> AnyView {
     let (o, c) = (v.outcome, &v.outcome.config);
     let usable = usable(o);
     let wait = fixed(c.wait, 1);
-    let cards: Html = ["0", "1", "4"]
+    let cards: Vec<AnyView> = ["0", "1", "4"]
         .into_iter()
         .enumerate()
         .map(|(i, cv2)| {
@@ -41,16 +42,15 @@ fn head(v: &View<'_, KneeLab>) -> Html {
             )
         })
         .collect();
-    [
-        Html::from(el("h2").text("Usable utilisation")),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <h2>"Usable utilisation"</h2>
+        <div class="cards">{cards}</div>
+    }
+    .into_any()
 }
 
 /// Every curve, and the simulated points if any.
-fn details(v: &View<'_, KneeLab>) -> Html {
+fn details(v: &View<'_, KneeLab>, _: Pick) -> AnyView {
     let (o, c) = (v.outcome, &v.outcome.config);
     let usable = usable(o);
     let wait = fixed(c.wait, 1);
@@ -70,7 +70,7 @@ fn details(v: &View<'_, KneeLab>) -> Html {
             ..Row::default()
         })
         .collect();
-    let mut details = Table {
+    let curves = Table {
         id: "curves",
         caption: format!(
             "Every curve at a tolerable wait of {wait} service times ({} s at a {} s mean)",
@@ -93,8 +93,8 @@ fn details(v: &View<'_, KneeLab>) -> Html {
         rows,
         ..Table::default()
     }
-    .html();
-    if !o.simulated.is_empty() {
+    .view(None);
+    let simulated = (!o.simulated.is_empty()).then(|| {
         let rows = o
             .simulated
             .iter()
@@ -112,34 +112,32 @@ fn details(v: &View<'_, KneeLab>) -> Html {
                 ..Row::default()
             })
             .collect();
-        details.push(
-            Table {
-                id: "simulated",
-                caption: format!(
-                    "Simulated: {} customers per point, seed {}",
-                    thousands(c.customers.into()),
-                    c.seed
+        Table {
+            id: "simulated",
+            caption: format!(
+                "Simulated: {} customers per point, seed {}",
+                thousands(c.customers.into()),
+                c.seed
+            ),
+            head: heads(&[
+                ("ρ", ""),
+                (
+                    "Measured wait",
+                    "mean wait in service times, ± half-width of the 95% band (20 batch means)",
                 ),
-                head: heads(&[
-                    ("ρ", ""),
-                    (
-                        "Measured wait",
-                        "mean wait in service times, ± half-width of the 95% band (20 batch means)",
-                    ),
-                    ("In seconds", "the measured wait at your mean service time"),
-                    (
-                        "Formula",
-                        "Kingman with your Ca² and CV² (Pollaczek–Khinchine when Ca² = 1)",
-                    ),
-                    ("Difference", "measured against formula"),
-                ]),
-                rows,
-                ..Table::default()
-            }
-            .html(),
-        );
-    }
-    details
+                ("In seconds", "the measured wait at your mean service time"),
+                (
+                    "Formula",
+                    "Kingman with your Ca² and CV² (Pollaczek–Khinchine when Ca² = 1)",
+                ),
+                ("Difference", "measured against formula"),
+            ]),
+            rows,
+            ..Table::default()
+        }
+        .view(None)
+    });
+    view! { {curves}{simulated} }.into_any()
 }
 
 /// The chart in words.

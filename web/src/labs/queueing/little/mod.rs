@@ -4,15 +4,16 @@
 /// The chart spec.
 pub mod chart;
 
+use leptos::prelude::*;
 use sim_core::labs::queueing::little::LittleLab;
 
 use crate::page::{Chart, Page, View};
 use crate::ui::format::{fixed, signed, thousands};
-use crate::ui::html::{el, Html};
-use crate::ui::table::card;
+use crate::ui::html::Html;
+use crate::ui::table::{card, Pick};
 
 /// The six cards.
-fn head(v: &View<'_, LittleLab>) -> Html {
+fn head(v: &View<'_, LittleLab>) -> AnyView {
     let (o, cfg) = (v.outcome, &v.outcome.config);
     let gain = if o.lambda_max > 0.0 {
         signed((o.lambda_max_cached / o.lambda_max - 1.0) * 100.0, 0)
@@ -21,7 +22,7 @@ fn head(v: &View<'_, LittleLab>) -> Html {
     };
     let hit = fixed(cfg.cache_hit * 100.0, 0);
     let (lambda, lambda_cached) = (fixed(o.lambda_max, 3), fixed(o.lambda_max_cached, 3));
-    let cards: Html = [
+    let cards: Vec<AnyView> = [
         card(
             "card-lmax",
             "Lmax",
@@ -88,29 +89,30 @@ fn head(v: &View<'_, LittleLab>) -> Html {
             ),
         ),
     ]
-    .into_iter()
-    .collect();
-    [
-        Html::from(el("h2").text("Throughput ceiling of one replica")),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    .into();
+    view! {
+        <h2>"Throughput ceiling of one replica"</h2>
+        <div class="cards">{cards}</div>
+    }
+    .into_any()
 }
 
 /// What a ceiling of zero means, and the units.
-fn details(v: &View<'_, LittleLab>) -> Html {
-    let o = v.outcome;
-    let mut details = Html::new();
-    if o.l_max == 0 {
-        details.push(el("p").class("notice").text(
-            "One sequence needs more KV blocks than the replica has: nothing fits, so the ceiling is zero.",
-        ));
+fn details(v: &View<'_, LittleLab>, _: Pick) -> AnyView {
+    let nothing_fits = (v.outcome.l_max == 0).then(|| {
+        view! {
+            <p class="notice">
+                "One sequence needs more KV blocks than the replica has: nothing fits, so the ceiling is zero."
+            </p>
+        }
+    });
+    view! {
+        {nothing_fits}
+        <p class="small muted">
+            "A tick is one engine iteration. W grows with the batch, so the ceiling holds where W was measured."
+        </p>
     }
-    details.push(el("p").class("small muted").text(
-        "A tick is one engine iteration. W grows with the batch, so the ceiling holds where W was measured.",
-    ));
-    details
+    .into_any()
 }
 
 /// The chart in words.

@@ -4,14 +4,15 @@
 /// The chart spec.
 pub mod chart;
 
+use leptos::prelude::*;
 use sim_core::labs::queueing::retries::{self, RetriesLab};
 
 use super::heads;
 use crate::labs::queueing::retries::chart::{policies, spec, POLICIES};
 use crate::page::{Chart, Page, View};
 use crate::ui::format::fixed;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{card, Cell, Row, Table};
+use crate::ui::html::Html;
+use crate::ui::table::{card, Cell, Pick, Row, Table};
 
 /// A layer's name in a stack of `n`, top first (the article's four layers).
 fn layer_name(i: usize, n: usize) -> String {
@@ -41,42 +42,47 @@ fn peaks(o: &retries::Outcome) -> Vec<String> {
         .collect()
 }
 
+/// A layer's attempts, and the retries they mean.
+fn attempts(a: u32) -> String {
+    format!(
+        "{} (+{} {})",
+        if a == 1 {
+            "1 attempt".to_string()
+        } else {
+            format!("{a} attempts")
+        },
+        a - 1,
+        if a == 2 { "retry" } else { "retries" }
+    )
+}
+
 /// The stack of layers and the worst case, then each policy's peak.
-fn head(v: &View<'_, RetriesLab>) -> Html {
+fn head(v: &View<'_, RetriesLab>) -> AnyView {
     let (o, cfg) = (v.outcome, &v.outcome.config);
     let n = cfg.attempts.len();
-    let stack =
-        cfg.attempts
-            .iter()
-            .zip(&o.running_product)
-            .enumerate()
-            .map(|(i, (&a, &product))| {
-                el("li")
-                    .child(el("span").class("stack-layer").text(layer_name(i, n)))
-                    .child(el("span").class("stack-attempts").text(format!(
-                        "{} (+{} {})",
-                        if a == 1 {
-                            "1 attempt".to_string()
-                        } else {
-                            format!("{a} attempts")
-                        },
-                        a - 1,
-                        if a == 2 { "retry" } else { "retries" }
-                    )))
-                    .child(
-                        el("span")
-                            .class("stack-product")
-                            .text(format!("×{product}")),
-                    )
-            });
+    let stack = cfg
+        .attempts
+        .iter()
+        .zip(&o.running_product)
+        .enumerate()
+        .map(|(i, (&a, &product))| {
+            view! {
+                <li>
+                    <span class="stack-layer">{layer_name(i, n)}</span>
+                    <span class="stack-attempts">{attempts(a)}</span>
+                    <span class="stack-product">{format!("×{product}")}</span>
+                </li>
+            }
+        })
+        .collect_view();
     let peaks = peaks(o);
-    let mut cards = card(
+    let mut cards = vec![card(
         "card-upstream",
         "Upstream calls, worst case",
         &crate::ui::format::thousands(o.upstream_calls),
         "per action",
         "The product of all layers' attempts: one action when every attempt fails.",
-    );
+    )];
     for (i, id) in ["card-every", "card-one", "card-budget"]
         .into_iter()
         .enumerate()
@@ -89,21 +95,19 @@ fn head(v: &View<'_, RetriesLab>) -> Html {
             "The most upstream calls per user action in one step of the incident.",
         ));
     }
-    [
-        Html::from(el("h2").text("Worst case: attempts multiply")),
-        el("p")
-            .class("small muted")
-            .text("Calls leaving each layer per user action when every attempt fails, top layer first:")
-            .into(),
-        el("ol").class("stack").id("stack").children(stack).into(),
-        el("div").class("cards").child(cards).into(),
-    ]
-    .into_iter()
-    .collect()
+    view! {
+        <h2>"Worst case: attempts multiply"</h2>
+        <p class="small muted">
+            "Calls leaving each layer per user action when every attempt fails, top layer first:"
+        </p>
+        <ol class="stack" id="stack">{stack}</ol>
+        <div class="cards">{cards}</div>
+    }
+    .into_any()
 }
 
 /// Each policy before and during the incident.
-fn details(v: &View<'_, RetriesLab>) -> Html {
+fn details(v: &View<'_, RetriesLab>, _: Pick) -> AnyView {
     let (o, cfg) = (v.outcome, &v.outcome.config);
     let n = cfg.attempts.len();
     let window = incident(o);
@@ -127,7 +131,7 @@ fn details(v: &View<'_, RetriesLab>) -> Html {
             ..Row::default()
         })
         .collect();
-    let mut details = Table {
+    let table = Table {
         id: "policies",
         caption: format!(
             "{} user actions per step; the single retrying layer is the {}",
@@ -149,12 +153,16 @@ fn details(v: &View<'_, RetriesLab>) -> Html {
         rows,
         ..Table::default()
     }
-    .html();
-    details.push(el("p").class("small muted").text(format!(
+    .view(None);
+    let incident = format!(
         "The incident runs from step {} for {} steps. Budgeted retries back off 1, 2, 4 … steps (times a random 0.5–1.5) and are dropped once the step's budget is spent.",
         cfg.incident_start, cfg.incident_length
-    )));
-    details
+    );
+    view! {
+        {table}
+        <p class="small muted">{incident}</p>
+    }
+    .into_any()
 }
 
 /// The chart in words.
