@@ -16,11 +16,13 @@ use sim_core::labs::batching::{
     MAX_REQUESTS,
 };
 
-use crate::labs::batching::panel::{gantt_html, iteration_html, latency_html};
-use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
+use leptos::prelude::*;
+
+use crate::labs::batching::panel::{gantt_view, iteration_view, latency_view};
+use crate::page::{Chart, Edit, Editor, Edits, Page, Player, Seek, View};
 use crate::ui::editor_click;
-use crate::ui::html::{el, Html};
-use crate::ui::table::{Column, Compare};
+use crate::ui::html::Html;
+use crate::ui::table::{Column, Compare, Pick};
 
 /// One mode's figures up to the player's iteration.
 pub(crate) struct Upto {
@@ -29,8 +31,8 @@ pub(crate) struct Upto {
 }
 
 /// The three modes compared over iterations 1..=step+1 (each mode's whole
-/// run once it has drained).
-fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Html {
+/// run once it has drained); a mode's name picks it when `pick` is given.
+fn compare_view(o: &Outcome, selected: Mode, pick: Option<Pick>, step: usize) -> AnyView {
     let rows: Vec<Upto> = o
         .modes
         .iter()
@@ -53,31 +55,26 @@ fn compare_html(o: &Outcome, selected: Mode, pickable: bool, step: usize) -> Htm
             step + 1
         )
     };
-    [
-        Html::from(
-            el("p")
-                .class("small progress-note")
-                .id("batching-upto")
-                .text(note),
-        ),
-        Compare {
-            id: "batching-compare",
-            caption: "The three modes on the same trace",
-            first: "Mode",
-            items: &rows,
-            title: |m| m.mode.title(),
-            key: pickable.then_some(|m: &Upto| m.mode.name()),
-            selected: &|m| m.mode == selected,
-            columns: &COLS,
-            so_far: step + 1 < longest,
-        }
-        .html(),
-    ]
-    .into_iter()
-    .collect()
+    let table = Compare {
+        id: "batching-compare",
+        caption: "The three modes on the same trace",
+        first: "Mode",
+        items: &rows,
+        title: |m| m.mode.title(),
+        key: Some(|m: &Upto| m.mode.name()),
+        selected: &|m| m.mode == selected,
+        columns: &COLS,
+        so_far: step + 1 < longest,
+    }
+    .view(pick);
+    view! {
+        <p class="small progress-note" id="batching-upto">{note}</p>
+        {table}
+    }
+    .into_any()
 }
 
-/// The comparison's columns (see [`compare_html`]).
+/// The comparison's columns (see [`compare_view`]).
 pub(crate) const COLS: [Column<Upto>; 5] = [
     Column {
         title: "Iterations so far",
@@ -126,49 +123,64 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
 /// What the stage's shapes and colours mean.
 const LEGEND: &str = r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefilling <span class="key-dot decode"></span> decoding <span class="key-dot stalled"></span> stalled (ring: its slot emitted nothing) <span class="key-dot done"></span> finished · <span class="key-square decode"></span> one output token</p>"#;
 
-/// The editable trace as HTML inputs (one delegated change handler reads them).
-fn trace_editor_html(o: &Outcome) -> Html {
-    let rows = o.trace.iter().enumerate().map(|(i, r)| {
-        let fields = [
-            ("a", r.arrival, 0, MAX_ARRIVAL, "arrival"),
-            ("p", r.prefill, 1, MAX_PREFILL, "prefill chunks"),
-            ("o", r.output, 1, MAX_OUTPUT, "output tokens"),
-        ];
-        el("tr")
-            .child(el("th").attr("scope", "row").text(&r.label))
-            .children(fields.into_iter().map(|(f, v, lo, hi, what)| {
-                el("td").child(
-                    el("input")
-                        .attr("type", "number")
-                        .attr("min", lo.to_string())
-                        .attr("max", hi.to_string())
-                        .attr("value", v.to_string())
-                        .attr("data-req", i.to_string())
-                        .attr("data-field", f)
-                        .attr("aria-label", format!("{what} of request {}", r.label)),
-                )
-            }))
-            .child(
-                el("td").child(
-                    el("button")
-                        .class("icon")
-                        .attr("data-key", format!("rm-{i}"))
-                        .attr("aria-label", format!("Remove request {}", r.label))
-                        .text("×"),
-                ),
-            )
-    });
-    [
-        Html::from(
-            el("table")
-                .class("trace-edit")
-                .child(Html::trusted(r#"<thead><tr><th scope="col">Request</th><th scope="col">Arrives</th><th scope="col">Prefill</th><th scope="col">Output</th><th></th></tr></thead>"#))
-                .child(el("tbody").children(rows)),
-        ),
-        Html::trusted(r#"<div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random trace</button></div>"#),
-    ]
-    .into_iter()
-    .collect()
+/// The editable trace: a number input per field of each request and a
+/// remove button per request, then the add / article / random buttons; each
+/// calls `edits` from its own handler.
+fn trace_editor(o: &Outcome, edits: Edits) -> AnyView {
+    let rows = o
+        .trace
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let fields = [
+                ("a", r.arrival, 0, MAX_ARRIVAL, "arrival"),
+                ("p", r.prefill, 1, MAX_PREFILL, "prefill chunks"),
+                ("o", r.output, 1, MAX_OUTPUT, "output tokens"),
+            ];
+            let inputs = fields
+                .into_iter()
+                .map(|(field, value, lo, hi, what)| {
+                    let change = move |ev: leptos::ev::Event| {
+                        edits.run(Edit::Change {
+                            row: i,
+                            field: field.to_string(),
+                            value: event_target_value(&ev),
+                        })
+                    };
+                    view! {
+                        <td><input type="number" min=lo.to_string() max=hi.to_string()
+                            value=value.to_string() data-req=i.to_string() data-field=field
+                            aria-label=format!("{what} of request {}", r.label) on:change=change /></td>
+                    }
+                })
+                .collect_view();
+            let remove = format!("rm-{i}");
+            view! {
+                <tr>
+                    <th scope="row">{r.label.clone()}</th>
+                    {inputs}
+                    <td><button class="icon" data-key=remove.clone()
+                        aria-label=format!("Remove request {}", r.label)
+                        on:click=move |_| edits.run(Edit::Click(remove.clone()))>"×"</button></td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let click = move |key: &'static str| {
+        move |_: leptos::ev::MouseEvent| edits.run(Edit::Click(key.into()))
+    };
+    view! {
+        <table class="trace-edit">
+            <thead><tr><th scope="col">"Request"</th><th scope="col">"Arrives"</th><th scope="col">"Prefill"</th><th scope="col">"Output"</th><th></th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+        <div class="trace-buttons">
+            <button id="add-request" data-key="add-request" on:click=click("add-request")>"Add request"</button>
+            <button data-key="default-trace" on:click=click("default-trace")>"Article's trace"</button>
+            <button id="random-trace" data-key="random-trace" on:click=click("random-trace")>"Random trace"</button>
+        </div>
+    }
+    .into_any()
 }
 
 /// One request of the trace editor: (arrival, prefill chunks, output tokens).
@@ -218,13 +230,26 @@ fn run<'a>(v: &View<'a, Lab>) -> Option<&'a ModeRun> {
     v.outcome.mode(v.focus?)
 }
 
+/// The iteration on the player in words, then the slot grid (beside it, not
+/// inside its box).
+fn detail(v: &View<'_, Lab>) -> AnyView {
+    let Some(r) = run(v) else {
+        return ().into_any();
+    };
+    view! {
+        <div class="iteration-view">{iteration_view(r, v.step())}</div>
+        {gantt_view(r, v.step())}
+    }
+    .into_any()
+}
+
 /// The batching player's page.
 pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Engine",
     editor: Some(Editor {
         legend: "Requests (arrival iteration, prefill chunks, output tokens)",
-        html: |v| trace_editor_html(v.outcome),
+        view: |v, edits| trace_editor(v.outcome, edits),
         edit,
     }),
     player: Some(Player {
@@ -247,29 +272,16 @@ pub static PAGE: Page<Lab> = Page {
         narrate: |v| run(v).map(|r| crate::labs::batching::scene::narrate(r, v.step())).unwrap_or_default(),
         scene: |v, width, palette| crate::labs::batching::scene::scene(v.outcome, run(v)?, v.step(), width, palette),
         legend: LEGEND,
-        detail: |v| {
-            run(v)
-                .map(|r| {
-                    let mut h = el("div")
-                        .class("iteration-view")
-                        .child(iteration_html(r, v.step()))
-                        .into();
-                    Html::push(&mut h, gantt_html(r, v.step()));
-                    h
-                })
-                .unwrap_or_default()
-        },
+        detail,
     }),
     tables: &[
-        |v| {
-            v.focus
-                .map(|m| compare_html(v.outcome, m, v.pickable, v.step()))
-                .unwrap_or_default()
+        |v, pick| match v.focus {
+            Some(m) => compare_view(v.outcome, m, v.pickable.then_some(pick), v.step()),
+            None => ().into_any(),
         },
-        |v| {
-            run(v)
-                .map(|r| latency_html(r, &v.outcome.trace, v.step()))
-                .unwrap_or_default()
+        |v, _| match run(v) {
+            Some(r) => latency_view(r, &v.outcome.trace, v.step()),
+            None => ().into_any(),
         },
     ],
     charts: &[

@@ -5,8 +5,10 @@
 use sim_core::choice::Choice;
 use sim_core::labs::batching::{self, ModeRun, SlotState};
 
-use crate::ui::html::{el, Html};
+use leptos::prelude::*;
 
+/// A slot's state as a class name, and the label of the request in it
+/// (empty when idle).
 pub(crate) fn slot_class(s: &SlotState) -> (&'static str, &str) {
     match s {
         SlotState::Idle => ("idle", ""),
@@ -17,88 +19,84 @@ pub(crate) fn slot_class(s: &SlotState) -> (&'static str, &str) {
 }
 
 /// The slots as a grid over iterations; the player's iteration is outlined.
-pub(crate) fn gantt_html(m: &ModeRun, current: usize) -> Html {
+pub(crate) fn gantt_view(m: &ModeRun, current: usize) -> AnyView {
     let slots = m.iterations_detail.first().map_or(0, |d| d.slots.len());
     let now = |d: &batching::IterationDetail| d.iteration as usize == current + 1;
-    let head = el("tr")
-        .child(el("th").attr("scope", "col").text("Slot"))
-        .children(m.iterations_detail.iter().map(|d| {
-            el("th")
-                .attr("scope", "col")
-                .class(if now(d) { "now" } else { "" })
-                .text(d.iteration.to_string())
-        }));
-    let rows = (0..slots).map(|k| {
-        el("tr")
-            .child(
-                el("th")
-                    .attr("scope", "row")
-                    .text(format!("Slot {}", k + 1)),
-            )
-            .children(m.iterations_detail.iter().map(|d| {
-                let (class, label) = slot_class(&d.slots[k]);
-                let mark = match class {
-                    "prefill" => "P",
-                    "decode" => "D",
-                    "stalled" => "S",
-                    _ => "",
-                };
-                el("td")
-                    .class(format!("g-{class}{}", if now(d) { " now" } else { "" }))
-                    .attr("title", format!("{label} {class}"))
-                    .text(label)
-                    .child(el("sub").text(mark))
-            }))
-    });
-    let tokens = el("tr")
-        .class("g-out")
-        .child(el("th").attr("scope", "row").text("Tokens"))
-        .children(m.iterations_detail.iter().map(|d| {
-            el("td")
-                .class(if d.zero_output { "g-zero" } else { "" })
-                .text(d.output_tokens.to_string())
-        }));
-    el("div")
-        .class("table-wrap")
-        .child(
-            el("table")
-                .class("gantt")
-                .id("gantt")
-                .child(el("caption").text("Slots over iterations (P prefill, D decode, S stalled)"))
-                .child(el("thead").child(head))
-                .child(el("tbody").children(rows).child(tokens)),
-        )
-        .into()
+    let head = m
+        .iterations_detail
+        .iter()
+        .map(|d| view! { <th scope="col" class=now(d).then_some("now")>{d.iteration.to_string()}</th> })
+        .collect_view();
+    let rows = (0..slots)
+        .map(|k| {
+            let cells = m
+                .iterations_detail
+                .iter()
+                .map(|d| {
+                    let (class, label) = slot_class(&d.slots[k]);
+                    let mark = match class {
+                        "prefill" => "P",
+                        "decode" => "D",
+                        "stalled" => "S",
+                        _ => "",
+                    };
+                    let title = format!("{label} {class}");
+                    let class = format!("g-{class}{}", if now(d) { " now" } else { "" });
+                    view! { <td class=class title=title>{label.to_string()}<sub>{mark}</sub></td> }
+                })
+                .collect_view();
+            view! { <tr><th scope="row">{format!("Slot {}", k + 1)}</th>{cells}</tr> }
+        })
+        .collect_view();
+    let tokens = m
+        .iterations_detail
+        .iter()
+        .map(|d| view! { <td class=d.zero_output.then_some("g-zero")>{d.output_tokens.to_string()}</td> })
+        .collect_view();
+    view! {
+        <div class="table-wrap">
+            <table class="gantt" id="gantt">
+                <caption>"Slots over iterations (P prefill, D decode, S stalled)"</caption>
+                <thead><tr><th scope="col">"Slot"</th>{head}</tr></thead>
+                <tbody>
+                    {rows}
+                    <tr class="g-out"><th scope="row">"Tokens"</th>{tokens}</tr>
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }
 
-/// The current iteration in words.
-pub(crate) fn iteration_html(m: &ModeRun, i: usize) -> Html {
+/// The current iteration in words: its heading, each slot, and who waits
+/// and who is done.
+pub(crate) fn iteration_view(m: &ModeRun, i: usize) -> AnyView {
     let Some(d) = m.iterations_detail.get(i) else {
-        return Html::new();
+        return ().into_any();
     };
-    let heading =
-        el("h2")
-            .id("iteration-heading")
-            .text(format!(
-                "Iteration {} · {} output token{}",
-                d.iteration,
-                d.output_tokens,
-                if d.output_tokens == 1 { "" } else { "s" }
-            ))
-            .children(d.zero_output.then(|| {
-                Html::trusted(r#" <span class="badge miss">zero-output iteration</span>"#)
-            }));
-    let slots = d.slots.iter().enumerate().map(|(k, st)| {
-        let (class, label) = slot_class(st);
-        let text = if class == "idle" {
-            "idle".to_string()
-        } else {
-            format!("{label} · {class}")
-        };
-        el("li")
-            .class(format!("g-{class}"))
-            .text(format!("Slot {}: {text}", k + 1))
-    });
+    let heading = format!(
+        "Iteration {} · {} output token{}",
+        d.iteration,
+        d.output_tokens,
+        if d.output_tokens == 1 { "" } else { "s" }
+    );
+    let badge = d
+        .zero_output
+        .then(|| view! { " "<span class="badge miss">"zero-output iteration"</span> });
+    let slots = d
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(k, st)| {
+            let (class, label) = slot_class(st);
+            let text = if class == "idle" {
+                "idle".to_string()
+            } else {
+                format!("{label} · {class}")
+            };
+            view! { <li class=format!("g-{class}")>{format!("Slot {}: {text}", k + 1)}</li> }
+        })
+        .collect_view();
     let list = |v: &[String]| {
         if v.is_empty() {
             "none".to_string()
@@ -106,28 +104,24 @@ pub(crate) fn iteration_html(m: &ModeRun, i: usize) -> Html {
             v.join(", ")
         }
     };
-    [
-        Html::from(heading),
-        el("ul").class("slot-list").children(slots).into(),
-        el("p")
-            .class("small")
-            .id("iteration-lists")
-            .text(format!(
-                "Waiting: {} · Completed: {}",
-                list(&d.waiting),
-                list(&d.completed)
-            ))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    let lists = format!(
+        "Waiting: {} · Completed: {}",
+        list(&d.waiting),
+        list(&d.completed)
+    );
+    view! {
+        <h2 id="iteration-heading">{heading}{badge}</h2>
+        <ul class="slot-list">{slots}</ul>
+        <p class="small" id="iteration-lists">{lists}</p>
+    }
+    .into_any()
 }
 
 /// Each request's own latency under the mode in focus: time to first token
 /// and time per output token, in iterations (what a user of that request
 /// feels, beside the pool-wide figures); rows not yet finished at the
 /// player's iteration say so.
-pub(crate) fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: usize) -> Html {
+pub(crate) fn latency_view(m: &ModeRun, trace: &[batching::BatchRequest], step: usize) -> AnyView {
     let now = step as u32 + 1;
     let rows = m
         .requests
@@ -177,5 +171,5 @@ pub(crate) fn latency_html(m: &ModeRun, trace: &[batching::BatchRequest], step: 
         rows,
         ..crate::ui::table::Table::default()
     }
-    .html()
+    .view(None)
 }

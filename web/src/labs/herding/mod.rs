@@ -10,10 +10,12 @@ pub mod scene;
 use sim_core::choice::Choice;
 use sim_core::labs::herding::{HerdingLab as Lab, HerdingRule, Outcome, RuleSummary, Totals};
 
-use crate::labs::herding::panel::tick_html;
+use leptos::prelude::*;
+
+use crate::labs::herding::panel::tick_view;
 use crate::page::{Chart, Comparison, Page, Player, Seek, View};
 use crate::ui::format::one_decimal;
-use crate::ui::html::{el, Html};
+use crate::ui::html::Html;
 use crate::ui::table::{Column, Compare};
 
 /// The rule in focus's run.
@@ -47,11 +49,11 @@ pub static PAGE: Page<Lab> = Page {
         scene: |v, width, palette| crate::labs::herding::scene::scene(run(v)?, v.step(), width, palette),
         legend: "",
         detail: |v| {
-            run(v)
-                .and_then(|s| s.timeline.ticks.get(v.step()))
-                .zip(v.focus)
-                .map(|(t, rule)| el("div").class("tick-view").child(tick_html(t, rule)).into())
-                .unwrap_or_default()
+            let tick = run(v).and_then(|s| s.timeline.ticks.get(v.step()));
+            match tick.zip(v.focus) {
+                Some((t, rule)) => view! { <div class="tick-view">{tick_view(t, rule)}</div> }.into_any(),
+                None => ().into_any(),
+            }
         },
     }),
     charts: &[Chart::<Lab>::new(
@@ -79,12 +81,11 @@ pub static PAGE: Page<Lab> = Page {
     .short()],
     comparison: Some(Comparison {
         heading: "The four rules on the same arrivals",
-        table: |v| {
-            v.focus
-                .map(|rule| compare_html(v.outcome, rule, v.step()))
-                .unwrap_or_default()
+        table: |v, _| match v.focus {
+            Some(rule) => compare_view(v.outcome, rule, v.step()),
+            None => ().into_any(),
         },
-        note: |_| Html::trusted(NOTE_HTML),
+        note: |_| note(),
     }),
     ..Page::EMPTY
 };
@@ -93,8 +94,13 @@ impl crate::page::LabPage for Lab {
     const PAGE: &'static Page<Self> = &PAGE;
 }
 
-/// Under the comparison (static).
-const NOTE_HTML: &str = r#"<p class="small muted">Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every arrival went to the same replica. ★ marks the best value in each column.</p>"#;
+/// Under the comparison: what the columns measure.
+fn note() -> AnyView {
+    view! {
+        <p class="small muted">"Skew is the gap between the busiest and the idlest replica. Oscillation is the mean change in skew from one tick to the next. Pile-up share counts ticks with at least two arrivals in which every arrival went to the same replica. ★ marks the best value in each column."</p>
+    }
+    .into_any()
+}
 
 /// One rule's figures over the ticks played so far.
 pub(crate) struct Upto {
@@ -102,9 +108,9 @@ pub(crate) struct Upto {
     totals: Totals,
 }
 
-/// The four rules compared as HTML over ticks `0..=step` (the whole run at
-/// the last tick); best (lowest) per column marked.
-fn compare_html(o: &Outcome, selected: HerdingRule, step: usize) -> Html {
+/// The four rules compared over ticks `0..=step` (the whole run at the last
+/// tick); best (lowest) per column marked.
+fn compare_view(o: &Outcome, selected: HerdingRule, step: usize) -> AnyView {
     let rows: Vec<Upto> = o
         .rules
         .iter()
@@ -126,31 +132,26 @@ fn compare_html(o: &Outcome, selected: HerdingRule, step: usize) -> Html {
     } else {
         format!("Ticks 0–{step} so far (the whole run at tick {last})")
     };
-    [
-        Html::from(
-            el("p")
-                .class("small progress-note")
-                .id("herding-upto")
-                .text(caption),
-        ),
-        Compare {
-            id: "herding-compare",
-            caption: "",
-            first: "Rule",
-            items: &rows,
-            title: |r| r.rule.title(),
-            key: None,
-            selected: &|r| r.rule == selected,
-            columns: &COLS,
-            so_far: step < last,
-        }
-        .html(),
-    ]
-    .into_iter()
-    .collect()
+    let table = Compare {
+        id: "herding-compare",
+        caption: "",
+        first: "Rule",
+        items: &rows,
+        title: |r| r.rule.title(),
+        key: None,
+        selected: &|r| r.rule == selected,
+        columns: &COLS,
+        so_far: step < last,
+    }
+    .view(None);
+    view! {
+        <p class="small progress-note" id="herding-upto">{caption}</p>
+        {table}
+    }
+    .into_any()
 }
 
-/// The comparison's columns (see [`compare_html`]).
+/// The comparison's columns (see [`compare_view`]).
 pub(crate) const COLS: [Column<Upto>; 4] = [
     Column {
         title: "Peak skew",

@@ -3,17 +3,51 @@
 
 use sim_core::labs::herding::{HerdingRule, TickSnapshot};
 
-use crate::ui::html::{el, Html};
+use leptos::prelude::*;
+
 use crate::ui::table::{Cell, Row, Table};
 use crate::ui::theme::replica_hex;
 
-/// One tick as HTML: bars of actual outstanding (new work hatched), who scraped,
-/// and what each router sees.
-pub(crate) fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
+/// One tick: its heading, bars of actual outstanding (new work hatched),
+/// who scraped, and what each router sees.
+pub(crate) fn tick_view(tick: &TickSnapshot, rule: HerdingRule) -> AnyView {
+    let heading = format!(
+        "Tick {} · {} arrivals · max − min = {}",
+        tick.tick, tick.arrivals, tick.skew
+    );
+    let scraped: Vec<String> = tick
+        .routers
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.scraped)
+        .map(|(i, _)| format!("Router {}", i + 1))
+        .collect();
+    let scraped = if scraped.is_empty() {
+        "Nobody scraped this tick.".to_string()
+    } else {
+        format!("Scraped this tick: {}.", scraped.join(", "))
+    };
+    view! {
+        <h2 id="tick-heading">{heading}</h2>
+        <div class="bars" role="list" aria-label="Actual outstanding requests per replica">
+            {bars_view(tick)}
+        </div>
+        <p class="small legend">
+            <span class="key-old"></span>" in flight from earlier ticks "
+            <span class="key-new"></span>" dispatched this tick"
+        </p>
+        <p id="scraped">{scraped}</p>
+        {routers_table(tick, rule).view(None)}
+    }
+    .into_any()
+}
+
+/// A bar per replica: its actual outstanding requests, the part dispatched
+/// this tick hatched, scaled to the busiest replica.
+fn bars_view(tick: &TickSnapshot) -> AnyView {
     let max = tick.outstanding.iter().copied().max().unwrap_or(0).max(1);
     let width = |x: u32| crate::ui::format::fixed(100.0 * f64::from(x) / f64::from(max), 2);
-    let bars = tick
-        .outstanding
+    tick.outstanding
         .iter()
         .zip(&tick.new)
         .enumerate()
@@ -24,37 +58,28 @@ pub(crate) fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
             } else {
                 String::new()
             };
-            el("div")
-                .class("bar-row")
-                .attr("role", "listitem")
-                .child(
-                    el("span")
-                        .class("bar-label")
-                        .text(format!("Replica {}", i + 1)),
-                )
-                .child(
-                    el("span")
-                        .class("bar-track")
-                        .child(
-                            el("span")
-                                .class("bar-old")
-                                .attr("style", format!("width:{}%;background:{c}", width(o - new))),
-                        )
-                        .child(
-                            el("span")
-                                .class("bar-new")
-                                .attr("style", format!("width:{}%;--c:{c}", width(new))),
-                        ),
-                )
-                .child(el("span").class("bar-value").text(format!("{o}{extra}")))
-        });
-    let scraped: Vec<String> = tick
-        .routers
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.scraped)
-        .map(|(i, _)| format!("Router {}", i + 1))
-        .collect();
+            // Inline styles: the width is data, the colour the replica's.
+            let old_style = format!("width:{}%;background:{c}", width(o - new));
+            let new_style = format!("width:{}%;--c:{c}", width(new));
+            view! {
+                <div class="bar-row" role="listitem">
+                    <span class="bar-label">{format!("Replica {}", i + 1)}</span>
+                    <span class="bar-track">
+                        <span class="bar-old" style=old_style></span>
+                        <span class="bar-new" style=new_style></span>
+                    </span>
+                    <span class="bar-value">{format!("{o}{extra}")}</span>
+                </div>
+            }
+        })
+        .collect_view()
+        .into_any()
+}
+
+/// What each router believes of every replica at this tick (its snapshot,
+/// plus its own dispatches since when the rule counts them), how old that
+/// snapshot is, and where it sent this tick's requests.
+fn routers_table(tick: &TickSnapshot, rule: HerdingRule) -> Table {
     let counts_own = rule.counts_own();
     let n = tick.outstanding.len();
     let mut head = vec![("Router".to_string(), String::new())];
@@ -100,7 +125,7 @@ pub(crate) fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
             }
         })
         .collect();
-    let routers = Table {
+    Table {
         id: "router-table",
         caption: format!(
             "What each router sees{}",
@@ -113,29 +138,5 @@ pub(crate) fn tick_html(tick: &TickSnapshot, rule: HerdingRule) -> Html {
         head,
         rows,
         ..Table::default()
-    };
-    [
-        Html::from(el("h2").id("tick-heading").text(format!(
-            "Tick {} · {} arrivals · max − min = {}",
-            tick.tick, tick.arrivals, tick.skew
-        ))),
-        el("div")
-            .class("bars")
-            .attr("role", "list")
-            .attr("aria-label", "Actual outstanding requests per replica")
-            .children(bars)
-            .into(),
-        Html::trusted(r#"<p class="small legend"><span class="key-old"></span> in flight from earlier ticks <span class="key-new"></span> dispatched this tick</p>"#),
-        el("p")
-            .id("scraped")
-            .text(if scraped.is_empty() {
-                "Nobody scraped this tick.".to_string()
-            } else {
-                format!("Scraped this tick: {}.", scraped.join(", "))
-            })
-            .into(),
-        routers.html(),
-    ]
-    .into_iter()
-    .collect()
+    }
 }

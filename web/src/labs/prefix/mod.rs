@@ -13,11 +13,13 @@ pub mod sweep_chart;
 use sim_core::choice::Choice;
 use sim_core::labs::prefix::{Outcome, PrefixLab as Lab, PREFIXES};
 
-use crate::labs::prefix::panel::{panel_html, steps_html};
-use crate::page::{Chart, Edit, Editor, Page, Player, Seek, View};
+use leptos::prelude::*;
+
+use crate::labs::prefix::panel::{panel_view, steps_view};
+use crate::page::{Chart, Edit, Editor, Edits, Page, Player, Seek, View};
 use crate::ui::editor_click;
 use crate::ui::format::thousands;
-use crate::ui::html::{el, Html};
+use crate::ui::html::Html;
 
 /// The request on the player, clamped to the trace.
 fn at(v: &View<'_, Lab>) -> usize {
@@ -25,52 +27,48 @@ fn at(v: &View<'_, Lab>) -> usize {
 }
 
 /// The request on the player and both routers' panels.
-fn detail(v: &View<'_, Lab>) -> Html {
+fn detail(v: &View<'_, Lab>) -> AnyView {
     let (o, i) = (v.outcome, at(v));
     let Some(r) = o.trace.get(i) else {
-        return Html::new();
+        return ().into_any();
     };
-    let heading = el("h2").id("request-heading").text(format!(
+    let heading = format!(
         "Request R{} · prefix P{} · prompt {} tokens ({} + {})",
         i + 1,
         r.prefix,
         thousands(r.prompt_tokens().into()),
         thousands(r.prefix_tokens.into()),
         r.suffix_tokens
-    ));
-    let panels: Html = o
+    );
+    let panels = o
         .routers
         .iter()
-        .map(|run| panel_html(run, &o.trace, i, o.config.threshold))
-        .collect();
-    [
-        Html::from(heading),
-        el("div").class("side-by-side").child(panels).into(),
-    ]
-    .into_iter()
-    .collect()
+        .map(|run| panel_view(run, &o.trace, i, o.config.threshold))
+        .collect_view();
+    view! {
+        <h2 id="request-heading">{heading}</h2>
+        <div class="side-by-side">{panels}</div>
+    }
+    .into_any()
 }
 
 /// The prefill saved so far.
-fn cards(v: &View<'_, Lab>) -> Html {
+fn cards(v: &View<'_, Lab>) -> AnyView {
     let (o, i) = (v.outcome, at(v));
     let (Some(a), Some(b)) = (o.routers.first(), o.routers.get(1)) else {
-        return Html::new();
+        return ().into_any();
     };
     let (a, b) = (
         a.steps[i].cumulative_prefill as f64,
         b.steps[i].cumulative_prefill as f64,
     );
-    el("p")
-        .class("reduction")
-        .id("reduction")
-        .text(format!(
-            "Prefill reduction so far: {}% ({} / {} tokens)",
-            crate::ui::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
-            thousands(b as u64),
-            thousands(a as u64)
-        ))
-        .into()
+    let text = format!(
+        "Prefill reduction so far: {}% ({} / {} tokens)",
+        crate::ui::format::fixed(if a > 0.0 { 100.0 * (1.0 - b / a) } else { 0.0 }, 1),
+        thousands(b as u64),
+        thousands(a as u64)
+    );
+    view! { <p class="reduction" id="reduction">{text}</p> }.into_any()
 }
 
 /// Edit the trace: a prefix picked for a request, or a button.
@@ -98,7 +96,7 @@ pub static PAGE: Page<Lab> = Page {
     inputs: "Setup",
     editor: Some(Editor {
         legend: "Requests, in order",
-        html: |v| trace_editor_html(v.outcome),
+        view: |v, edits| trace_editor(v.outcome, edits),
         edit,
     }),
     player: Some(Player {
@@ -117,7 +115,7 @@ pub static PAGE: Page<Lab> = Page {
         detail,
     }),
     cards: Some(cards),
-    tables: &[|v| steps_html(v.outcome, v.step())],
+    tables: &[|v, _| steps_view(v.outcome, v.step())],
     charts: &[
         Chart::<Lab>::new(
             "prefill-chart",
@@ -175,54 +173,54 @@ impl crate::page::LabPage for Lab {
     const PAGE: &'static Page<Self> = &PAGE;
 }
 
-/// The editable trace: a prefix picker per request, remove buttons, and the
-/// add / article / random buttons (one delegated change and one click handler
-/// read them).
-fn trace_editor_html(o: &Outcome) -> Html {
-    let items = o.trace.iter().enumerate().map(|(i, r)| {
-        let options = (1..=PREFIXES.len() as u8).map(|p| {
-            el("option")
-                .attr("value", p.to_string())
-                .flag("selected", p == r.prefix)
-                .text(format!("P{p}"))
-        });
-        el("li")
-            .child(
-                el("label")
-                    .class("sr-only")
-                    .attr("for", format!("req-{i}"))
-                    .text(format!("Prefix of request {}", i + 1)),
-            )
-            .child(
-                el("select")
-                    .id(format!("req-{i}"))
-                    .attr("data-req", i.to_string())
-                    .children(options),
-            )
-            .child(
-                el("button")
-                    .class("icon")
-                    .attr("data-key", format!("rm-{i}"))
-                    .attr("aria-label", format!("Remove request {}", i + 1))
-                    .attr("title", "Remove")
-                    .text("×"),
-            )
-    });
+/// The editable trace: a prefix picker and a remove button per request,
+/// the add / article / random buttons, and what each prefix weighs; each
+/// control calls `edits` from its own handler.
+fn trace_editor(o: &Outcome, edits: Edits) -> AnyView {
+    let items = o
+        .trace
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let options = (1..=PREFIXES.len() as u8)
+                .map(|p| view! { <option value=p.to_string() selected={p == r.prefix}>{format!("P{p}")}</option> })
+                .collect_view();
+            let change = move |ev: leptos::ev::Event| {
+                edits.run(Edit::Change {
+                    row: i,
+                    field: "prefix".into(),
+                    value: event_target_value(&ev),
+                })
+            };
+            let remove = format!("rm-{i}");
+            view! {
+                <li>
+                    <label class="sr-only" for=format!("req-{i}")>{format!("Prefix of request {}", i + 1)}</label>
+                    <select id=format!("req-{i}") data-req=i.to_string() on:change=change>{options}</select>
+                    <button class="icon" data-key=remove.clone() aria-label=format!("Remove request {}", i + 1)
+                        title="Remove" on:click=move |_| edits.run(Edit::Click(remove.clone()))>"×"</button>
+                </li>
+            }
+        })
+        .collect_view();
     let sizes: Vec<String> = PREFIXES
         .iter()
         .enumerate()
         .map(|(i, (p, q))| format!("P{}: {} + {}", i + 1, thousands((*p).into()), q))
         .collect();
-    [
-        Html::from(el("ol").class("trace-list").id("trace-list").children(items)),
-        Html::trusted(r#"<div class="trace-buttons"><button id="add-request" data-key="add-request">Add request</button><button data-key="default-trace">Article's trace</button><button id="random-trace" data-key="random-trace">Random skewed trace</button></div>"#),
-        el("p")
-            .class("small muted")
-            .text(format!("{} tokens (prefix + suffix)", sizes.join(" · ")))
-            .into(),
-    ]
-    .into_iter()
-    .collect()
+    let click = move |key: &'static str| {
+        move |_: leptos::ev::MouseEvent| edits.run(Edit::Click(key.into()))
+    };
+    view! {
+        <ol class="trace-list" id="trace-list">{items}</ol>
+        <div class="trace-buttons">
+            <button id="add-request" data-key="add-request" on:click=click("add-request")>"Add request"</button>
+            <button data-key="default-trace" on:click=click("default-trace")>"Article's trace"</button>
+            <button id="random-trace" data-key="random-trace" on:click=click("random-trace")>"Random skewed trace"</button>
+        </div>
+        <p class="small muted">{format!("{} tokens (prefix + suffix)", sizes.join(" · "))}</p>
+    }
+    .into_any()
 }
 
 /// The page header: title, what to try, and what a tick means (static).

@@ -3,10 +3,11 @@
 //! router's replicas at the request on the player.
 
 use sim_core::choice::Choice;
-use sim_core::labs::prefix::{Outcome, PrefixReason, PrefixRequest, RouterRun};
+use sim_core::labs::prefix::{Outcome, PrefixReason, PrefixRequest, RouterRun, Step};
+
+use leptos::prelude::*;
 
 use crate::ui::format::thousands;
-use crate::ui::html::{el, Html};
 use crate::ui::table::{Cell, Row, Table};
 
 /// The reason for one decision, in plain words (replicas 1-based).
@@ -36,9 +37,9 @@ fn explain(
     }
 }
 
-/// Every request with both routers' decisions, as an HTML table; the request on
+/// Every request with both routers' decisions, as a table; the request on
 /// the player is highlighted.
-pub(crate) fn steps_html(o: &Outcome, current: usize) -> Html {
+pub(crate) fn steps_view(o: &Outcome, current: usize) -> AnyView {
     let head = [
         "Request",
         "Prefix",
@@ -57,7 +58,7 @@ pub(crate) fn steps_html(o: &Outcome, current: usize) -> Html {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let place = |s: &sim_core::labs::prefix::Step| {
+            let place = |s: &Step| {
                 format!(
                     "replica {} · {}",
                     s.target + 1,
@@ -107,16 +108,17 @@ pub(crate) fn steps_html(o: &Outcome, current: usize) -> Html {
         rows,
         ..Table::default()
     }
-    .html()
+    .view(None)
 }
 
-/// One router's panel at request `index`, as HTML.
-pub(crate) fn panel_html(
+/// One router's panel at request `index`: where the request went and why,
+/// each replica's cache, and the prefill so far.
+pub(crate) fn panel_view(
     run: &RouterRun,
     trace: &[PrefixRequest],
     index: usize,
     threshold: Option<u32>,
-) -> Html {
+) -> AnyView {
     let s = &run.steps[index];
     let req = trace[index];
     let before = if index == 0 {
@@ -129,83 +131,63 @@ pub(crate) fn panel_html(
     } else {
         ("badge miss", "cache miss")
     };
-    let caches = s.caches.iter().enumerate().map(|(r, entries)| {
-        let slots: Html = if entries.is_empty() {
-            Html::trusted(r#"<span class="slot empty">empty</span>"#)
-        } else {
-            entries
-                .iter()
-                .map(|e| {
-                    el("span").class("slot").text(format!(
-                        "P{} · {} hit{}",
-                        e.prefix,
-                        e.hits,
-                        if e.hits == 1 { "" } else { "s" }
-                    ))
-                })
-                .collect()
-        };
-        el("div")
-            .class(if r as u32 == s.target {
+    let hits = run.steps[..=index].iter().filter(|x| x.hit).count();
+    view! {
+        <div class="router-panel" id=format!("panel-{}", run.router.name())>
+            <h3>{run.router.title()}</h3>
+            <p class="routed">
+                "Routed to "<strong>{format!("replica {}", s.target + 1)}</strong>" "
+                <span class=badge>{badge_text}</span>
+            </p>
+            <p class="reason">{explain(s.reason, &req, s.target, threshold, before)}</p>
+            <div class="caches" role="list" aria-label="Cache contents per replica">
+                {caches_view(s)}
+            </div>
+            <dl class="totals">
+                <dt>"Prefill for this request"</dt>
+                <dd>{format!("{} tokens", thousands(s.prefill_tokens.into()))}</dd>
+                <dt>"Cumulative prefill"</dt>
+                <dd class="cumulative">{format!("{} tokens", thousands(s.cumulative_prefill))}</dd>
+                <dt>"Hits so far"</dt>
+                <dd class="hits">{format!("{hits} of {}", index + 1)}</dd>
+            </dl>
+        </div>
+    }
+    .into_any()
+}
+
+/// Each replica's cache after one step: its cached prefixes with their hits,
+/// and how many requests it has been assigned; the step's target is marked.
+fn caches_view(s: &Step) -> AnyView {
+    s.caches
+        .iter()
+        .enumerate()
+        .map(|(r, entries)| {
+            let slots = if entries.is_empty() {
+                view! { <span class="slot empty">"empty"</span> }.into_any()
+            } else {
+                entries
+                    .iter()
+                    .map(|e| {
+                        let hits = if e.hits == 1 { "" } else { "s" };
+                        view! { <span class="slot">{format!("P{} · {} hit{hits}", e.prefix, e.hits)}</span> }
+                    })
+                    .collect_view()
+                    .into_any()
+            };
+            let class = if r as u32 == s.target {
                 "cache target"
             } else {
                 "cache"
-            })
-            .attr("role", "listitem")
-            .child(
-                el("span")
-                    .class("cache-name")
-                    .text(format!("Replica {}", r + 1)),
-            )
-            .child(slots)
-            .child(
-                el("span")
-                    .class("cache-load")
-                    .text(format!("{} assigned", s.assignments[r])),
-            )
-    });
-    let hits = run.steps[..=index].iter().filter(|x| x.hit).count();
-    el("div")
-        .class("router-panel")
-        .id(format!("panel-{}", run.router.name()))
-        .child(el("h3").text(run.router.title()))
-        .child(
-            el("p")
-                .class("routed")
-                .text("Routed to ")
-                .child(el("strong").text(format!("replica {}", s.target + 1)))
-                .text(" ")
-                .child(el("span").class(badge).text(badge_text)),
-        )
-        .child(
-            el("p")
-                .class("reason")
-                .text(explain(s.reason, &req, s.target, threshold, before)),
-        )
-        .child(
-            el("div")
-                .class("caches")
-                .attr("role", "list")
-                .attr("aria-label", "Cache contents per replica")
-                .children(caches),
-        )
-        .child(
-            el("dl")
-                .class("totals")
-                .child(el("dt").text("Prefill for this request"))
-                .child(el("dd").text(format!("{} tokens", thousands(s.prefill_tokens.into()))))
-                .child(el("dt").text("Cumulative prefill"))
-                .child(
-                    el("dd")
-                        .class("cumulative")
-                        .text(format!("{} tokens", thousands(s.cumulative_prefill))),
-                )
-                .child(el("dt").text("Hits so far"))
-                .child(
-                    el("dd")
-                        .class("hits")
-                        .text(format!("{hits} of {}", index + 1)),
-                ),
-        )
-        .into()
+            };
+            view! {
+                <div class=class role="listitem">
+                    <span class="cache-name">{format!("Replica {}", r + 1)}</span>
+                    {slots}
+                    <span class="cache-load">{format!("{} assigned", s.assignments[r])}</span>
+                </div>
+            }
+        })
+        .collect_view()
+        .into_any()
 }
