@@ -43,23 +43,10 @@ impl Html {
         Html::default()
     }
 
-    /// Text, escaped.
-    pub fn text(s: impl AsRef<str>) -> Html {
-        let mut out = String::new();
-        escape_into(&mut out, s.as_ref());
-        Html(out)
-    }
-
     /// Markup written as a literal in this codebase (static headers, icons).
     /// Only `&'static str` is accepted, so no runtime value can get here.
     pub fn trusted(markup: &'static str) -> Html {
         Html(markup.to_string())
-    }
-
-    /// As a view: the HTML in a `<div>` (static prose only: a lab's header,
-    /// a note written as a literal).
-    pub fn view(self) -> AnyView {
-        view! { <Markup html=self /> }.into_any()
     }
 
     /// Append more HTML.
@@ -116,67 +103,6 @@ impl El {
         self.attrs.push('"');
         self
     }
-
-    /// An attribute only when `value` is `Some`.
-    pub fn attr_opt(self, name: &'static str, value: Option<impl AsRef<str>>) -> El {
-        match value {
-            Some(v) => self.attr(name, v),
-            None => self,
-        }
-    }
-
-    /// A boolean attribute (`checked`, `hidden`, …), present when `on`.
-    pub fn flag(mut self, name: &'static str, on: bool) -> El {
-        if on {
-            let _ = write!(self.attrs, " {name}");
-        }
-        self
-    }
-
-    /// The `id` attribute.
-    pub fn id(self, id: impl AsRef<str>) -> El {
-        self.attr("id", id)
-    }
-
-    /// The `class` attribute (skipped when empty).
-    pub fn class(self, class: impl AsRef<str>) -> El {
-        if class.as_ref().is_empty() {
-            self
-        } else {
-            self.attr("class", class)
-        }
-    }
-
-    /// A link target. Only in-app links (`?…`, `#…`) and http(s) URLs are
-    /// written; anything else (a `javascript:` URL, say) becomes `#`.
-    pub fn href(self, url: impl AsRef<str>) -> El {
-        let u = url.as_ref();
-        let safe = u.starts_with('?')
-            || u.starts_with('#')
-            || u.starts_with("https://")
-            || u.starts_with("http://");
-        self.attr("href", if safe { u } else { "#" })
-    }
-
-    /// A text child, escaped.
-    pub fn text(mut self, t: impl AsRef<str>) -> El {
-        self.body.push_text(t);
-        self
-    }
-
-    /// A child element or fragment.
-    pub fn child(mut self, c: impl Into<Html>) -> El {
-        self.body.push(c);
-        self
-    }
-
-    /// Several children.
-    pub fn children<T: Into<Html>>(mut self, items: impl IntoIterator<Item = T>) -> El {
-        for c in items {
-            self.body.push(c);
-        }
-        self
-    }
 }
 
 impl From<El> for Html {
@@ -219,18 +145,6 @@ pub fn Markup(
     }
 }
 
-/// The `data-key` of the element (or nearest ancestor) a click landed on, for
-/// tables that delegate clicks on their row buttons.
-pub fn clicked_key(ev: &web_sys::MouseEvent) -> Option<String> {
-    use wasm_bindgen::JsCast;
-    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
-    target
-        .closest("[data-key]")
-        .ok()
-        .flatten()?
-        .get_attribute("data-key")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,13 +152,17 @@ mod tests {
     #[test]
     fn payloads_stay_text() {
         let payload = r#""><script>alert(1)</script><img src=x onerror=alert(1)>"#;
-        let h: Html = el("p").attr("title", payload).text(payload).into();
+        let h: Html = el("p").attr("title", payload).into();
         assert!(!h.as_str().contains("<script"));
         assert!(!h.as_str().contains("<img"));
-        assert!(h.as_str().starts_with(r#"<p title="&quot;&gt;&lt;script"#));
-        let link: Html = el("a").href("javascript:alert(1)").text("x").into();
-        assert_eq!(link.as_str(), r##"<a href="#">x</a>"##);
-        let void: Html = el("input").attr("value", "1").text("ignored").into();
+        assert_eq!(
+            h.as_str(),
+            r#"<p title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"></p>"#
+        );
+        let mut text = Html::new();
+        text.push_text(payload);
+        assert!(!text.as_str().contains('<'));
+        let void: Html = el("input").attr("value", "1").into();
         assert_eq!(void.as_str(), r#"<input value="1">"#);
     }
 

@@ -94,11 +94,14 @@ pub struct Line {
     pub width: f64,
 }
 
+/// The animation-frame callback: called with the frame's time.
+type OnFrame = Closure<dyn FnMut(f64)>;
+
 /// A stage's animation-frame callback and the frame it last asked for.
 #[derive(Default)]
 struct Frames {
     /// The callback (`None` once the stage is gone).
-    callback: RefCell<Option<Closure<dyn FnMut(f64)>>>,
+    callback: RefCell<Option<OnFrame>>,
     /// The frame asked for and not yet run, to cancel on unmount.
     asked: std::cell::Cell<Option<i32>>,
 }
