@@ -1,7 +1,7 @@
 // Manual helper: three embeds in an article-like host page, screenshotted at
 // 640 and 360 px wide in light and dark (issue 14's review screenshots).
 // node embed-screens.mjs [out-dir]
-import { serve, launch } from './harness.mjs';
+import { serve, launch, frames } from './harness.mjs';
 
 const out = process.argv[2] ?? '/tmp';
 const HOST = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>host</title>
@@ -24,7 +24,9 @@ for (const width of [640, 360]) {
     await page.setViewportSize({ width, height: 900 });
     page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
     await page.goto(srv.base + 'host.html');
-    await page.waitForTimeout(3500);
+    // Every frame has reported its height, and the host has drawn it.
+    await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height), null, { timeout: 30_000 });
+    await frames(page, 2);
     const hs = await page.evaluate(() => [...document.querySelectorAll('iframe')].map((f) => f.style.height));
     const file = `${out}/host-${width}-${scheme}.png`;
     await page.screenshot({ path: file, fullPage: true });

@@ -164,6 +164,14 @@ export function lblab(args) {
   return execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'lblab', '--', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 }
 
+/** Wait `n` animation frames of the page (what is drawn is on screen). */
+export async function frames(page, n = 2) {
+  await page.evaluate((k) => new Promise((resolve) => {
+    const next = (left) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(k);
+  }), n);
+}
+
 /**
  * Wait until the page has shown at least one outcome and no simulation is in
  * the worker (`<html data-runs>` and `data-busy`, set by the app): runs are

@@ -2,7 +2,7 @@
 // step is taken, and the picture is taken while its marks are still moving),
 // light and dark, 1200 and 360 px wide.
 //   node tests/browser/player-screens.mjs /tmp
-import { serve, launch, settled } from './harness.mjs';
+import { serve, launch, settled, frames } from './harness.mjs';
 
 const out = process.argv[2] || '/tmp';
 const PLAYERS = [
@@ -21,13 +21,14 @@ for (const width of [1200, 360]) {
     for (const [lab, query] of PLAYERS) {
       await page.goto(srv.base + query);
       await settled(page);
-      await page.waitForTimeout(600);
+      await frames(page, 2);
       const panel = page.locator('[data-panel="player"]').first();
       await panel.scrollIntoViewIfNeeded();
       // Slow the tween down so the shot lands inside it, then step.
       await page.selectOption('.player-speed select', '1');
       await page.locator('#player-forward').click();
-      await page.waitForTimeout(150);
+      // About 150 ms into the tween (nine frames at 60 Hz).
+      await frames(page, 9);
       const file = `${out}/player-${lab}-${width}-${scheme}.png`;
       await panel.screenshot({ path: file });
       console.log('wrote', file);
@@ -35,7 +36,7 @@ for (const width of [1200, 360]) {
         // On a phone the panel scrolls inside itself: the stage on its own.
         await page.locator('#player-forward').click();
         await page.locator('canvas.stage').scrollIntoViewIfNeeded();
-        await page.waitForTimeout(120);
+        await frames(page, 7);
         const stage = `${out}/player-${lab}-${width}-${scheme}-stage.png`;
         await page.locator('canvas.stage').screenshot({ path: stage });
         console.log('wrote', stage);

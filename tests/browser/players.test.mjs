@@ -193,8 +193,11 @@ test('with reduced motion a step is drawn once, at its end state', async () => {
 async function frameCost(page, steps) {
   await page.evaluate(() => { globalThis.lblabFrames = []; globalThis.lblabSteps = []; });
   await page.locator('#player-play').click();
-  await page.waitForFunction((n) => (globalThis.lblabSteps || []).length >= n, steps, { timeout: 30_000 });
-  await page.locator('#player-play').click();
+  // Until `steps` steps have played, or the run ended (the player stops
+  // itself at the last step).
+  await page.waitForFunction((n) => (globalThis.lblabSteps || []).length >= n
+    || document.querySelector('#player-play')?.getAttribute('aria-label') === 'Play', steps, { timeout: 30_000 });
+  if ((await page.locator('#player-play').getAttribute('aria-label')) === 'Pause') await page.locator('#player-play').click();
   return page.evaluate(() => {
     const frames = (globalThis.lblabFrames || []).map(([t, ms]) => ({ t, ms }));
     const steps = (globalThis.lblabSteps || []).map(([t, ms]) => ({ t, ms }));

@@ -2,7 +2,7 @@
 // (light theme; dark at 1280 too), for review before a tour changes.
 //   node tests/browser/tour-screens.mjs /tmp/tours
 import fs from 'node:fs';
-import { serve, launch, settled } from './harness.mjs';
+import { serve, launch, settled, frames } from './harness.mjs';
 
 const out = process.argv[2] || '/tmp/tours';
 fs.mkdirSync(out, { recursive: true });
@@ -17,7 +17,7 @@ for (const [width, scheme] of [[1280, 'light'], [360, 'light'], [1280, 'dark']])
     for (let i = 1; i <= n; i++) {
       await page.goto(`${srv.base}?tour=${tour}&stop=${i}`);
       await settled(page, 10_000);
-      await page.waitForTimeout(400);
+      await frames(page, 2);
       const file = `${out}/${tour}-${i}-${width}-${scheme}.png`;
       await page.screenshot({ path: file, fullPage: width < 400 ? false : true });
       console.log('wrote', file);

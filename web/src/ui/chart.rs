@@ -32,11 +32,20 @@ pub fn draw_linked(
     let drawn: Rc<RefCell<Option<Drawn>>> = Rc::default();
     let size = RwSignal::new((0.0, 0.0));
     let hooked = Rc::new(std::cell::Cell::new(false));
+    // The observer and the listeners belong to the chart's component, not to
+    // the effect: an effect's cleanups run each time it runs again.
+    let owner = Owner::current();
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
         if !hooked.replace(true) {
-            super::observe_size(&c, size);
-            super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
+            let hook = || {
+                super::observe_size(&c, size);
+                super::hover::attach(&c, Rc::clone(&drawn), pick.clone());
+            };
+            match &owner {
+                Some(o) => o.with(hook),
+                None => hook(),
+            }
         }
         let (w, h) = size.get();
         // Nothing to draw on until the browser has laid the canvas out.

@@ -375,6 +375,9 @@ pub fn Stage(
     };
     let size = RwSignal::new((0.0, 0.0));
     let observed = Rc::new(std::cell::Cell::new(false));
+    // The observer belongs to the stage, not to the effect (an effect's
+    // cleanups run each time it runs again).
+    let owner = Owner::current();
     {
         let motion = Rc::clone(&motion);
         let request = request.clone();
@@ -383,7 +386,10 @@ pub fn Stage(
             // The width the browser laid the canvas out at, reported by a
             // resize observer (reading it here would force a layout).
             if !observed.replace(true) {
-                super::observe_size(&c, size);
+                match &owner {
+                    Some(o) => o.with(|| super::observe_size(&c, size)),
+                    None => super::observe_size(&c, size),
+                }
             }
             let (w, _) = size.get();
             if w < 1.0 {

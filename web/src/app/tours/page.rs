@@ -132,7 +132,7 @@ fn foot(
                 "← Back"
             </button>
             <ol class="tour-dots">{dots}</ol>
-            <button type="button" class="primary" id="tour-next" disabled=move || at.get() + 1 >= n
+            <button type="button" class="primary" id="tour-next" disabled=move || { at.get() + 1 >= n }
                 on:click=move |_| go(at.get_untracked() + 1)>
                 "Next →"
             </button>
