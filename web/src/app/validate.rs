@@ -182,7 +182,9 @@ fn results(s: &Scenario, done: Option<&Validation>, seeds: u32) -> AnyView {
 fn scenario(i: usize, s: &'static Scenario, runs: RwSignal<Vec<Run>>, seeds: u32) -> AnyView {
     let ended = Memo::new(move |_| runs.with(|r| matches!(r[i], Run::Done(_))));
     let figures = move || {
-        ended.track();
+        // Read, not just tracked: a memo nobody has read has not run, so it
+        // would never hear of the runs changing.
+        let _ = ended.get();
         runs.with_untracked(|r| {
             let done = match &r[i] {
                 Run::Done(v) => Some(v.as_ref()),
