@@ -120,46 +120,14 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
         .cloned()
         .collect();
     let Some(parsed) = args::parse(rest, &all)? else {
-        let usage = format!(
-            "Usage: lblab {} [flags]\n\n{} ({} of the reference article): {}",
-            lab.info.id, lab.info.title, lab.info.section, lab.info.summary
-        );
-        print!(
-            "{}",
-            args::help(
-                &usage,
-                &[
-                    ("Parameters", &params),
-                    ("Output", &outputs),
-                    ("Trace replay", &traces)
-                ]
-            )
-        );
+        print_help(lab, &params, &outputs, &traces);
         return Ok(());
     };
     let pairs: Vec<(&str, &str)> = parsed
         .pairs()
         .filter(|(k, _)| specs.iter().any(|s| s.key == *k))
         .collect();
-    let only: Vec<&str> = match lab.focus {
-        Some(focus) => match parsed.value(focus.key) {
-            None | Some("all") => Vec::new(),
-            Some(name) => {
-                let options = (focus.options)();
-                if !options.iter().any(|o| o.name == name) {
-                    let names: Vec<&str> = options.iter().map(|o| o.name).collect();
-                    return Err(format!(
-                        "--{} must be one of {}, all (got '{}')",
-                        focus.key,
-                        names.join(", "),
-                        params::shown(name)
-                    ));
-                }
-                vec![name]
-            }
-        },
-        None => Vec::new(),
-    };
+    let only = focus_only(lab, &parsed)?;
     if parsed.has("config") {
         let json = (text.config_json)(&pairs).map_err(|e| match e {
             RunError::Param(e) => error_line(&e),
@@ -168,7 +136,84 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
         println!("{json}");
         return Ok(());
     }
-    let format = if parsed.has("json") {
+    let import = import_options(&parsed)?;
+    let file = match parsed.value("trace").filter(|_| lab.replays_traces) {
+        None => None,
+        Some(path) => Some(read_trace(path)?),
+    };
+    let request = RunRequest {
+        only: &only,
+        trace: file.as_ref().map(|parsed| TraceInput {
+            parsed,
+            options: &import,
+        }),
+        ..RunRequest::of(&pairs)
+    };
+    if parsed.has("estimate") {
+        return estimate(text, &request);
+    }
+    let format = output_format(&parsed);
+    let out = (text.run)(
+        &RunRequest {
+            threads: Some(crate::threads::threads()),
+            ..request
+        },
+        format,
+    )
+    .map_err(run_error)?;
+    print!("{out}");
+    if format == Format::Json {
+        println!();
+    }
+    Ok(())
+}
+
+/// `lblab <lab> --help`: what the lab is, then its flags by group.
+fn print_help(lab: &LabEntry, params: &[Flag], outputs: &[Flag], traces: &[Flag]) {
+    let usage = format!(
+        "Usage: lblab {} [flags]\n\n{} ({} of the reference article): {}",
+        lab.info.id, lab.info.title, lab.info.section, lab.info.summary
+    );
+    print!(
+        "{}",
+        args::help(
+            &usage,
+            &[
+                ("Parameters", params),
+                ("Output", outputs),
+                ("Trace replay", traces)
+            ]
+        )
+    );
+}
+
+/// The items the focus flag names (`--rule least-kv`): none for all (or
+/// for a lab that compares nothing), or a one-line error naming the choices.
+fn focus_only<'a>(lab: &LabEntry, parsed: &'a args::Parsed) -> Result<Vec<&'a str>, String> {
+    let Some(focus) = lab.focus else {
+        return Ok(Vec::new());
+    };
+    match parsed.value(focus.key) {
+        None | Some("all") => Ok(Vec::new()),
+        Some(name) => {
+            let options = (focus.options)();
+            if !options.iter().any(|o| o.name == name) {
+                let names: Vec<&str> = options.iter().map(|o| o.name).collect();
+                return Err(format!(
+                    "--{} must be one of {}, all (got '{}')",
+                    focus.key,
+                    names.join(", "),
+                    params::shown(name)
+                ));
+            }
+            Ok(vec![name])
+        }
+    }
+}
+
+/// What to print: JSON, CSV, the per-step detail or the report.
+fn output_format(parsed: &args::Parsed) -> Format {
+    if parsed.has("json") {
         Format::Json
     } else if parsed.has("csv") {
         Format::Csv
@@ -176,65 +221,40 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
         Format::Detail
     } else {
         Format::Report
-    };
-    let import = {
-        let import_pairs = parsed
-            .pairs()
-            .filter(|(k, _)| ImportOptions::param(k).is_some());
-        let (import, errors) = params::from_pairs::<ImportOptions>(import_pairs);
-        if let Some(e) = errors.first() {
-            return Err(error_line(e));
-        }
-        import
-    };
-    let file = match parsed.value("trace").filter(|_| lab.replays_traces) {
-        None => None,
-        Some(path) => Some(read_trace(path)?),
-    };
-    if parsed.has("estimate") {
-        let request = RunRequest {
-            only: &only,
-            trace: file.as_ref().map(|parsed| TraceInput {
-                parsed,
-                options: &import,
-            }),
-            ..RunRequest::of(&pairs)
-        };
-        let w = (text.work)(&request).map_err(|e| match e {
-            RunError::Param(e) => error_line(&e),
-            RunError::Trace(e) => format!("--trace: {e}"),
-            other => other.to_string(),
-        })?;
-        println!(
-            "{}: about {:.0} ms of native work ({:.0}% of the {:.0} ms limit){}",
-            w.what,
-            w.ns / 1e6,
-            100.0 * w.ns / WORK_LIMIT_NS,
-            WORK_LIMIT_NS / 1e6,
-            if w.fits() { "" } else { "; refused" }
-        );
-        return Ok(());
     }
-    let out = (text.run)(
-        &RunRequest {
-            only: &only,
-            trace: file.as_ref().map(|parsed| TraceInput {
-                parsed,
-                options: &import,
-            }),
-            threads: Some(crate::threads::threads()),
-            ..RunRequest::of(&pairs)
-        },
-        format,
-    )
-    .map_err(|e| match e {
+}
+
+/// The trace import's options from their flags (window, scaling, limits).
+fn import_options(parsed: &args::Parsed) -> Result<ImportOptions, String> {
+    let import_pairs = parsed
+        .pairs()
+        .filter(|(k, _)| ImportOptions::param(k).is_some());
+    let (import, errors) = params::from_pairs::<ImportOptions>(import_pairs);
+    match errors.first() {
+        Some(e) => Err(error_line(e)),
+        None => Ok(import),
+    }
+}
+
+/// A run's error as the one line the CLI prints.
+fn run_error(e: RunError) -> String {
+    match e {
         RunError::Param(e) => error_line(&e),
         RunError::Trace(e) => format!("--trace: {e}"),
         other => other.to_string(),
-    })?;
-    print!("{out}");
-    if format == Format::Json {
-        println!();
     }
+}
+
+/// `--estimate`: the run's estimated native work against the limit.
+fn estimate(text: &TextEntry, request: &RunRequest<'_>) -> Result<(), String> {
+    let w = (text.work)(request).map_err(run_error)?;
+    println!(
+        "{}: about {:.0} ms of native work ({:.0}% of the {:.0} ms limit){}",
+        w.what,
+        w.ns / 1e6,
+        100.0 * w.ns / WORK_LIMIT_NS,
+        WORK_LIMIT_NS / 1e6,
+        if w.fits() { "" } else { "; refused" }
+    );
     Ok(())
 }
