@@ -101,6 +101,86 @@ fn router_for(kind: RouterKind, threshold: Option<u32>) -> AnyRouter {
     }
 }
 
+/// What every replica looks like to the router for `req`: its assignments
+/// so far, and the prefix tokens it holds for this request (all or none).
+fn fill_views(
+    views: &mut Vec<SlotView>,
+    caches: &[Vec<CacheEntry>],
+    loads: &[u32],
+    req: &PrefixRequest,
+) {
+    views.clear();
+    views.extend(
+        caches
+            .iter()
+            .zip(loads)
+            .map(|(cache, &assignments)| SlotView {
+                assignments,
+                cached: if cache.iter().any(|e| e.prefix == req.prefix) {
+                    req.prefix_tokens
+                } else {
+                    0
+                },
+            }),
+    );
+}
+
+/// The router's reason in the player's words: affinity, an escape from a
+/// busy holder, a first sight of the prefix, a prefix evicted since, or load.
+fn prefix_reason(reason: &Reason, first_sight: bool) -> PrefixReason {
+    match *reason {
+        Reason::CacheAffinity { .. } => PrefixReason::Affinity,
+        Reason::AffinityDropped {
+            holder,
+            holder_load,
+            least_load,
+        } => PrefixReason::AffinityDropped {
+            holder,
+            holder_load,
+            least_load,
+        },
+        Reason::LowMatch { .. } if first_sight => PrefixReason::FirstSight,
+        Reason::LowMatch { .. } => PrefixReason::Evicted,
+        _ => PrefixReason::Load,
+    }
+}
+
+/// Use `prefix` in a replica's cache of `slots` entries (LRU, newest last):
+/// a hit moves it to the back; a miss adds it, evicting the oldest when
+/// full. Returns whether it hit and what was evicted.
+fn touch(cache: &mut Vec<CacheEntry>, prefix: u8, slots: usize) -> (bool, Option<u8>) {
+    match cache.iter().position(|e| e.prefix == prefix) {
+        Some(pos) => {
+            let mut entry = cache.remove(pos);
+            entry.hits += 1;
+            cache.push(entry);
+            (true, None)
+        }
+        None => {
+            let evicted = (cache.len() >= slots).then(|| cache.remove(0).prefix);
+            cache.push(CacheEntry { prefix, hits: 0 });
+            (false, evicted)
+        }
+    }
+}
+
+/// The step's key moment, if any: an escape, a miss on a prefix another
+/// replica holds, or an eviction.
+fn moment_of(
+    reason: PrefixReason,
+    holder: Option<usize>,
+    evicted: Option<u8>,
+) -> Option<PrefixMoment> {
+    match (reason, holder, evicted) {
+        (PrefixReason::AffinityDropped { holder, .. }, _, _) => {
+            Some(PrefixMoment::Escape { holder })
+        }
+        (_, Some(h), _) => Some(PrefixMoment::HotMiss { holder: h as u32 }),
+        (_, None, Some(prefix)) => Some(PrefixMoment::Eviction { prefix }),
+        _ => None,
+    }
+}
+
 /// Route `trace` with one router over `replicas` replicas of `slots` cache slots.
 pub fn simulate(
     trace: &[PrefixRequest],
@@ -119,20 +199,7 @@ pub fn simulate(
     let mut views = Vec::with_capacity(replicas);
     let (mut hits, mut escapes, mut total) = (0u32, 0u32, 0u64);
     for (i, req) in trace.iter().enumerate() {
-        views.clear();
-        views.extend(
-            caches
-                .iter()
-                .zip(&loads)
-                .map(|(cache, &assignments)| SlotView {
-                    assignments,
-                    cached: if cache.iter().any(|e| e.prefix == req.prefix) {
-                        req.prefix_tokens
-                    } else {
-                        0
-                    },
-                }),
-        );
+        fill_views(&mut views, &caches, &loads, req);
         let request = Request {
             arrival: Tick(i as u64),
             prompt_tokens: req.prompt_tokens(),
@@ -151,24 +218,8 @@ pub fn simulate(
             break;
         };
         let first_sight = !seen.contains(&req.prefix);
-        let reason = match decision.reason {
-            Reason::CacheAffinity { .. } => PrefixReason::Affinity,
-            Reason::AffinityDropped {
-                holder,
-                holder_load,
-                least_load,
-            } => {
-                escapes += 1;
-                PrefixReason::AffinityDropped {
-                    holder,
-                    holder_load,
-                    least_load,
-                }
-            }
-            Reason::LowMatch { .. } if first_sight => PrefixReason::FirstSight,
-            Reason::LowMatch { .. } => PrefixReason::Evicted,
-            _ => PrefixReason::Load,
-        };
+        let reason = prefix_reason(&decision.reason, first_sight);
+        escapes += u32::from(matches!(reason, PrefixReason::AffinityDropped { .. }));
         if first_sight {
             seen.push(req.prefix);
         }
@@ -177,26 +228,7 @@ pub fn simulate(
             .iter()
             .position(|v| v.cached > 0)
             .filter(|_| views[target].cached == 0);
-        let mut evicted = None;
-        let cache = &mut caches[target];
-        let hit = match cache.iter().position(|e| e.prefix == req.prefix) {
-            Some(pos) => {
-                let mut entry = cache.remove(pos);
-                entry.hits += 1;
-                cache.push(entry);
-                true
-            }
-            None => {
-                if cache.len() >= slots {
-                    evicted = Some(cache.remove(0).prefix);
-                }
-                cache.push(CacheEntry {
-                    prefix: req.prefix,
-                    hits: 0,
-                });
-                false
-            }
-        };
+        let (hit, evicted) = touch(&mut caches[target], req.prefix, slots);
         let prefill = if hit {
             req.suffix_tokens
         } else {
@@ -205,14 +237,7 @@ pub fn simulate(
         hits += u32::from(hit);
         total += u64::from(prefill);
         loads[target] += 1;
-        let moment = match (reason, holder, evicted) {
-            (PrefixReason::AffinityDropped { holder, .. }, _, _) => {
-                Some(PrefixMoment::Escape { holder })
-            }
-            (_, Some(h), _) => Some(PrefixMoment::HotMiss { holder: h as u32 }),
-            (_, None, Some(prefix)) => Some(PrefixMoment::Eviction { prefix }),
-            _ => None,
-        };
+        let moment = moment_of(reason, holder, evicted);
         steps.push(Step {
             request: i as u32,
             target: target as u32,
@@ -233,5 +258,45 @@ pub fn simulate(
         escapes,
         assignments: loads,
         steps,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replica_cache_is_lru_with_the_newest_last() {
+        let mut cache = Vec::new();
+        assert_eq!(touch(&mut cache, 1, 2), (false, None));
+        assert_eq!(touch(&mut cache, 2, 2), (false, None));
+        // A hit moves 1 behind 2, so 2 is the oldest when 3 arrives.
+        assert_eq!(touch(&mut cache, 1, 2), (true, None));
+        assert_eq!(touch(&mut cache, 3, 2), (false, Some(2)));
+        let held: Vec<u8> = cache.iter().map(|e| e.prefix).collect();
+        assert_eq!(held, [1, 3]);
+        assert_eq!(cache[0].hits, 1);
+    }
+
+    #[test]
+    fn moments_rank_an_escape_over_a_hot_miss_over_an_eviction() {
+        let escape = PrefixReason::AffinityDropped {
+            holder: 2,
+            holder_load: 5,
+            least_load: 1,
+        };
+        assert_eq!(
+            moment_of(escape, Some(1), Some(4)),
+            Some(PrefixMoment::Escape { holder: 2 })
+        );
+        assert_eq!(
+            moment_of(PrefixReason::Load, Some(1), Some(4)),
+            Some(PrefixMoment::HotMiss { holder: 1 })
+        );
+        assert_eq!(
+            moment_of(PrefixReason::Load, None, Some(4)),
+            Some(PrefixMoment::Eviction { prefix: 4 })
+        );
+        assert_eq!(moment_of(PrefixReason::Affinity, None, None), None);
     }
 }

@@ -146,7 +146,7 @@ fn rule_table(o: &Outcome, s: &mut String) {
 /// the other rules would have agreed.
 fn rule_details(o: &Outcome, s: &mut String) {
     let unit = o.config.timing.unit();
-for r in &o.rules {
+    for r in &o.rules {
         let origin = r.rule.origin();
         let credit = if origin.is_textbook() {
             String::new()
