@@ -57,7 +57,6 @@ struct RouterState {
 fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary {
     let n = config.replicas as usize;
     let k = config.routers as usize;
-    let t_scrape = config.scrape_interval;
     // One decision stream, read in arrival order across all routers and shared
     // by every rule's run: rules differ only in logic, and in-phase stale
     // least-outstanding makes the same choices whatever the router count.
@@ -91,24 +90,8 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
 
     for (t, &count) in arrivals.iter().enumerate() {
         let t = t as u32;
-        while let Some(&(finish, r)) = in_flight.front() {
-            if finish > t {
-                break;
-            }
-            outstanding[r] -= 1;
-            finished += 1;
-            in_flight.pop_front();
-        }
-        let mut scraped = vec![false; k];
-        for (i, router) in routers.iter_mut().enumerate() {
-            let offset = config.offset(i as u32);
-            if t >= offset && (t - offset) % t_scrape == 0 {
-                router.snapshot.copy_from_slice(&outstanding);
-                router.taken_at = t;
-                router.own.iter_mut().for_each(|o| *o = 0);
-                scraped[i] = true;
-            }
-        }
+        finished += drain(&mut in_flight, &mut outstanding, t);
+        let scraped = scrape(&mut routers, &outstanding, config, t);
         let mut new = vec![0u32; n];
         let mut dispatched: Vec<Vec<u32>> = vec![Vec::new(); k];
         // Whether every dispatch of this tick went to the replica its router
@@ -150,40 +133,25 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         }
         let skew = outstanding.iter().max().copied().unwrap_or(0)
             - outstanding.iter().min().copied().unwrap_or(0);
-        let targets = new.iter().filter(|&&x| x > 0).count();
-        let target = new.iter().position(|&x| x > 0).unwrap_or(0) as u32;
-        let stampede = count >= 2 && targets == 1 && all_believed;
-        let routers_now = dispatched.iter().map(|d| !d.is_empty());
-        match &mut stampeding {
-            Some(h) if stampede && h.replica == target => h.extend(count, routers_now),
-            _ => {
-                if let Some(h) = stampeding.take() {
-                    h.flag(&mut ticks);
-                }
-                if stampede {
-                    stampeding = Some(Herd::new(target, t, count, routers_now));
-                }
-            }
-        }
+        let stampede = count >= 2 && new.iter().filter(|&&x| x > 0).count() == 1 && all_believed;
+        follow_herd(
+            &mut stampeding,
+            &mut ticks,
+            stampede,
+            t,
+            count,
+            &new,
+            &dispatched,
+        );
         skews.push(skew);
+        let routers_seen = router_views(&routers, scraped, dispatched, t);
         ticks.push(TickSnapshot {
             tick: t,
             outstanding: outstanding.clone(),
             new,
             arrivals: count,
             skew,
-            routers: routers
-                .iter()
-                .zip(scraped)
-                .zip(dispatched)
-                .map(|((r, scraped), dispatched)| RouterView {
-                    snapshot: r.snapshot.clone(),
-                    age: t - r.taken_at,
-                    own: r.own.clone(),
-                    scraped,
-                    dispatched,
-                })
-                .collect(),
+            routers: routers_seen,
             moment: None,
         });
     }
@@ -203,6 +171,88 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
         unrouted,
         timeline: Timeline { ticks },
     }
+}
+
+/// Requests whose service ends by tick `t` leave their replicas; returns
+/// how many finished.
+fn drain(in_flight: &mut VecDeque<(u32, usize)>, outstanding: &mut [u32], t: u32) -> u32 {
+    let mut finished = 0;
+    while let Some(&(finish, r)) = in_flight.front() {
+        if finish > t {
+            break;
+        }
+        outstanding[r] -= 1;
+        finished += 1;
+        in_flight.pop_front();
+    }
+    finished
+}
+
+/// Routers whose scrape falls on tick `t` take a fresh snapshot of the
+/// outstanding counts and forget their own dispatches since the last one;
+/// returns which routers scraped.
+fn scrape(routers: &mut [RouterState], outstanding: &[u32], config: &Config, t: u32) -> Vec<bool> {
+    routers
+        .iter_mut()
+        .enumerate()
+        .map(|(i, router)| {
+            let offset = config.offset(i as u32);
+            let due = t >= offset && (t - offset) % config.scrape_interval == 0;
+            if due {
+                router.snapshot.copy_from_slice(outstanding);
+                router.taken_at = t;
+                router.own.iter_mut().for_each(|o| *o = 0);
+            }
+            due
+        })
+        .collect()
+}
+
+/// Extend the herd in progress with this tick, or close it (flagging its
+/// ticks) and start a new one when this tick is a stampede of its own.
+fn follow_herd(
+    herd: &mut Option<Herd>,
+    ticks: &mut [TickSnapshot],
+    stampede: bool,
+    t: u32,
+    count: u32,
+    new: &[u32],
+    dispatched: &[Vec<u32>],
+) {
+    let target = new.iter().position(|&x| x > 0).unwrap_or(0) as u32;
+    let routers_now = dispatched.iter().map(|d| !d.is_empty());
+    match herd {
+        Some(h) if stampede && h.replica == target => h.extend(count, routers_now),
+        _ => {
+            if let Some(h) = herd.take() {
+                h.flag(ticks);
+            }
+            if stampede {
+                *herd = Some(Herd::new(target, t, count, routers_now));
+            }
+        }
+    }
+}
+
+/// What each router saw and did at tick `t`, for the player.
+fn router_views(
+    routers: &[RouterState],
+    scraped: Vec<bool>,
+    dispatched: Vec<Vec<u32>>,
+    t: u32,
+) -> Vec<RouterView> {
+    routers
+        .iter()
+        .zip(scraped)
+        .zip(dispatched)
+        .map(|((r, scraped), dispatched)| RouterView {
+            snapshot: r.snapshot.clone(),
+            age: t - r.taken_at,
+            own: r.own.clone(),
+            scraped,
+            dispatched,
+        })
+        .collect()
 }
 
 /// A run of ticks in which every arrival went to one replica that every
@@ -257,5 +307,49 @@ impl Herd {
                 load,
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_leave_their_replicas_when_their_service_ends() {
+        let mut in_flight: VecDeque<(u32, usize)> = [(3, 0), (3, 1), (5, 0)].into_iter().collect();
+        let mut outstanding = vec![2, 1];
+        assert_eq!(drain(&mut in_flight, &mut outstanding, 2), 0);
+        assert_eq!(drain(&mut in_flight, &mut outstanding, 4), 2);
+        assert_eq!(outstanding, [1, 0]);
+        assert_eq!(in_flight.len(), 1);
+    }
+
+    #[test]
+    fn a_router_scrapes_on_its_own_phase_and_forgets_its_own_dispatches() {
+        let config = Config {
+            routers: 2,
+            replicas: 2,
+            ..Config::default()
+        };
+        let mut routers: Vec<RouterState> = (0..2)
+            .map(|_| RouterState {
+                snapshot: vec![0; 2],
+                taken_at: 0,
+                own: vec![3, 0],
+            })
+            .collect();
+        let every = config.scrape_interval;
+        let scraped = scrape(&mut routers, &[4, 1], &config, every);
+        for (i, (r, s)) in routers.iter().zip(&scraped).enumerate() {
+            let due =
+                every >= config.offset(i as u32) && (every - config.offset(i as u32)) % every == 0;
+            assert_eq!(*s, due);
+            assert_eq!(r.snapshot == [4, 1], due);
+            assert_eq!(r.own == [0, 0], due);
+        }
+        assert!(
+            scraped.iter().any(|&s| s),
+            "some router scrapes at one interval"
+        );
     }
 }
