@@ -177,21 +177,8 @@ struct Busy {
 /// With `record`, the run keeps its tick-by-tick [`Snapshot`]s (the player
 /// needs them; the load sweep does not).
 fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival], record: bool) -> PolicyRun {
-    let n = config.replicas as usize;
-    let slo = config.slo * config.service;
-    let bound = config.bound * config.service;
-    let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut busy: Vec<Busy> = Vec::new();
-    let mut load = vec![0u32; n];
-    let mut failures: Vec<VecDeque<u32>> = vec![VecDeque::new(); n];
-    let mut out_until = vec![0u32; n];
-    let mut waits: Vec<f64> = Vec::new();
-    let (mut rejected, mut dropped, mut served, mut failed, mut good) =
-        (0u32, 0u32, 0u32, 0u32, 0u32);
-    let (mut spent, mut wasted, mut tripped_ticks) = (0u64, 0u64, 0u32);
+    let mut g = Gate::new(config, policy, reqs);
     let mut timeline = Vec::with_capacity(if record { config.ticks as usize } else { 0 });
-    let mut next = 0usize;
-    let (mut lost_seen, mut refused_seen, mut dropped_seen) = (false, false, false);
     for t in 0..config.ticks {
         let mut snap = Snapshot {
             queue: 0,
@@ -202,141 +189,232 @@ fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival], record: bool) -
             good: 0,
             moment: None,
         };
-        // Servers finish.
-        busy.retain(|b| {
+        g.finish(t, &mut snap);
+        if policy == Policy::Breaker {
+            g.breaker(t, &mut snap);
+        }
+        let out: Vec<bool> = g.out_until.iter().map(|&u| u > t).collect();
+        if out.iter().any(|&o| o) {
+            g.tripped_ticks += 1;
+        }
+        g.admit(t, &mut snap);
+        g.dispatch(t, &out, &mut snap);
+        snap.queue = g.queue.len() as u32;
+        snap.busy = g.load.clone();
+        snap.out = out;
+        if record {
+            timeline.push(snap);
+        }
+    }
+    g.outcome(timeline)
+}
+
+/// One policy's run in progress: the gateway's queue, the replicas, the
+/// breaker's counts and the tallies. Each tick runs its phases in order:
+/// servers finish, the breaker counts, arrivals are admitted or refused,
+/// then the queue is dispatched.
+struct Gate<'a> {
+    config: &'a Config,
+    policy: Policy,
+    reqs: &'a [Arrival],
+    /// The SLO and the queue-time bound, in ticks.
+    slo: f64,
+    bound: f64,
+    queue: VecDeque<usize>,
+    busy: Vec<Busy>,
+    load: Vec<u32>,
+    failures: Vec<VecDeque<u32>>,
+    out_until: Vec<u32>,
+    waits: Vec<f64>,
+    rejected: u32,
+    dropped: u32,
+    served: u32,
+    failed: u32,
+    good: u32,
+    spent: u64,
+    wasted: u64,
+    tripped_ticks: u32,
+    next: usize,
+    lost_seen: bool,
+    refused_seen: bool,
+    dropped_seen: bool,
+}
+
+impl<'a> Gate<'a> {
+    fn new(config: &'a Config, policy: Policy, reqs: &'a [Arrival]) -> Gate<'a> {
+        let n = config.replicas as usize;
+        Gate {
+            config,
+            policy,
+            reqs,
+            slo: config.slo * config.service,
+            bound: config.bound * config.service,
+            queue: VecDeque::new(),
+            busy: Vec::new(),
+            load: vec![0; n],
+            failures: vec![VecDeque::new(); n],
+            out_until: vec![0; n],
+            waits: Vec::new(),
+            rejected: 0,
+            dropped: 0,
+            served: 0,
+            failed: 0,
+            good: 0,
+            spent: 0,
+            wasted: 0,
+            tripped_ticks: 0,
+            next: 0,
+            lost_seen: false,
+            refused_seen: false,
+            dropped_seen: false,
+        }
+    }
+
+    /// Servers whose request ends by tick `t` finish it: served (good when
+    /// it met the SLO) or failed (counted for the breaker).
+    fn finish(&mut self, t: u32, snap: &mut Snapshot) {
+        let (load, failures) = (&mut self.load, &mut self.failures);
+        let (failed, served, good) = (&mut self.failed, &mut self.served, &mut self.good);
+        self.busy.retain(|b| {
             if b.ends > t {
                 return true;
             }
             load[b.replica] -= 1;
             if b.failed {
-                failed += 1;
+                *failed += 1;
                 failures[b.replica].push_back(t);
             } else {
-                served += 1;
+                *served += 1;
                 if b.good {
-                    good += 1;
+                    *good += 1;
                     snap.good += 1;
                 }
             }
             false
         });
-        // The breaker counts failures in its window and trips.
-        if policy == Policy::Breaker {
-            for r in 0..n {
-                while failures[r].front().is_some_and(|&f| f + config.window <= t) {
-                    failures[r].pop_front();
-                }
-                let counted = failures[r].len() as u32;
-                if counted >= config.trip_after && out_until[r] <= t {
-                    out_until[r] = t + config.trip_for;
-                    failures[r].clear();
-                    snap.moment = Some(Moment::Trip {
-                        replica: r as u32,
-                        failures: counted,
-                    });
-                }
+    }
+
+    /// The breaker counts each replica's failures in its window and takes a
+    /// replica out of rotation when they reach the threshold.
+    fn breaker(&mut self, t: u32, snap: &mut Snapshot) {
+        let c = self.config;
+        for r in 0..self.failures.len() {
+            let failures = &mut self.failures[r];
+            while failures.front().is_some_and(|&f| f + c.window <= t) {
+                failures.pop_front();
+            }
+            let counted = failures.len() as u32;
+            if counted >= c.trip_after && self.out_until[r] <= t {
+                self.out_until[r] = t + c.trip_for;
+                failures.clear();
+                snap.moment = Some(Moment::Trip {
+                    replica: r as u32,
+                    failures: counted,
+                });
             }
         }
-        let out: Vec<bool> = out_until.iter().map(|&u| u > t).collect();
-        if out.iter().any(|&o| o) {
-            tripped_ticks += 1;
-        }
-        // Arrivals: admitted or refused.
-        while next < reqs.len() && reqs[next].tick == t {
-            if policy == Policy::QueueCap && queue.len() as u32 >= config.cap {
-                rejected += 1;
+    }
+
+    /// This tick's arrivals join the queue, or are refused at once when a
+    /// queue cap is full.
+    fn admit(&mut self, t: u32, snap: &mut Snapshot) {
+        while self.next < self.reqs.len() && self.reqs[self.next].tick == t {
+            if self.policy == Policy::QueueCap && self.queue.len() as u32 >= self.config.cap {
+                self.rejected += 1;
                 snap.rejected += 1;
-                if !refused_seen {
-                    refused_seen = true;
+                if !self.refused_seen {
+                    self.refused_seen = true;
                     snap.moment = Some(Moment::FirstRefusal {
-                        queue: queue.len() as u32,
+                        queue: self.queue.len() as u32,
                     });
                 }
             } else {
-                queue.push_back(next);
+                self.queue.push_back(self.next);
             }
-            next += 1;
+            self.next += 1;
         }
-        // Dispatch in arrival order while a replica in rotation has room.
-        let failing = config.failure > 0.0
-            && t >= config.incident_at
-            && t - config.incident_at < config.incident_for;
-        while let Some(&i) = queue.front() {
-            let Some(r) = (0..n)
-                .filter(|&r| !out[r] && load[r] < config.slots)
+    }
+
+    /// Dispatch in arrival order while a replica in rotation has room; a
+    /// deadline or a queue-time bound drops what has waited too long.
+    fn dispatch(&mut self, t: u32, out: &[bool], snap: &mut Snapshot) {
+        let c = self.config;
+        let failing = c.failure > 0.0 && t >= c.incident_at && t - c.incident_at < c.incident_for;
+        while let Some(&i) = self.queue.front() {
+            let load = &self.load;
+            let Some(r) = (0..load.len())
+                .filter(|&r| !out[r] && load[r] < c.slots)
                 .min_by_key(|&r| (load[r], r))
             else {
                 break;
             };
-            queue.pop_front();
-            let req = reqs[i];
+            self.queue.pop_front();
+            let req = self.reqs[i];
             let waited = f64::from(t - req.tick);
             let ttft = waited + f64::from(req.first);
-            let lost = match policy {
-                Policy::Deadline => ttft > slo,
-                Policy::QueueTime => waited > bound,
+            let lost = match self.policy {
+                Policy::Deadline => ttft > self.slo,
+                Policy::QueueTime => waited > self.bound,
                 _ => false,
             };
             if lost {
-                dropped += 1;
+                self.dropped += 1;
                 snap.dropped += 1;
-                if !dropped_seen {
-                    dropped_seen = true;
+                if !self.dropped_seen {
+                    self.dropped_seen = true;
                     snap.moment = Some(Moment::FirstDrop {
                         waited: t - req.tick,
                     });
                 }
                 continue;
             }
-            if !lost_seen && !dropped_seen && ttft > slo {
-                lost_seen = true;
+            if !self.lost_seen && !self.dropped_seen && ttft > self.slo {
+                self.lost_seen = true;
                 snap.moment.get_or_insert(Moment::SloLost {
                     waited: t - req.tick,
                 });
             }
-            waits.push(waited);
+            self.waits.push(waited);
             // Replica 1 (index 0) is the one that fails during the incident.
-            let fails = failing && r == 0 && req.fail < config.failure;
+            let fails = failing && r == 0 && req.fail < c.failure;
             let length = if fails { 1 } else { req.service };
-            spent += u64::from(length);
-            let good = !fails && ttft <= slo;
+            self.spent += u64::from(length);
+            let good = !fails && ttft <= self.slo;
             if !good {
-                wasted += u64::from(length);
+                self.wasted += u64::from(length);
             }
-            load[r] += 1;
-            busy.push(Busy {
+            self.load[r] += 1;
+            self.busy.push(Busy {
                 replica: r,
                 ends: t + length,
                 good,
                 failed: fails,
             });
         }
-        snap.queue = queue.len() as u32;
-        snap.busy = load.clone();
-        snap.out = out;
-        if record {
-            timeline.push(snap);
-        }
     }
-    waits.sort_by(f64::total_cmp);
-    let offered = reqs.len() as u32;
-    PolicyRun {
-        policy,
-        offered,
-        rejected,
-        dropped,
-        served,
-        failed,
-        unfinished: offered - rejected - dropped - served - failed,
-        goodput: f64::from(good) / f64::from(config.ticks.max(1)),
-        wait_p95: percentile_sorted(&waits, 95.0),
-        wasted: if spent == 0 {
-            0.0
-        } else {
-            wasted as f64 / spent as f64
-        },
-        tripped_ticks,
-        timeline,
+
+    /// The run's tallies.
+    fn outcome(mut self, timeline: Vec<Snapshot>) -> PolicyRun {
+        self.waits.sort_by(f64::total_cmp);
+        let offered = self.reqs.len() as u32;
+        PolicyRun {
+            policy: self.policy,
+            offered,
+            rejected: self.rejected,
+            dropped: self.dropped,
+            served: self.served,
+            failed: self.failed,
+            unfinished: offered - self.rejected - self.dropped - self.served - self.failed,
+            goodput: f64::from(self.good) / f64::from(self.config.ticks.max(1)),
+            wait_p95: percentile_sorted(&self.waits, 95.0),
+            wasted: if self.spent == 0 {
+                0.0
+            } else {
+                self.wasted as f64 / self.spent as f64
+            },
+            tripped_ticks: self.tripped_ticks,
+            timeline,
+        }
     }
 }
 
@@ -385,4 +463,45 @@ pub fn run(config: &Config, policies: &[Policy], sweep: bool) -> Result<Outcome,
         policies: runs,
         sweep,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn empty() -> Snapshot {
+        Snapshot {
+            queue: 0,
+            busy: Vec::new(),
+            out: Vec::new(),
+            rejected: 0,
+            dropped: 0,
+            good: 0,
+            moment: None,
+        }
+    }
+
+    #[test]
+    fn a_full_queue_cap_refuses_and_marks_the_first_refusal() {
+        let config = Config {
+            cap: 2,
+            ..Config::default()
+        };
+        let arrival = Arrival {
+            tick: 0,
+            service: 1,
+            first: 0,
+            fail: 1.0,
+        };
+        let reqs = [arrival; 3];
+        let mut g = Gate::new(&config, Policy::QueueCap, &reqs);
+        let mut snap = empty();
+        g.admit(0, &mut snap);
+        assert_eq!((g.queue.len(), g.rejected, snap.rejected), (2, 1, 1));
+        assert_eq!(snap.moment, Some(Moment::FirstRefusal { queue: 2 }));
+        // With no control, all three wait.
+        let mut g = Gate::new(&config, Policy::None, &reqs);
+        g.admit(0, &mut empty());
+        assert_eq!((g.queue.len(), g.rejected), (3, 0));
+    }
 }
