@@ -11,13 +11,28 @@ use crate::params::number_text;
 /// The comparison table, preceded by what was run; with `detail`, each rule's
 /// replicas and decision reasons follow.
 pub fn text(o: &Outcome, detail: bool) -> String {
+    let mut s = heading(o);
+    notes(o, &mut s);
+    s.push('\n');
+    table(o, &mut s);
+    if detail {
+        for r in &o.rules {
+            rule_detail(o, r, &mut s);
+        }
+    }
+    s
+}
+
+/// What was run: the generated workload's settings, or the replayed
+/// trace's shape (what a reader needs to judge the table that follows).
+fn heading(o: &Outcome) -> String {
     let c = &o.config;
     let t = &o.trace;
     let ms = c.timing.in_ms();
     let unit = c.timing.unit();
     // Throughput per tick, or per second when a tick is a millisecond.
     let per = c.timing.per_second();
-    let mut s = match o.source {
+    match o.source {
         TraceSource::Generated => format!(
             "Routing Lab: {} replicas, {} requests, {}, mean prompt {} tokens (CV {}), {}% long, seed {}\n\
              Generated prompts: min {} / max {} tokens. Times in {unit}; SLO is TTFT ≤ {} {unit}.\n",
@@ -66,7 +81,14 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             t.reuse_bound * 100.0,
             c.slo_ticks()
         ),
-    };
+    }
+}
+
+/// Lines for settings that change the pool or its timing: the hardware
+/// preset, the import, unequal speeds, a replica joining late.
+fn notes(o: &Outcome, s: &mut String) {
+    let c = &o.config;
+    let unit = c.timing.unit();
     if let Some(summary) = c.timing.summary(c.kv_block_tokens) {
         s.push_str(&format!("Preset: {summary}.\n"));
     }
@@ -88,7 +110,12 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             c.scale_up_at
         ));
     }
-    s.push('\n');
+}
+
+/// The comparison: one row per rule.
+fn table(o: &Outcome, s: &mut String) {
+    let ms = o.config.timing.in_ms();
+    let per = o.config.timing.per_second();
     s.push_str(&format!(
         "{:<22} {:>9} {:>9} {:>9} {:>6} {:>7} {:>5} {:>11}\n",
         "rule",
@@ -113,61 +140,63 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             r.output_throughput * per
         ));
     }
-    if detail {
-        for r in &o.rules {
-            let origin = r.rule.origin();
-            let credit = if origin.is_textbook() {
-                String::new()
-            } else {
-                format!(" [{}]", origin.credit())
-            };
-            s.push_str(&format!(
-                "\n{}{credit}: {} finished, {} outstanding, {} {unit}, {} preemptions\n",
-                r.rule.name(),
-                r.completed,
-                r.outstanding,
-                r.ticks,
-                r.preemptions
-            ));
-            s.push_str(&format!(
-                "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10} {:>11} {:>13}\n",
-                "replica",
-                "speed",
-                "joined",
-                "assigned",
-                "completed",
-                "mean queue",
-                "utilisation",
-                "prefill share"
-            ));
-            for (i, rep) in r.replicas.iter().enumerate() {
-                s.push_str(&format!(
-                    "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10.2} {:>10.0}% {:>12.0}%\n",
-                    i + 1,
-                    number_text(rep.speed),
-                    rep.joined_at,
-                    rep.assigned,
-                    rep.completed,
-                    rep.mean_outstanding,
-                    rep.utilization * 100.0,
-                    rep.prefill_share * 100.0
-                ));
-            }
-            let reasons: Vec<String> = r
-                .reasons
-                .iter()
-                .map(|x| format!("{} {}", x.reason, x.count))
-                .collect();
-            s.push_str(&format!("  decisions: {}\n", reasons.join(", ")));
-            if !r.counterfactuals.is_empty() {
-                s.push_str(&format!(
-                    "  other rules would have agreed: {}\n",
-                    agreement(r)
-                ));
-            }
-        }
+}
+
+/// One rule's detail: its totals, each replica's share of the work, and
+/// why it made its decisions (with the other rules' agreement, when asked
+/// for).
+fn rule_detail(o: &Outcome, r: &super::RuleOutcome, s: &mut String) {
+    let unit = o.config.timing.unit();
+    let origin = r.rule.origin();
+    let credit = if origin.is_textbook() {
+        String::new()
+    } else {
+        format!(" [{}]", origin.credit())
+    };
+    s.push_str(&format!(
+        "\n{}{credit}: {} finished, {} outstanding, {} {unit}, {} preemptions\n",
+        r.rule.name(),
+        r.completed,
+        r.outstanding,
+        r.ticks,
+        r.preemptions
+    ));
+    s.push_str(&format!(
+        "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10} {:>11} {:>13}\n",
+        "replica",
+        "speed",
+        "joined",
+        "assigned",
+        "completed",
+        "mean queue",
+        "utilisation",
+        "prefill share"
+    ));
+    for (i, rep) in r.replicas.iter().enumerate() {
+        s.push_str(&format!(
+            "  {:<8} {:>5} {:>6} {:>8} {:>9} {:>10.2} {:>10.0}% {:>12.0}%\n",
+            i + 1,
+            number_text(rep.speed),
+            rep.joined_at,
+            rep.assigned,
+            rep.completed,
+            rep.mean_outstanding,
+            rep.utilization * 100.0,
+            rep.prefill_share * 100.0
+        ));
     }
-    s
+    let reasons: Vec<String> = r
+        .reasons
+        .iter()
+        .map(|x| format!("{} {}", x.reason, x.count))
+        .collect();
+    s.push_str(&format!("  decisions: {}\n", reasons.join(", ")));
+    if !r.counterfactuals.is_empty() {
+        s.push_str(&format!(
+            "  other rules would have agreed: {}\n",
+            agreement(r)
+        ));
+    }
 }
 
 /// How often each other rule would have made the same pick, from a rule's
