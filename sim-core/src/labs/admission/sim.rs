@@ -6,29 +6,31 @@
 //! arrival order to the replica with the fewest busy servers among those in
 //! rotation (ties to the lowest index); the deadline and queue-time policies
 //! check a request as it leaves the queue.
+//!
+//! This file holds the requests and what a run gives; the loop is
+//! `policy_loop.rs`, one method per phase of the tick.
 
-use alloc::collections::VecDeque;
-use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::config::{Config, Policy};
+use super::policy_loop::run_policy;
 use super::Outcome;
 use crate::choice::Choice;
 use crate::params::{Configurable, ParamError};
 use crate::rng::{stream, Rng};
-use crate::stats::percentile_sorted;
 
 /// A request as every policy sees it.
 #[derive(Clone, Copy, Debug)]
-struct Arrival {
-    tick: u32,
+pub(super) struct Arrival {
+    /// Tick it arrives.
+    pub(super) tick: u32,
     /// Service time, ticks (at least 1).
-    service: u32,
+    pub(super) service: u32,
     /// Ticks from dispatch to the first token.
-    first: u32,
+    pub(super) first: u32,
     /// Uniform draw deciding a failure on the failing replica.
-    fail: f64,
+    pub(super) fail: f64,
 }
 
 /// The pool and the queue after one tick (what a player shows).
@@ -160,184 +162,6 @@ fn arrivals(config: &Config) -> Vec<Arrival> {
         }
     }
     out
-}
-
-/// A request in service.
-#[derive(Clone, Copy)]
-struct Busy {
-    replica: usize,
-    ends: u32,
-    /// Whether its first token met the SLO.
-    good: bool,
-    failed: bool,
-}
-
-/// Run `policy` over `reqs`.
-///
-/// With `record`, the run keeps its tick-by-tick [`Snapshot`]s (the player
-/// needs them; the load sweep does not).
-fn run_policy(config: &Config, policy: Policy, reqs: &[Arrival], record: bool) -> PolicyRun {
-    let n = config.replicas as usize;
-    let slo = config.slo * config.service;
-    let bound = config.bound * config.service;
-    let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut busy: Vec<Busy> = Vec::new();
-    let mut load = vec![0u32; n];
-    let mut failures: Vec<VecDeque<u32>> = vec![VecDeque::new(); n];
-    let mut out_until = vec![0u32; n];
-    let mut waits: Vec<f64> = Vec::new();
-    let (mut rejected, mut dropped, mut served, mut failed, mut good) =
-        (0u32, 0u32, 0u32, 0u32, 0u32);
-    let (mut spent, mut wasted, mut tripped_ticks) = (0u64, 0u64, 0u32);
-    let mut timeline = Vec::with_capacity(if record { config.ticks as usize } else { 0 });
-    let mut next = 0usize;
-    let (mut lost_seen, mut refused_seen, mut dropped_seen) = (false, false, false);
-    for t in 0..config.ticks {
-        let mut snap = Snapshot {
-            queue: 0,
-            busy: Vec::new(),
-            out: Vec::new(),
-            rejected: 0,
-            dropped: 0,
-            good: 0,
-            moment: None,
-        };
-        // Servers finish.
-        busy.retain(|b| {
-            if b.ends > t {
-                return true;
-            }
-            load[b.replica] -= 1;
-            if b.failed {
-                failed += 1;
-                failures[b.replica].push_back(t);
-            } else {
-                served += 1;
-                if b.good {
-                    good += 1;
-                    snap.good += 1;
-                }
-            }
-            false
-        });
-        // The breaker counts failures in its window and trips.
-        if policy == Policy::Breaker {
-            for r in 0..n {
-                while failures[r].front().is_some_and(|&f| f + config.window <= t) {
-                    failures[r].pop_front();
-                }
-                let counted = failures[r].len() as u32;
-                if counted >= config.trip_after && out_until[r] <= t {
-                    out_until[r] = t + config.trip_for;
-                    failures[r].clear();
-                    snap.moment = Some(Moment::Trip {
-                        replica: r as u32,
-                        failures: counted,
-                    });
-                }
-            }
-        }
-        let out: Vec<bool> = out_until.iter().map(|&u| u > t).collect();
-        if out.iter().any(|&o| o) {
-            tripped_ticks += 1;
-        }
-        // Arrivals: admitted or refused.
-        while next < reqs.len() && reqs[next].tick == t {
-            if policy == Policy::QueueCap && queue.len() as u32 >= config.cap {
-                rejected += 1;
-                snap.rejected += 1;
-                if !refused_seen {
-                    refused_seen = true;
-                    snap.moment = Some(Moment::FirstRefusal {
-                        queue: queue.len() as u32,
-                    });
-                }
-            } else {
-                queue.push_back(next);
-            }
-            next += 1;
-        }
-        // Dispatch in arrival order while a replica in rotation has room.
-        let failing = config.failure > 0.0
-            && t >= config.incident_at
-            && t - config.incident_at < config.incident_for;
-        while let Some(&i) = queue.front() {
-            let Some(r) = (0..n)
-                .filter(|&r| !out[r] && load[r] < config.slots)
-                .min_by_key(|&r| (load[r], r))
-            else {
-                break;
-            };
-            queue.pop_front();
-            let req = reqs[i];
-            let waited = f64::from(t - req.tick);
-            let ttft = waited + f64::from(req.first);
-            let lost = match policy {
-                Policy::Deadline => ttft > slo,
-                Policy::QueueTime => waited > bound,
-                _ => false,
-            };
-            if lost {
-                dropped += 1;
-                snap.dropped += 1;
-                if !dropped_seen {
-                    dropped_seen = true;
-                    snap.moment = Some(Moment::FirstDrop {
-                        waited: t - req.tick,
-                    });
-                }
-                continue;
-            }
-            if !lost_seen && !dropped_seen && ttft > slo {
-                lost_seen = true;
-                snap.moment.get_or_insert(Moment::SloLost {
-                    waited: t - req.tick,
-                });
-            }
-            waits.push(waited);
-            // Replica 1 (index 0) is the one that fails during the incident.
-            let fails = failing && r == 0 && req.fail < config.failure;
-            let length = if fails { 1 } else { req.service };
-            spent += u64::from(length);
-            let good = !fails && ttft <= slo;
-            if !good {
-                wasted += u64::from(length);
-            }
-            load[r] += 1;
-            busy.push(Busy {
-                replica: r,
-                ends: t + length,
-                good,
-                failed: fails,
-            });
-        }
-        snap.queue = queue.len() as u32;
-        snap.busy = load.clone();
-        snap.out = out;
-        if record {
-            timeline.push(snap);
-        }
-    }
-    waits.sort_by(f64::total_cmp);
-    let offered = reqs.len() as u32;
-    PolicyRun {
-        policy,
-        offered,
-        rejected,
-        dropped,
-        served,
-        failed,
-        unfinished: offered - rejected - dropped - served - failed,
-        goodput: f64::from(good) / f64::from(config.ticks.max(1)),
-        wait_p95: percentile_sorted(&waits, 95.0),
-        wasted: if spent == 0 {
-            0.0
-        } else {
-            wasted as f64 / spent as f64
-        },
-        tripped_ticks,
-        timeline,
-    }
 }
 
 /// Loads of the goodput sweep, as shares of capacity (each a steady load:
