@@ -16,6 +16,7 @@
 //! holds the article's claims over seeds 1–100.
 
 mod config;
+mod policy_loop;
 mod report;
 mod sim;
 

@@ -28,7 +28,11 @@
 //! holds the article's claims over seeds.
 
 mod config;
+mod control;
+mod gateway;
+mod pool;
 mod report;
+mod scaler_loop;
 mod sim;
 
 pub use config::{Config, Router, Scaler};

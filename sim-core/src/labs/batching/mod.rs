@@ -25,6 +25,7 @@
 //!   Occupancy = occupied slot-iterations / (slots × iterations to drain).
 
 mod config;
+mod iteration;
 mod report;
 mod sim;
 

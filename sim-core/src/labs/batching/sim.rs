@@ -1,12 +1,13 @@
-//! The batching player's iteration loop.
+//! The batching player's outcome and its runs: every mode on the config's
+//! trace, and the chunk budget sweep. One mode's iterations are played in
+//! `iteration.rs`, one method per phase of an iteration.
 
-use alloc::collections::VecDeque;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::config::{BatchRequest, Config, Mode};
+use super::iteration::BatchLoop;
 use crate::params::{Configurable, ParamError};
 
 /// What one slot did in one iteration.
@@ -271,14 +272,6 @@ pub fn run(config: &Config, modes: &[Mode]) -> Result<Outcome, ParamError> {
     })
 }
 
-#[derive(Clone, Copy)]
-struct Seq {
-    req: usize,
-    prefill_left: u32,
-    emitted: u32,
-    admitted: u32,
-}
-
 /// Play `trace` (sorted by arrival) on `slots` slots in `mode`.
 pub fn simulate(
     trace: &[BatchRequest],
@@ -287,192 +280,10 @@ pub fn simulate(
     prefill_first: bool,
     mode: Mode,
 ) -> ModeRun {
-    let n = trace.len();
-    let mut slot: Vec<Option<Seq>> = vec![None; slots];
-    let mut waiting: VecDeque<usize> = VecDeque::new();
-    let mut next = 0usize;
-    let mut admitted = 0u32;
-    let mut first: Vec<Option<u32>> = vec![None; n];
-    let mut last: Vec<u32> = vec![0; n];
-    let mut prefilled: Vec<u32> = vec![0; n];
-    let mut completed: Vec<String> = Vec::new();
-    let mut detail = Vec::new();
-    let (mut occupied, mut zero) = (0u32, 0u32);
-    let mut t = 0u32;
-    // The previous iteration's condition (flagged or not), for onsets.
-    let mut previous: Option<BatchMoment> = None;
-    // A generous bound: every request served alone, one after another, plus arrivals.
-    let bound = trace
-        .iter()
-        .map(|r| r.arrival + r.prefill + r.output)
-        .sum::<u32>()
-        + trace.len() as u32
-        + 2;
-    while completed.len() < n && t < bound {
-        t += 1;
-        while next < n && trace[next].arrival < t {
-            waiting.push_back(next);
-            next += 1;
-        }
-        let all_free = slot.iter().all(Option::is_none);
-        let mut events: Vec<BatchEvent> = Vec::new();
-        if mode != Mode::Static || all_free {
-            for (idx, s) in slot.iter_mut().enumerate() {
-                if s.is_none() {
-                    if let Some(req) = waiting.pop_front() {
-                        admitted += 1;
-                        events.push(BatchEvent::Admitted {
-                            label: trace[req].label.clone(),
-                            slot: idx as u32,
-                        });
-                        *s = Some(Seq {
-                            req,
-                            prefill_left: trace[req].prefill.max(1),
-                            emitted: 0,
-                            admitted,
-                        });
-                    }
-                }
-            }
-        }
-        let any_prefill = slot.iter().flatten().any(|s| s.prefill_left > 0);
-        let mut states: Vec<SlotState> = vec![SlotState::Idle; slots];
-        let mut out = 0u32;
-        let mut work: Vec<bool> = vec![false; slots];
-        match mode {
-            Mode::Static | Mode::Continuous => {
-                for (i, s) in slot.iter().enumerate() {
-                    if let Some(s) = s {
-                        work[i] = (s.prefill_left > 0) == any_prefill;
-                    }
-                }
-            }
-            Mode::Chunked => {
-                let mut units = chunk_budget;
-                let mut pre: Vec<(u32, usize)> = slot
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| s.filter(|s| s.prefill_left > 0).map(|s| (s.admitted, i)))
-                    .collect();
-                pre.sort();
-                let mut dec: Vec<(u32, usize)> = slot
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, s)| s.filter(|s| s.prefill_left == 0).map(|s| (s.admitted, i)))
-                    .collect();
-                dec.sort();
-                let decoders: Vec<usize> = dec.iter().map(|d| d.1).collect();
-                let (first, second): (Vec<usize>, Vec<usize>) = if prefill_first {
-                    (pre.iter().map(|p| p.1).collect(), decoders)
-                } else {
-                    (decoders, pre.iter().map(|p| p.1).collect())
-                };
-                for i in first.into_iter().chain(second) {
-                    if units == 0 {
-                        break;
-                    }
-                    work[i] = true;
-                    units -= 1;
-                }
-            }
-        }
-        for (i, s) in slot.iter_mut().enumerate() {
-            let Some(seq) = s else { continue };
-            occupied += 1;
-            let label = trace[seq.req].label.clone();
-            if !work[i] {
-                states[i] = SlotState::Stalled { label };
-            } else if seq.prefill_left > 0 {
-                seq.prefill_left -= 1;
-                if seq.prefill_left == 0 {
-                    prefilled[seq.req] = t;
-                    events.push(BatchEvent::PrefillDone {
-                        label: label.clone(),
-                    });
-                }
-                states[i] = SlotState::Prefill { label };
-            } else {
-                seq.emitted += 1;
-                out += 1;
-                if first[seq.req].is_none() {
-                    events.push(BatchEvent::FirstToken {
-                        label: label.clone(),
-                    });
-                }
-                first[seq.req].get_or_insert(t);
-                last[seq.req] = t;
-                states[i] = SlotState::Decode { label };
-                if seq.emitted >= trace[seq.req].output.max(1) {
-                    events.push(BatchEvent::Finished {
-                        label: trace[seq.req].label.clone(),
-                    });
-                    completed.push(trace[seq.req].label.clone());
-                    *s = None;
-                }
-            }
-        }
-        zero += u32::from(out == 0);
-        let idle = states.iter().filter(|s| **s == SlotState::Idle).count() as u32;
-        let now = if idle > 0 && !waiting.is_empty() {
-            Some(BatchMoment::IdleWhileWaiting {
-                idle,
-                waiting: waiting.len() as u32,
-            })
-        } else if out == 0 && idle < slots as u32 {
-            Some(BatchMoment::ZeroOutput)
-        } else {
-            None
-        };
-        // Flag where a stretch starts, not every iteration it lasts.
-        let continues = matches!((&now, &previous), (Some(a), Some(b))
-            if core::mem::discriminant(a) == core::mem::discriminant(b));
-        let moment = if continues { None } else { now };
-        previous = now;
-        detail.push(IterationDetail {
-            iteration: t,
-            slots: states,
-            output_tokens: out,
-            zero_output: out == 0,
-            waiting: waiting.iter().map(|&r| trace[r].label.clone()).collect(),
-            completed: completed.clone(),
-            events,
-            moment,
-        });
+    let mut play = BatchLoop::new(trace, slots, chunk_budget, prefill_first, mode);
+    let bound = play.bound();
+    while play.completed.len() < trace.len() && play.t < bound {
+        play.iteration();
     }
-    let requests: Vec<RequestStats> = trace
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let f = first[i].unwrap_or(0);
-            RequestStats {
-                label: r.label.clone(),
-                ttft: f.saturating_sub(r.arrival),
-                mean_gap: Some(
-                    f64::from(last[i].saturating_sub(prefilled[i])) / f64::from(r.output.max(1)),
-                ),
-                inter_token_gap: (r.output > 1)
-                    .then(|| f64::from(last[i].saturating_sub(f)) / f64::from(r.output - 1)),
-                finished: last[i],
-            }
-        })
-        .collect();
-    let gaps: Vec<f64> = requests.iter().filter_map(|r| r.mean_gap).collect();
-    ModeRun {
-        mode,
-        iterations: t,
-        zero_output_iterations: zero,
-        slot_occupancy: if t == 0 {
-            0.0
-        } else {
-            f64::from(occupied) / (slots as f64 * f64::from(t))
-        },
-        occupied_slot_iterations: occupied,
-        mean_gap: if gaps.is_empty() {
-            0.0
-        } else {
-            gaps.iter().sum::<f64>() / gaps.len() as f64
-        },
-        requests,
-        iterations_detail: detail,
-    }
+    play.finish()
 }

@@ -18,6 +18,8 @@
 mod config;
 mod outcome;
 mod report;
+mod scheduler_loop;
+mod scheduling;
 mod sim;
 
 pub use config::{Config, Scheduler, Shape, TENANTS};

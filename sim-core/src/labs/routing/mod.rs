@@ -14,6 +14,7 @@
 
 mod arrivals;
 mod config;
+mod dispatch;
 mod outcome;
 pub mod player;
 mod record;
@@ -21,8 +22,10 @@ mod report;
 mod series;
 mod shadows;
 mod sim;
+mod step;
 #[cfg(test)]
 mod stepwise;
+mod summary;
 mod tick;
 pub mod work;
 
