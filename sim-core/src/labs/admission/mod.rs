@@ -16,7 +16,6 @@
 //! holds the article's claims over seeds 1–100.
 
 mod config;
-mod policy_loop;
 mod report;
 mod sim;
 
