@@ -71,22 +71,31 @@ test('a payload in every query key of every lab stays text', async () => {
     return page;
   };
   const shell = ['embed', 'controls', 'autoplay', 'theme', 'step', 'view', 'trace', 'vs'];
+  const unread = [];
   for (const lab of LABS) {
     const keys = [...lab.params.map((p) => p.key), ...(lab.focus ? [lab.focus.key] : []), ...shell];
-    // Every key at once, then each key alone (so one bad value cannot mask another's path).
+    // Every key at once. The page reads each key on its own and names each
+    // refused value in a notice, so a key named there had its own path run
+    // (one load, where a load per key took over three minutes).
     const all = new URLSearchParams([['lab', lab.id], ...keys.map((k) => [k, PAYLOAD])]);
     await open(`${env.srv.base}?${all}`);
-    assert.ok((await page.locator('.notice').count()) >= 1, `${lab.id}: the refused values are reported`);
     await assertInert(page, `${lab.id}: all keys`);
-    // Each key alone: its value is read (and refused or echoed) as the page
-    // mounts, so the page is checked once mounted, without waiting for its
-    // run (the load above waited for every key's run at once).
-    for (const k of keys) {
-      const one = new URLSearchParams([['lab', lab.id], [k, PAYLOAD]]);
-      await open(`${env.srv.base}?${one}`, { settle: false });
-      await assertInert(page, `${lab.id}: ${k}`);
+    const said = (await page.locator('.notice').allTextContents()).join('\n');
+    for (const k of lab.params.map((p) => p.key)) {
+      assert.ok(said.includes(`“${k}=`), `${lab.id}: the refused ${k}= is named in a notice`);
+    }
+    // Keys this lab does not name (a shell key it has no use for, such as
+    // step= without a player) are tried again without the others, so no
+    // refusal elsewhere can stand in front of their path.
+    const quiet = keys.filter((k) => !said.includes(`“${k}=`));
+    if (quiet.length) {
+      unread.push(`${lab.id}: ${quiet.join(', ')}`);
+      const some = new URLSearchParams([['lab', lab.id], ...quiet.map((k) => [k, PAYLOAD])]);
+      await open(`${env.srv.base}?${some}`, { settle: false });
+      await assertInert(page, `${lab.id}: ${quiet.join(', ')}`);
     }
   }
+  console.log(`keys no notice named (loaded again on their own): ${unread.join('; ')}`);
   // An unknown lab id is echoed in a notice, as text.
   await page.goto(`${env.srv.base}?${new URLSearchParams([['lab', PAYLOAD]])}`);
   await page.locator('.notice').first().waitFor();

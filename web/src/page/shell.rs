@@ -206,18 +206,27 @@ fn vs_picker(state: State) -> impl IntoView {
             {rest}
         })
     };
+    if !open {
+        // Locked by `controls=`: the choice is stated as text, not a dead
+        // select (and nothing when there is no second item).
+        let chosen = move || {
+            let f = focus?;
+            let title = (f.options)().get(state.vs.get()?)?.title;
+            Some(view! { <span class="vs-picker">"Side by side with " {title}</span> })
+        };
+        return chosen.into_any();
+    }
     view! {
         <label class="vs-picker">
             "Side by side with "
-            <select id="vs-rule" disabled=!open on:change=move |ev| {
+            <select id="vs-rule" on:change=move |ev| {
                 let v = event_target_value(&ev);
-                if open {
-                    let pick = focus.and_then(|f| (f.options)().iter().position(|o| o.name == v));
-                    state.vs.set(pick);
-                }
+                let pick = focus.and_then(|f| (f.options)().iter().position(|o| o.name == v));
+                state.vs.set(pick);
             }>{options}</select>
         </label>
     }
+    .into_any()
 }
 
 /// One lab's page, from its description.
