@@ -6,7 +6,7 @@
 // on screen under a short sticky bar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useAppAndBrowser, watchedPage, settled } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, settled, frames } from './harness.mjs';
 
 const env = await useAppAndBrowser();
 
@@ -61,6 +61,43 @@ for (const [tour, steps] of Object.entries(TOURS)) {
     assert.deepEqual(problems, []);
   });
 }
+
+test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the top and at the end of the page', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const report = [];
+  // Where #tour-next is, and whether a tap at its centre reaches it (not a
+  // bar or a panel drawn over it).
+  const where = () => page.evaluate(() => {
+    const b = document.querySelector('#tour-next');
+    const r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, reached: !!hit && b.contains(hit), h: innerHeight, w: innerWidth };
+  });
+  for (const [width, height] of [[360, 800], [1280, 800]]) {
+    await page.setViewportSize({ width, height });
+    let worst = 0;
+    for (const [tour, steps] of Object.entries(TOURS)) {
+      await page.goto(`${env.srv.base}?tour=${tour}&stop=1`);
+      for (let i = 1; i <= steps; i++) {
+        await page.waitForFunction((n) => new URL(location.href).searchParams.get('stop') === String(n), i);
+        await settled(page, 10_000);
+        for (const end of [false, true]) {
+          await page.evaluate((e) => window.scrollTo(0, e ? document.body.scrollHeight : 0), end);
+          await frames(page, 2);
+          const r = await where();
+          const at = `${tour} step ${i} at ${width} px, ${end ? 'end' : 'top'} of the page`;
+          assert.ok(r.top >= 0 && r.bottom <= r.h && r.left >= 0 && r.right <= r.w, `${at}: Next at ${Math.round(r.top)}–${Math.round(r.bottom)} px`);
+          assert.ok(r.reached, `${at}: something covers Next`);
+          worst = Math.max(worst, r.bottom);
+        }
+        if (i < steps) await page.locator('#tour-next').click();
+      }
+    }
+    report.push(`${width} px: lowest Next bottom ${Math.round(worst)} of ${height} px`);
+  }
+  console.log(`tour Next on screen on all ${Object.values(TOURS).reduce((a, b) => a + b)} steps; ${report.join('; ')}`);
+  assert.deepEqual(problems, []);
+});
 
 test('the home page opens on the first tour step, requests moving within two seconds', async () => {
   const { page, problems } = await watchedPage(env.browser.context);

@@ -795,6 +795,10 @@ pub enum Problem {
         /// What this one must be, in words.
         why: String,
     },
+    /// In range, but the configuration as a whole cannot run with it: why,
+    /// as a clause that reads on its own ("Llama 3 70B in BF16 needs 141 GB
+    /// of weights, …; raise tp or use fp8").
+    Unfit(String),
     /// Longer than any value of the parameter can be: refused unread.
     TooLong {
         /// The most characters a value may have.
@@ -819,6 +823,7 @@ impl fmt::Display for Problem {
             Problem::Invalid(why) => write!(f, "must be {why}"),
             Problem::Below(other) => write!(f, "must be at least {other}"),
             Problem::Against { why, .. } => write!(f, "must be {why}"),
+            Problem::Unfit(why) => write!(f, "does not fit: {why}"),
             Problem::TooLong { max, had } => write!(
                 f,
                 "must be at most {max} characters long; this value has {}",

@@ -17,6 +17,11 @@ pub struct CanvasBackend {
     /// VENDORED.md): setting `font` makes the browser parse it again, and a
     /// chart's labels nearly all share one font.
     font: String,
+    /// Device pixels per CSS pixel (patched, see VENDORED.md): the canvas
+    /// holds `ratio` times its CSS size in pixels, the context is scaled
+    /// by `ratio`, and the backend reports the CSS size, so a chart is laid
+    /// out in CSS pixels and drawn sharp on a high-density screen.
+    ratio: f64,
 }
 
 pub struct CanvasError(String);
@@ -50,7 +55,25 @@ impl CanvasBackend {
             canvas,
             context,
             font: String::new(),
+            ratio: 1.0,
         })
+    }
+
+    /// Like [`CanvasBackend::with_canvas_object`], for a canvas whose
+    /// pixel size is `ratio` times the size to lay the drawing out in
+    /// (pass `window.devicePixelRatio`, with the canvas's `width` and
+    /// `height` set to its CSS size times it). The context is scaled by
+    /// `ratio` and [`DrawingBackend::get_size`] reports the pixel size
+    /// divided by it.
+    pub fn with_canvas_object_and_ratio(canvas: HtmlCanvasElement, ratio: f64) -> Option<Self> {
+        let mut backend = Self::init_backend(canvas)?;
+        let ratio = if ratio.is_finite() && ratio > 0.0 { ratio } else { 1.0 };
+        backend
+            .context
+            .set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0)
+            .ok()?;
+        backend.ratio = ratio;
+        Some(backend)
     }
 
     /// Create a new drawing backend backed with an HTML5 canvas object with given Id
@@ -88,7 +111,8 @@ impl DrawingBackend for CanvasBackend {
     type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        (self.canvas.width(), self.canvas.height())
+        let css = |px: u32| (f64::from(px) / self.ratio).round() as u32;
+        (css(self.canvas.width()), css(self.canvas.height()))
     }
 
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {

@@ -550,9 +550,35 @@ impl dyn AnyPage {
         let mut next = self.config_of(config)?.boxed();
         Some(match erased::set_checked(&mut *next, key, value)? {
             Ok(()) => Ok(Shared::from_config(next)),
-            Err(e) => Err(format!("{} {}", e.key, e.problem)),
+            Err(e) => {
+                let kept = self.get_text(config, key).unwrap_or_default();
+                Err(refusal(key, &kept, &e))
+            }
         })
     }
+}
+
+/// The sentence shown beside a control whose new value is refused: what is
+/// wrong, and that the value the results are of stays.
+pub fn refusal(key: &str, kept: &str, e: &sim_core::params::ParamError) -> String {
+    let what = match &e.problem {
+        // A clause that names the whole problem (a model too big for its
+        // GPUs): it stands as the sentence's start.
+        sim_core::params::Problem::Unfit(why) => {
+            let mut c = why.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        }
+        _ => format!("{} {}", e.key, e.problem),
+    };
+    let kept = if kept.is_empty() { "empty" } else { kept };
+    let mut k = key.chars();
+    let key: String = k
+        .next()
+        .map(|f| f.to_uppercase().chain(k).collect())
+        .unwrap_or_default();
+    format!("{what}. {key} stays {kept}.")
 }
 
 impl<L> AnyPage for Page<L>
@@ -767,5 +793,33 @@ where
             .iter()
             .map(|c| (c.id, (c.spec)(&view, &theme)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod refusal_tests {
+    use sim_core::labs::routing::Config;
+    use sim_core::params::{erased, AnyConfig};
+
+    /// A model too big for its GPU, picked in milliseconds mode: the
+    /// sentence says why and what stays, with no "gpu must be …" in front.
+    #[test]
+    fn a_model_that_does_not_fit_is_refused_in_a_sentence() {
+        let mut c = Config::default();
+        let c: &mut dyn AnyConfig = &mut c;
+        for (k, v) in [("gpu", "h100"), ("model", "llama-3.1-8b"), ("tp", "1")] {
+            erased::set_checked(c, k, v).unwrap().unwrap();
+        }
+        let e = erased::set_checked(c, "model", "llama-3-70b")
+            .unwrap()
+            .unwrap_err();
+        let said = super::refusal("model", "llama-3.1-8b", &e);
+        println!("{said}");
+        assert!(said.starts_with("Llama 3 70B in BF16 needs"), "{said}");
+        assert!(
+            said.ends_with("raise tp or use fp8. Model stays llama-3.1-8b."),
+            "{said}"
+        );
+        assert!(!said.contains("must be"), "{said}");
     }
 }

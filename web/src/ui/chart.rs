@@ -56,7 +56,11 @@ pub fn draw_linked(
         if let Some(spec) = spec(&theme) {
             let failed = match crate::ui::plot::draw_on_canvas(&c, &spec, &theme, (w, h)) {
                 Ok(area) => {
-                    *drawn.borrow_mut() = Some(Drawn { spec, area });
+                    *drawn.borrow_mut() = Some(Drawn {
+                        spec,
+                        area,
+                        width: w.round().max(200.0),
+                    });
                     None
                 }
                 Err(e) => Some(format!("Chart could not be drawn: {e}")),

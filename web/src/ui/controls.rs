@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use sim_core::params::{Opt, Shape, Show, Spec, Tier, When};
+use wasm_bindgen::JsCast;
 
 use crate::ui::format::{fixed, real_text, thousands};
 
@@ -262,14 +263,71 @@ struct Ctx {
     get: Getter,
     set: Setter,
     defer: Option<Deferred>,
-    refused: RwSignal<Option<String>>,
+    /// The control whose last value was refused, and why.
+    refused: RwSignal<Option<(&'static str, String)>>,
 }
 
 impl Ctx {
-    fn apply(&self, key: &str, value: &str) {
+    /// Apply `value` to `key`; on a refusal, say why beside that control.
+    /// Returns whether the value was taken.
+    fn apply(&self, key: &'static str, value: &str) -> bool {
         match (self.set)(key, value) {
-            Ok(()) => self.refused.set(None),
-            Err(why) => self.refused.set(Some(why)),
+            Ok(()) => {
+                self.refused.set(None);
+                true
+            }
+            Err(why) => {
+                self.refused.set(Some((key, why)));
+                false
+            }
+        }
+    }
+
+    /// Apply the value an element's change event carries; a refused value
+    /// is taken back out of the element, so the control shows the state
+    /// the results are of (the signal did not change, so nothing else
+    /// would redraw it).
+    fn apply_from(&self, ev: &leptos::ev::Event, key: &'static str, value: &str) {
+        if self.apply(key, value) {
+            return;
+        }
+        let kept = (self.get)(key);
+        let Some(target) = ev.target() else {
+            return;
+        };
+        if let Some(select) = target.dyn_ref::<web_sys::HtmlSelectElement>() {
+            select.set_value(&kept);
+        } else if let Some(input) = target.dyn_ref::<web_sys::HtmlInputElement>() {
+            match input.type_().as_str() {
+                "radio" => {
+                    input.set_checked(false);
+                    let doc = input.owner_document();
+                    let sel = format!("input[name=\"{key}\"][value=\"{kept}\"]");
+                    if let Some(Ok(Some(e))) = doc.map(|d| d.query_selector(&sel)) {
+                        if let Some(old) = e.dyn_ref::<web_sys::HtmlInputElement>() {
+                            old.set_checked(true);
+                        }
+                    }
+                }
+                "checkbox" => input.set_checked(kept == "1"),
+                // A range's position is not its value's text: its own view
+                // puts it back.
+                "range" => {}
+                _ => input.set_value(&kept),
+            }
+        }
+    }
+
+    /// The refusal of `key`'s last value, beside that control.
+    fn refusal(&self, key: &'static str) -> impl IntoView {
+        let refused = self.refused;
+        move || {
+            refused.with(|r| match r {
+                Some((k, why)) if *k == key => Some(view! {
+                    <p class="notice error control-refusal" role="alert" id=format!("{key}-refused")>{why.clone()}</p>
+                }),
+                _ => None,
+            })
         }
     }
 }
@@ -330,6 +388,8 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
     let deferred = ctx.defer.as_ref().is_some_and(|d| d(key));
     let (on_input, on_change) = (ctx.clone(), ctx.clone());
     let (kind_in, kind_ch) = (kind.clone(), kind);
+    let (position_in, position_ch) = (position.clone(), position.clone());
+    let refusal = ctx.refusal(key);
     view! {
         <div class="slider" data-control=key hidden=hidden>
             <div class="slider-head">
@@ -344,20 +404,33 @@ fn range_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                     let v = event_target_value(&ev);
                     if deferred {
                         dragged.set(v.parse::<f64>().ok());
-                    } else {
-                        on_input.apply(key, &range_value(&v, &kind_in));
+                    } else if !on_input.apply(key, &range_value(&v, &kind_in)) {
+                        put_back(&ev, &position_in());
                     }
                 }
                 on:change=move |ev| {
                     if deferred {
                         dragged.set(None);
-                        on_change.apply(key, &range_value(&event_target_value(&ev), &kind_ch));
+                        if !on_change.apply(key, &range_value(&event_target_value(&ev), &kind_ch)) {
+                            put_back(&ev, &position_ch());
+                        }
                     }
                 } />
             <div class="slider-hint" id=hint_id(key)><span>{hint}</span></div>
+            {refusal}
         </div>
     }
     .into_any()
+}
+
+/// Put a range's thumb back at `position` (its value was refused).
+fn put_back(ev: &leptos::ev::Event, position: &f64) {
+    if let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        input.set_value(&real_text(*position));
+    }
 }
 
 /// A checkbox; its value is "1" or "0".
@@ -367,16 +440,18 @@ fn check_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
     let ctx = ctx.clone();
     let hint = (!c.hint.is_empty())
         .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
+    let refusal = ctx.refusal(key);
     view! {
         <div class="check" data-control=key hidden=hidden>
             <label>
                 <input type="checkbox" id=key
                     aria-describedby=(!c.hint.is_empty()).then(|| hint_id(key))
                     prop:checked=move || get(key) == "1"
-                    on:change=move |ev| ctx.apply(key, if event_target_checked(&ev) { "1" } else { "0" }) />
+                    on:change=move |ev| ctx.apply_from(&ev, key, if event_target_checked(&ev) { "1" } else { "0" }) />
                 {format!(" {}", c.label)}
             </label>
             {hint}
+            {refusal}
         </div>
     }
     .into_any()
@@ -394,6 +469,7 @@ fn choice_view(
     let key = c.key;
     if compact && options.len() > 4 {
         let (get, ctx) = (Arc::clone(&ctx.get), ctx.clone());
+        let refusal = ctx.refusal(key);
         let items = options
             .iter()
             .map(|o| view! { <option value=o.name>{o.title}</option> })
@@ -402,7 +478,8 @@ fn choice_view(
             <div class="focus-select" data-control=key hidden=hidden>
                 <label for=key>{c.label}</label>
                 <select id=key name=key prop:value=move || get(key)
-                    on:change=move |ev| ctx.apply(key, &event_target_value(&ev))>{items}</select>
+                    on:change=move |ev| ctx.apply_from(&ev, key, &event_target_value(&ev))>{items}</select>
+                {refusal}
             </div>
         }
         .into_any();
@@ -418,16 +495,18 @@ fn choice_view(
                 <div class="rule-option">
                     <input type="radio" name=key id=id.clone() value=name
                         prop:checked=move || get(key) == name
-                        on:change=move |_| ctx.apply(key, name) />
+                        on:change=move |ev| ctx.apply_from(&ev, key, name) />
                     <label for=id><span class="rule-name">{o.title}</span>{doc}</label>
                 </div>
             }
         })
         .collect_view();
+    let refusal = ctx.refusal(key);
     view! {
         <fieldset class="rule-picker" data-control=key hidden=hidden>
             <legend>{c.label}</legend>
             {items}
+            {refusal}
         </fieldset>
     }
     .into_any()
@@ -442,7 +521,8 @@ fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
         .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
     let described = (!c.hint.is_empty()).then(|| hint_id(key));
     let value = move || get(key);
-    let change = move |ev: leptos::ev::Event| apply.apply(key, &event_target_value(&ev));
+    let refusal = apply.refusal(key);
+    let change = move |ev: leptos::ev::Event| apply.apply_from(&ev, key, &event_target_value(&ev));
     match c.kind {
         ControlKind::Number { min, max } => view! {
             <div class="seed-row" data-control=key hidden=hidden>
@@ -450,6 +530,7 @@ fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 <input id=key type="number" min=real_text(min) max=real_text(max) step="any"
                     inputmode="decimal" aria-describedby=described prop:value=value on:change=change />
                 {hint}
+                {refusal}
             </div>
         }
         .into_any(),
@@ -459,6 +540,7 @@ fn field_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
                 <input id=key type="text" spellcheck="false" autocomplete="off"
                     aria-describedby=described prop:value=value on:change=change />
                 {hint}
+                {refusal}
             </div>
         }
         .into_any(),
@@ -475,7 +557,7 @@ fn control_view(c: &ControlSpec, ctx: &Ctx, compact: bool, hidden: bool) -> AnyV
         ControlKind::Button => {
             let (key, ctx) = (c.key, ctx.clone());
             view! {
-                <button type="button" id=key data-control=key hidden=hidden on:click=move |_| ctx.apply(key, "")>{c.label}</button>
+                <button type="button" id=key data-control=key hidden=hidden on:click=move |_| { ctx.apply(key, ""); }>{c.label}</button>
             }
             .into_any()
         }
@@ -548,11 +630,9 @@ pub fn Controls(
             </details>
         }
     });
-    let refused = ctx.refused;
     view! {
         <div class="controls-panel">
             <div class="controls-list">{main}{more}</div>
-            {move || refused.get().map(|why| view! { <p class="notice error" role="alert">{why}</p> })}
         </div>
     }
 }

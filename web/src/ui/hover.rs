@@ -22,8 +22,11 @@ pub type PickFn = std::sync::Arc<dyn Fn(f64) + Send + Sync>;
 pub struct Drawn {
     /// The spec drawn.
     pub spec: ChartSpec,
-    /// Where its plot landed on the canvas.
+    /// Where its plot landed on the canvas (in the drawing's own pixels).
     pub area: PlotArea,
+    /// The drawing's width in those pixels (CSS pixels: the canvas holds
+    /// device pixels, `devicePixelRatio` times more).
+    pub width: f64,
 }
 
 /// The canvas an event's listener sits on.
@@ -63,7 +66,7 @@ fn show(canvas: &web_sys::HtmlCanvasElement, d: &Drawn, x: f64) {
     }
     let px = d.area.pixel_x(&d.spec, x);
     let width = f64::from(canvas.client_width().max(1));
-    let scale = width / f64::from(canvas.width().max(1));
+    let scale = width / d.width.max(1.0);
     let left = canvas.offset_left() as f64 + px * scale;
     let style = t.style();
     // Keep the box over the canvas: flip to the left past the middle.
@@ -104,7 +107,7 @@ impl Hover {
         let c = canvas_of(e)?;
         let d = self.drawn.borrow();
         let d = d.as_ref()?;
-        let scale = f64::from(c.width().max(1)) / f64::from(c.client_width().max(1));
+        let scale = d.width.max(1.0) / f64::from(c.client_width().max(1));
         d.area.data_x(&d.spec, f64::from(e.offset_x()) * scale)
     }
 

@@ -7,6 +7,7 @@
 //! and mesh cost 9.2 KB gzipped).
 
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 
@@ -421,12 +422,19 @@ fn draw_legend<DB: DrawingBackend>(
     for ((label, color, mark), (x, row)) in entries.iter().zip(&layout) {
         let y = 10 + row * 16;
         let thickness = if *mark == Mark::Area { 10 } else { 3 };
-        strip
-            .draw(&PathElement::new(
-                vec![(x + 4, y), (x + 20, y)],
+        let sample = vec![(x + 4, y), (x + 20, y)];
+        let line = matches!(mark, Mark::Line | Mark::LineDots);
+        if line && !crate::ui::theme::distinct(*color) {
+            strip.draw(&DashedPathElement::new(
+                sample,
+                5,
+                3,
                 color.stroke_width(thickness),
             ))
-            .map_err(err)?;
+        } else {
+            strip.draw(&PathElement::new(sample, color.stroke_width(thickness)))
+        }
+        .map_err(err)?;
         strip
             .draw(&Text::new(
                 label.to_string(),
@@ -625,11 +633,16 @@ fn draw_series<DB: DrawingBackend>(
                 .map_err(err)?,
             Mark::Dots => dots(&s.points, 4, color.filled())?,
             Mark::Line | Mark::LineDots => {
+                // Past the palette's first colours, hue alone does not tell
+                // lines apart for every reader: a dash is the second cue.
+                let dashed = !crate::ui::theme::distinct(color);
                 for run in clipped(&s.points, lo, hi) {
-                    root.draw(&PathElement::new(
-                        run.into_iter().map(|p| f.at(p)).collect::<Vec<_>>(),
-                        color.stroke_width(2),
-                    ))
+                    let at: Vec<_> = run.into_iter().map(|p| f.at(p)).collect();
+                    if dashed {
+                        root.draw(&DashedPathElement::new(at, 7, 4, color.stroke_width(2)))
+                    } else {
+                        root.draw(&PathElement::new(at, color.stroke_width(2)))
+                    }
                     .map_err(err)?;
                 }
             }
@@ -657,15 +670,25 @@ pub fn draw_on_canvas(
     theme: &ChartTheme,
     (css_width, css_height): (f64, f64),
 ) -> Result<PlotArea, String> {
-    let width = (css_width.round() as u32).max(200);
-    let height = (css_height.round() as u32).max(150);
-    if canvas.width() != width {
-        canvas.set_width(width);
+    // Laid out in CSS pixels, drawn in device pixels: on a 2× screen the
+    // canvas holds twice its CSS size in pixels (a 1× canvas is stretched,
+    // and blurs).
+    let ratio = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 4.0);
+    let width = css_width.round().max(200.0);
+    let height = css_height.round().max(150.0);
+    let (pw, ph) = (
+        (width * ratio).round() as u32,
+        (height * ratio).round() as u32,
+    );
+    if canvas.width() != pw {
+        canvas.set_width(pw);
     }
-    if canvas.height() != height {
-        canvas.set_height(height);
+    if canvas.height() != ph {
+        canvas.set_height(ph);
     }
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())
+    let backend = CanvasBackend::with_canvas_object_and_ratio(canvas.clone(), ratio)
         .ok_or("this browser gave no 2D canvas context")?;
     draw(backend.into_drawing_area(), spec, theme)
 }

@@ -4,17 +4,35 @@
 use plotters::style::RGBColor;
 use wasm_bindgen::JsCast;
 
-/// One colour per replica, in order. Each has a relative luminance of about
-/// 0.2, so it keeps at least 3:1 contrast (WCAG's figure for graphics)
-/// against every background of both themes, from the light theme's white to
-/// the dark theme's panels (the test below reads them from the stylesheet):
-/// a replica reads the same in either theme. The first seven are told apart
-/// by hue with the widest gaps (the pools readers usually pick); the rest
-/// keep a 16-replica pool free of repeats.
+/// One colour per replica, in order. Each has a relative luminance between
+/// about 0.15 and 0.3, so it keeps at least 3:1 contrast (WCAG's figure for
+/// graphics) against every background of both themes, from the light
+/// theme's white to the dark theme's panels (the test below reads them from
+/// the stylesheet): a replica reads the same in either theme. The first
+/// [`DISTINCT`] differ in lightness as well as hue: they came from a search
+/// over colours inside that contrast band for the widest smallest gap
+/// (CIE76 ΔE in CIELAB) with normal vision and under simulated
+/// deuteranopia and protanopia (the full-severity matrices of Machado,
+/// Oliveira and Fernandes, 2009). The rest keep a 16-replica pool free of
+/// repeats, and their lines are dashed.
 pub const REPLICA_HEX: [&str; 16] = [
-    "#177AEB", "#BE6400", "#008E51", "#CC46AA", "#897D00", "#E63939", "#008A8A", "#9461DB",
+    "#2D68FF", "#FF061C", "#569E38", "#825EC2", "#6B748A", "#589160", "#008A8A", "#9461DB",
     "#378D00", "#BD5D7D", "#A27057", "#42849A", "#7C7C7C", "#6F6FC8", "#C230F2", "#8B7A4A",
 ];
+
+/// How many colours of [`REPLICA_HEX`] are told apart by colour alone,
+/// also by readers with red–green colour blindness (the test below holds
+/// them at ΔE ≥ 20 under deuteranopia and protanopia). A series drawn in
+/// a later colour gets a second cue: a dashed line.
+pub const DISTINCT: usize = 6;
+
+/// Whether `c` is one of the first [`DISTINCT`] colours (a line in any
+/// other is drawn dashed).
+pub fn distinct(c: RGBColor) -> bool {
+    REPLICA_HEX[..DISTINCT]
+        .iter()
+        .any(|h| parse_hex(h).is_some_and(|p| p == c))
+}
 
 /// The colour of replica `i` (0-based).
 pub fn replica_color(i: usize) -> RGBColor {
@@ -187,6 +205,100 @@ mod tests {
             }
         }
         out
+    }
+
+    /// CIELAB (D65) of linear-light RGB.
+    fn lab(rgb: [f64; 3]) -> [f64; 3] {
+        let [r, g, b] = rgb;
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                libm::cbrt(t)
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        let (fx, fy, fz) = (f(x), f(y), f(z));
+        [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    }
+
+    /// Linear-light RGB of `#rrggbb`, seen through `m` (a colour-vision
+    /// simulation matrix on linear RGB; `None`: normal vision).
+    fn seen(hex: &str, m: Option<&[[f64; 3]; 3]>) -> [f64; 3] {
+        let RGBColor(r, g, b) = parse_hex(hex).expect("a #rrggbb colour");
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                libm::pow((c + 0.055) / 1.055, 2.4)
+            }
+        };
+        let v = [lin(r), lin(g), lin(b)];
+        match m {
+            None => v,
+            Some(m) => core::array::from_fn(|i| {
+                (m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2]).clamp(0.0, 1.0)
+            }),
+        }
+    }
+
+    /// The first six colours stay ΔE ≥ 20 apart (CIE76) with normal vision
+    /// and under simulated deuteranopia and protanopia (Machado, Oliveira
+    /// and Fernandes 2009, severity 1.0); the old palette, equal in
+    /// lightness, fell to single figures.
+    #[test]
+    fn the_first_six_colours_stay_apart_for_red_green_colour_blindness() {
+        const DEUTAN: [[f64; 3]; 3] = [
+            [0.367322, 0.860646, -0.227968],
+            [0.280085, 0.672501, 0.047413],
+            [-0.011820, 0.042940, 0.968881],
+        ];
+        const PROTAN: [[f64; 3]; 3] = [
+            [0.152286, 1.052583, -0.204868],
+            [0.114503, 0.786281, 0.099216],
+            [-0.003882, -0.048116, 1.051998],
+        ];
+        let smallest = |palette: &[&str], m: Option<&[[f64; 3]; 3]>| {
+            let mut worst = f64::MAX;
+            for (i, a) in palette.iter().enumerate() {
+                for b in &palette[i + 1..] {
+                    let (p, q) = (lab(seen(a, m)), lab(seen(b, m)));
+                    let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2))
+                        .sqrt();
+                    worst = worst.min(d);
+                }
+            }
+            worst
+        };
+        let six = &REPLICA_HEX[..DISTINCT];
+        let mut said = Vec::new();
+        for (name, m) in [
+            ("normal", None),
+            ("deutan", Some(&DEUTAN)),
+            ("protan", Some(&PROTAN)),
+        ] {
+            let d = smallest(six, m);
+            said.push(format!("{name} {d:.1}"));
+            assert!(
+                d >= 20.0,
+                "{name}: two of the first six colours are ΔE {d:.1} apart"
+            );
+        }
+        println!(
+            "smallest ΔE among the first six colours: {}",
+            said.join(", ")
+        );
+        // The check can fail: the palette before this one.
+        let old = [
+            "#177AEB", "#BE6400", "#008E51", "#CC46AA", "#897D00", "#E63939",
+        ];
+        assert!(smallest(&old, Some(&DEUTAN)) < 20.0);
+        // A later colour is dashed; the first six are not.
+        assert!(six.iter().all(|h| distinct(parse_hex(h).unwrap())));
+        assert!(!distinct(replica_color(DISTINCT)));
     }
 
     /// Each replica colour stands out at least 3:1 against every background

@@ -230,7 +230,7 @@ impl Configurable for Config {
             return Err(ParamError {
                 key: "model",
                 given: String::from(self.model.name()),
-                problem: Problem::Invalid(e.0),
+                problem: Problem::Unfit(e.0),
             });
         }
         Ok(())

@@ -183,7 +183,7 @@ pub fn run(c: &Config) -> Result<Outcome, ParamError> {
     let cost = c.preset().step_cost().map_err(|e| ParamError {
         key: "model",
         given: c.model.name().into(),
-        problem: crate::params::Problem::Invalid(e.0),
+        problem: crate::params::Problem::Unfit(e.0),
     })?;
     let draws = sim::draws(c);
     let gpus = f64::from((c.prefill + c.decode) * c.tp);

@@ -790,7 +790,7 @@ impl Configurable for Config {
             return Err(ParamError {
                 key,
                 given: String::from(given),
-                problem: Problem::Invalid(e.0),
+                problem: Problem::Unfit(e.0),
             });
         }
         Ok(())
