@@ -3,7 +3,7 @@
 // the results and the link left as they were.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useAppAndBrowser, watchedPage, settled, frames } from './harness.mjs';
+import { useAppAndBrowser, watchedPage, settled, frames, lblab } from './harness.mjs';
 
 const env = await useAppAndBrowser();
 
@@ -71,4 +71,38 @@ test('milliseconds mode: a model too big for its GPU is refused beside the picke
   await page.waitForFunction(() => new URL(location.href).searchParams.get('model') === 'qwen-32b');
   assert.equal(await model.locator('.control-refusal').count(), 0);
   assert.deepEqual(problems, []);
+});
+
+test('at 360 px every table of every lab and the validation page fits or scrolls in a box that shows it scrolls', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.setViewportSize({ width: 360, height: 800 });
+  const labs = JSON.parse(lblab(['labs', '--json'])).map((l) => l.id);
+  let tables = 0;
+  let scrolling = 0;
+  for (const id of [...labs, 'validate']) {
+    await page.goto(`${env.srv.base}?lab=${id}`, { settle: id !== 'validate' });
+    if (id === 'validate') await page.locator('table:visible').first().waitFor();
+    const found = await page.evaluate(() => [...document.querySelectorAll('table')].filter((t) => t.offsetParent !== null).map((t) => {
+      const wrap = t.closest('.table-wrap');
+      const wide = t.getBoundingClientRect().width > (wrap ?? t.parentElement).clientWidth + 1;
+      return {
+        name: t.id || t.getAttribute('aria-labelledby') || t.className,
+        wide,
+        // A wide table's box scrolls, shades the side with more, and takes
+        // the keyboard focus (so arrows scroll it).
+        cue: !!wrap && getComputedStyle(wrap).overflowX === 'auto' && getComputedStyle(wrap).backgroundImage.includes('radial-gradient') && wrap.tabIndex === 0,
+        hidden: [...t.querySelectorAll('th, td')].filter((c) => getComputedStyle(c).display === 'none' || getComputedStyle(c).visibility === 'hidden').length,
+        pageWider: document.documentElement.scrollWidth > innerWidth,
+      };
+    }));
+    for (const t of found) {
+      tables += 1;
+      if (t.wide) scrolling += 1;
+      assert.equal(t.hidden, 0, `${id} ${t.name}: hidden cells`);
+      assert.ok(!t.wide || t.cue, `${id} ${t.name}: wider than the screen without a scrolling box that shows it`);
+      assert.equal(t.pageWider, false, `${id}: the page itself scrolls sideways`);
+    }
+  }
+  console.log(`360 px: ${tables} tables, ${scrolling} of them scroll in a box with its cue, no cell hidden`);
+  assert.deepEqual(problems.filter((p) => !p.includes('ERR_ABORTED')), []);
 });

@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 /// Oliveira and Fernandes, 2009). The rest keep a 16-replica pool free of
 /// repeats, and their lines are dashed.
 pub const REPLICA_HEX: [&str; 16] = [
-    "#2D68FF", "#FF061C", "#569E38", "#825EC2", "#6B748A", "#589160", "#008A8A", "#9461DB",
+    "#2D68FF", "#FF061C", "#569E38", "#825EC2", "#6B748A", "#9C5E4E", "#008A8A", "#9461DB",
     "#378D00", "#BD5D7D", "#A27057", "#42849A", "#7C7C7C", "#6F6FC8", "#C230F2", "#8B7A4A",
 ];
 

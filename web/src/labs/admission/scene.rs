@@ -214,12 +214,14 @@ fn queue(scene: &mut Scene, s: &Snapshot, q: &Queue, pal: &Palette) {
         });
     }
     if (s.queue as usize) > shown {
+        // Under the queue's left edge: centred on its right edge, it ran
+        // into the servers' line beside it on a phone.
         scene.labels.push(label(
-            q.w - 8.0,
+            8.0,
             AREA_TOP + q.h + 8.0,
             format!("+{} more", s.queue as usize - shown),
             &pal.muted,
-            true,
+            false,
         ));
     }
 }

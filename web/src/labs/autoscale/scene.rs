@@ -131,12 +131,21 @@ fn moment_words(m: &Moment, c: &Config) -> String {
     }
 }
 
-/// The top of the replicas' boxes.
+/// The top of the first row's boxes (the gateway line and each box's
+/// name, queue bar and arrivals sit above it).
 const TOP: f64 = 66.0;
 
-/// How the pool's columns are laid out: one per place, a box of slot cells
-/// in each.
+/// The narrowest column a row is split for, in px.
+const MIN_COLUMN: f64 = 96.0;
+
+/// How the pool's columns are laid out: one per place, in rows of columns
+/// at least [`MIN_COLUMN`] wide (a pool of 16 is two rows of eight on a
+/// laptop, four of four on a phone), a box of slot cells in each.
 struct Grid {
+    /// Places in a row.
+    per_row: usize,
+    /// A row's height: a box and what sits above it.
+    row_h: f64,
     /// A column's width.
     column: f64,
     /// Cells per row in a box.
@@ -154,20 +163,44 @@ struct Grid {
 impl Grid {
     /// Columns for `places` places across `width`, boxes of `slots` cells.
     fn new(places: usize, slots: usize, width: f64) -> Grid {
-        let column = (width - 8.0) / places as f64;
-        // Four cells a row wherever a cell keeps a few pixels: a short stage
-        // keeps an embed within its height.
-        let cols = if column >= 28.0 { 4 } else { 2 };
-        let rows = slots.div_ceil(cols);
-        let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, 12.0);
+        // As many places a row as keep a column legible, spread evenly over
+        // the rows (eight and eight, not nine and seven).
+        let fit = (((width - 8.0) / MIN_COLUMN) as usize).clamp(4, places.max(4));
+        let rows = places.div_ceil(fit).max(1);
+        let per_row = places.div_ceil(rows).max(1);
+        let column = (width - 8.0) / per_row as f64;
+        let cols = 4;
+        let cell_rows = slots.div_ceil(cols);
+        // Cells as large as the column allows, smaller on a phone so four
+        // rows stay within an embed's height.
+        let most = if width < 500.0 { 12.0 } else { 18.0 };
+        let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, most);
+        let box_h = cell_rows as f64 * (cell + 2.0) + 6.0;
         Grid {
+            per_row,
+            row_h: box_h + TOP - 10.0,
             column,
             cols,
             cell,
             box_w: cols as f64 * (cell + 2.0) + 4.0,
-            box_h: rows as f64 * (cell + 2.0) + 6.0,
+            box_h,
             gate: (width / 2.0, 24.0),
         }
+    }
+
+    /// The centre x and the box's top of place `p`.
+    fn at(&self, p: usize) -> (f64, f64) {
+        let (col, row) = (p % self.per_row, p / self.per_row);
+        (
+            4.0 + self.column * (col as f64 + 0.5),
+            TOP + row as f64 * self.row_h,
+        )
+    }
+
+    /// Where the last row's boxes end.
+    fn bottom(&self, places: usize) -> f64 {
+        let rows = places.div_ceil(self.per_row).max(1);
+        TOP + (rows - 1) as f64 * self.row_h + self.box_h
     }
 }
 
@@ -197,7 +230,7 @@ pub fn scene(run: &ScalerRun, c: &Config, t: usize, width: f64, pal: &Palette) -
             place(&mut scene, (p, spot), &grid, c, t, pal);
         }
     }
-    let foot = TOP + grid.box_h + 18.0;
+    let foot = grid.bottom(places) + 18.0;
     let waiting: u32 = s.pool.iter().map(|p| p.waiting).sum();
     let state = if run.scaler == Scaler::Fixed {
         format!("{waiting} waiting · no autoscaler")
@@ -226,13 +259,13 @@ fn place(
     t: usize,
     pal: &Palette,
 ) {
-    let x = 4.0 + g.column * (p as f64 + 0.5);
+    let (x, top) = g.at(p);
     let name = if g.column > 46.0 {
         format!("R{}", p + 1)
     } else {
         format!("{}", p + 1)
     };
-    scene.labels.push(label(x, TOP - 26.0, name, &pal.fg, true));
+    scene.labels.push(label(x, top - 26.0, name, &pal.fg, true));
     let stroke = match spot.life {
         _ if spot.fresh => pal.accent.clone(),
         Life::Starting | Life::Draining => pal.muted.clone(),
@@ -240,7 +273,7 @@ fn place(
     };
     scene.rects.push(Rect {
         x: x - g.box_w / 2.0,
-        y: TOP,
+        y: top,
         w: g.box_w,
         h: g.box_h,
         fill: (spot.life == Life::Starting).then(|| pal.panel.clone()),
@@ -250,7 +283,7 @@ fn place(
     if spot.life == Life::Starting {
         scene.labels.push(label(
             x,
-            TOP + g.box_h / 2.0,
+            top + g.box_h / 2.0,
             format!("{}s", spot.ready_in),
             &pal.muted,
             true,
@@ -267,7 +300,7 @@ fn place(
         scene.marks.push(Mark {
             id: (1 << 40) | ((p as u64) << 16) | j as u64,
             x: x - g.box_w / 2.0 + 3.0 + (col as f64 + 0.5) * (g.cell + 2.0),
-            y: TOP + g.box_h - 3.0 - (row as f64 + 0.5) * (g.cell + 2.0),
+            y: top + g.box_h - 3.0 - (row as f64 + 0.5) * (g.cell + 2.0),
             r: g.cell / 2.0,
             fill: fill.clone(),
             ring: None,
@@ -281,7 +314,7 @@ fn place(
     crate::ui::scene::queue_bar(
         scene,
         x,
-        TOP,
+        top,
         g.box_w,
         spot.waiting,
         full,
@@ -293,7 +326,7 @@ fn place(
         scene.marks.push(Mark {
             id: (2 << 40) | ((t as u64) << 20) | ((p as u64) << 8) | u64::from(k),
             x: x + (f64::from(k) - 2.5) * 3.0,
-            y: TOP - 40.0,
+            y: top - 40.0,
             r: 2.5,
             fill: pal.waiting.clone(),
             ring: None,

@@ -54,9 +54,11 @@ pub(crate) fn gantt_view(m: &ModeRun, current: usize) -> AnyView {
         .map(|d| view! { <td class=d.zero_output.then_some("g-zero")>{d.output_tokens.to_string()}</td> })
         .collect_view();
     view! {
-        <div class="table-wrap">
-            <table class="gantt" id="gantt">
-                <caption>"Slots over iterations (P prefill, D decode, S stalled)"</caption>
+        // The title sits above the scrolling box (a caption scrolls with a
+        // table wider than a phone and is cut off at the screen's edge).
+        <p class="table-title" id="gantt-title">"Slots over iterations (P prefill, D decode, S stalled)"</p>
+        <div class="table-wrap" tabindex="0" role="region" aria-labelledby="gantt-title">
+            <table class="gantt" id="gantt" aria-labelledby="gantt-title">
                 <thead><tr><th scope="col">"Slot"</th>{head}</tr></thead>
                 <tbody>
                     {rows}
