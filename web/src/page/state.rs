@@ -178,6 +178,87 @@ fn read_trace(
     state
 }
 
+/// The item in focus and its side-by-side partner (indices among the lab's
+/// items) that `pairs` name, with a notice for each that falls back. With no
+/// `vs=` the lab's own pairing (unless it is the focus); `vs=none` shows one
+/// item. When the pairing is the focus itself, the lab's default focus takes
+/// its place (round robin in focus plays beside least outstanding). A free
+/// function so the tours' tests open a step exactly as the page does.
+pub fn read_items(
+    page: &dyn AnyPage,
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> (Option<usize>, Option<usize>) {
+    let entry = page.entry();
+    let focus = entry.focus.and_then(|f| {
+        let default = (f.options)().iter().position(|o| o.name == (f.default)());
+        read_item(entry, pairs, f.key, default, notices)
+    });
+    let side_by_side = page.player().is_some_and(|p| p.side_by_side);
+    let paired = entry.info.player.and_then(|p| p.vs).and_then(|name| {
+        let f = entry.focus?;
+        let at = |n: &str| (f.options)().iter().position(|o| o.name == n);
+        let i = at(name)?;
+        let other = if Some(i) == focus {
+            at((f.default)())?
+        } else {
+            i
+        };
+        (Some(other) != focus).then_some(other)
+    });
+    let vs = match value(pairs, "vs") {
+        _ if !side_by_side => None,
+        None => paired,
+        Some("" | "none") => None,
+        Some(_) => read_item(entry, pairs, "vs", None, notices),
+    };
+    (focus, vs)
+}
+
+/// The player's step `pairs` ask for (0-based), [`OPENING`] when they name
+/// none; 0 for a lab without a player.
+pub fn read_wanted_step(
+    entry: &LabEntry,
+    pairs: &[(String, String)],
+    notices: &mut Vec<String>,
+) -> usize {
+    entry
+        .info
+        .player
+        .map_or(0, |p| read_step(p.first, pairs, notices))
+}
+
+/// The items whose timeline the run records: the focus and its side-by-side
+/// partner, for a player that plays a recording (none otherwise).
+pub fn recorded(page: &dyn AnyPage, focus: Option<usize>, vs: Option<usize>) -> Vec<&'static str> {
+    let entry = page.entry();
+    let name = |i: Option<usize>| -> Option<&'static str> {
+        let f = entry.focus?;
+        (f.options)().get(i?).map(|o| o.name)
+    };
+    let mut record: Vec<&'static str> = Vec::new();
+    if page.player().is_some_and(|p| p.records) {
+        record.extend(name(focus));
+        record.extend(name(vs).filter(|v| !record.contains(v)));
+    }
+    record
+}
+
+/// The step a player opens on when its link names none, for the run in
+/// `snap`: the first key moment for a lab that opens on its point, else
+/// the first step.
+pub fn opening_step(page: &dyn AnyPage, snap: &Snap<'_>) -> usize {
+    let opens = page
+        .entry()
+        .info
+        .player
+        .is_some_and(|p| p.opens == sim_core::labs::Opening::FirstMoment);
+    if !opens {
+        return 0;
+    }
+    page.moments(snap).first().copied().unwrap_or(0)
+}
+
 impl State {
     /// Read the page's state from `pairs` (with a notice for every value that
     /// falls back), start its runs, and keep the URL in step.
@@ -189,34 +270,9 @@ impl State {
         let entry = page.entry();
         let player = entry.info.player;
         let config = RwSignal::new(page.read_config(pairs, notices));
-        let focus = RwSignal::new(entry.focus.and_then(|f| {
-            let default = (f.options)().iter().position(|o| o.name == (f.default)());
-            read_item(entry, pairs, f.key, default, notices)
-        }));
-        let side_by_side = page.player().is_some_and(|p| p.side_by_side);
-        // With no `vs=` the lab's own pairing (unless it is the focus);
-        // `vs=none` shows one item.
-        // When the pairing is the focus itself, the lab's default focus
-        // takes its place (round robin in focus plays beside least
-        // outstanding).
-        let paired = player.and_then(|p| p.vs).and_then(|name| {
-            let f = entry.focus?;
-            let at = |n: &str| (f.options)().iter().position(|o| o.name == n);
-            let i = at(name)?;
-            let other = if Some(i) == focus.get_untracked() {
-                at((f.default)())?
-            } else {
-                i
-            };
-            (Some(other) != focus.get_untracked()).then_some(other)
-        });
-        let vs = RwSignal::new(match value(pairs, "vs") {
-            _ if !side_by_side => None,
-            None => paired,
-            Some("" | "none") => None,
-            Some(_) => read_item(entry, pairs, "vs", None, notices),
-        });
-        let wanted_step = RwSignal::new(player.map_or(0, |p| read_step(p.first, pairs, notices)));
+        let (focus, vs) = read_items(page, pairs, notices);
+        let (focus, vs) = (RwSignal::new(focus), RwSignal::new(vs));
+        let wanted_step = RwSignal::new(read_wanted_step(entry, pairs, notices));
         let trace = read_trace(entry, pairs, notices);
         let import = RwSignal::new(if entry.replays_traces {
             read_config::<ImportOptions>(pairs, notices)
@@ -232,20 +288,9 @@ impl State {
                 t => Some(t.file().map(|file| (file, import.with(params::all_pairs)))),
             }
         };
-        let records = page.player().is_some_and(|p| p.records);
-        let name = move |i: Option<usize>| -> Option<&'static str> {
-            let f = entry.focus?;
-            (f.options)().get(i?).map(|o| o.name)
-        };
         let main = job::use_run(
             move || {
-                // A player that plays a recording has the run record the
-                // item in focus and its side-by-side partner.
-                let mut record: Vec<&'static str> = Vec::new();
-                if records {
-                    record.extend(name(focus.get()));
-                    record.extend(name(vs.get()).filter(|v| !record.contains(v)));
-                }
+                let record = recorded(page, focus.get(), vs.get());
                 Some(Job {
                     lab,
                     pairs: config.with(|c| page.all_pairs(c)),
@@ -258,13 +303,9 @@ impl State {
             page,
             true,
         );
-        let opens = player.is_some_and(|p| p.opens == sim_core::labs::Opening::FirstMoment);
         let opening = Memo::new(move |_| {
-            if !opens {
-                return 0;
-            }
             main.ran()
-                .and_then(|ran| {
+                .map(|ran| {
                     let snap = Snap {
                         config: &ran.config,
                         outcome: &ran.outcome,
@@ -273,7 +314,7 @@ impl State {
                         pickable: true,
                         step: Step(&|| 0),
                     };
-                    page.moments(&snap).first().copied()
+                    opening_step(page, &snap)
                 })
                 .unwrap_or(0)
         });

@@ -58,8 +58,9 @@ impl PartialEq for Job {
 }
 
 impl Job {
-    /// The request the worker reads.
-    fn ask(&self) -> Ask {
+    /// The request the worker reads (the tours' tests hand it to a
+    /// native server).
+    pub fn ask(&self) -> Ask {
         let owned = |pairs: &Pairs| -> serve::OwnedPairs {
             pairs
                 .iter()

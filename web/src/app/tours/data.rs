@@ -2,7 +2,7 @@
 //! or two sentences; its link is the lab state it shows (`tests/golden/tours.txt`
 //! is the reviewed copy).
 
-use super::{Stop, Tour};
+use super::{Claim, Stop, Tour};
 
 /// Every tour, in reading order; the home page opens on the first one's
 /// first step.
@@ -18,19 +18,22 @@ pub static TOURS: &[Tour] = &[
                 "Requests reach the balancer (LB), and round robin hands them to four replicas in turn. \
                  A dot's size is the work it brings; a ring marks a request that will write a long answer.",
             )
+            .claims(Claim::InTurn)
             .playing(),
             Stop::at(
                 "Equal turns, unequal work",
                 "lab=routing&rule=round-robin&vs=none",
                 "Round robin counts requests, not work. Here it hands a request to a replica already running \
                  far more than another, so every request there shares each engine step with more neighbours.",
-            ),
+            )
+            .claims(Claim::PastLighter { times: 2 }),
             Stop::at(
                 "Variation is what hurts",
                 "lab=knee",
                 "Queueing theory says the wait near full load grows with how much service times vary. \
                  Drag the variation up to where LLM traffic sits and watch the usable load shrink.",
             )
+            .claims(Claim::VariationShrinksLoad)
             .reveal("cv2"),
             Stop::playground(
                 "Your turn",
@@ -49,13 +52,15 @@ pub static TOURS: &[Tour] = &[
                 "lab=routing&rule=least-outstanding&vs=round-robin",
                 "The same requests go through two rules: least outstanding picks the replica with the fewest \
                  in flight, round robin takes turns. The outlined replica is where they part ways.",
-            ),
+            )
+            .claims(Claim::RulesPart),
             Stop::at(
                 "Load widens the gap",
                 "lab=routing&rule=least-outstanding&vs=round-robin&step=518",
-                "Near capacity, round robin has left a queue on one replica while others have room; least outstanding, \
-                 on the same requests, has none. Push the rate past capacity and every rule becomes one long queue.",
+                "Near capacity, round robin has left requests waiting on two replicas while the others have room; \
+                 least outstanding, on the same requests, has none waiting. Push the rate past capacity and every rule becomes one long queue.",
             )
+            .claims(Claim::QueueOnlyBeside)
             .reveal("rate")
             .also(&["cards"]),
             Stop::at(
@@ -64,6 +69,7 @@ pub static TOURS: &[Tour] = &[
                 "A cache-aware rule sends requests where their shared prefix is already cached, so less prefill \
                  is computed twice. Watch the price too: requests pile onto the replica holding a popular prefix.",
             )
+            .claims(Claim::PastLighter { times: 2 })
             .reveal("prefix-pool")
             .also(&["cards"]),
             Stop::playground(
@@ -84,19 +90,22 @@ pub static TOURS: &[Tour] = &[
                 "Four routers each pick the least loaded replica, but they learn the load only every ten ticks. \
                  Between two scrapes they all trust the same old numbers.",
             )
+            .claims(Claim::SameOldNumbers)
             .playing(),
             Stop::at(
                 "The pile",
                 "lab=herding&rule=stale-least-outstanding&step=19",
                 "For ten ticks every router sent everything to the one replica that looked idle at the last scrape. \
                  It now holds 22 requests while the others drain.",
-            ),
+            )
+            .claims(Claim::Pile { load: 22 }),
             Stop::at(
                 "Look at different times",
                 "lab=herding&rule=stale-least-outstanding&stagger=1&step=19",
                 "Here the scrapes are staggered: each router reads the load at its own moment, so their views \
-                 differ and no pile forms. Untick it to bring the pile back.",
+                 differ and no replica draws every request. The busiest holds 10 where the pile reached 22; untick stagger to bring the pile back.",
             )
+            .claims(Claim::NoPile { most: 10 })
             .reveal("stagger"),
             Stop::at(
                 "Or add a coin flip",
@@ -104,6 +113,7 @@ pub static TOURS: &[Tour] = &[
                 "Another fix: each router samples two replicas at random and takes the lighter one. \
                  Routers with the same numbers now choose differently.",
             )
+            .claims(Claim::RoutersDiffer)
             .reveal("rule"),
             Stop::playground(
                 "Your turn",
@@ -123,19 +133,22 @@ pub static TOURS: &[Tour] = &[
                 "A request whose prompt starts like an earlier one can skip that part of prefill, if it lands \
                  where the earlier one was cached. Two routers take the same requests: one by load, one by prefix.",
             )
+            .claims(Claim::PrefixSaves)
             .playing(),
             Stop::at(
                 "A hot miss",
                 "lab=prefix&step=3",
                 "The load-only router sent this request away from the replica that holds its prefix. \
                  Its prefill is computed again from scratch.",
-            ),
+            )
+            .claims(Claim::HotMiss),
             Stop::at(
                 "Affinity has a limit",
                 "lab=prefix&step=8",
                 "When the replica holding the prefix is too far ahead of the others, the prefix-aware router \
                  lets go and balances load. The threshold says how far is too far.",
             )
+            .claims(Claim::LetsGo)
             .reveal("threshold"),
             Stop::playground(
                 "Your turn",
@@ -155,25 +168,29 @@ pub static TOURS: &[Tour] = &[
                 "Static batching admits a batch of requests and waits for its longest one to finish \
                  before anyone else gets in.",
             )
+            .claims(Claim::AdmitsOnlyEmpty)
             .playing(),
             Stop::at(
                 "An idle slot",
                 "lab=batching&mode=static&step=2",
                 "A slot sits empty while three requests wait: static batching admits no one until the whole \
                  batch has finished.",
-            ),
+            )
+            .claims(Claim::IdleSlot { waiting: 3 }),
             Stop::at(
                 "Refill at once",
                 "lab=batching&mode=continuous&step=4",
                 "Continuous batching refills a slot the moment it frees. The price: an iteration spent \
                  on a new request's prefill emits no token for anyone.",
-            ),
+            )
+            .claims(Claim::RefillStalls),
             Stop::at(
                 "Cut the prefill",
                 "lab=batching&mode=chunked&step=6",
                 "Chunked prefill cuts a prompt into pieces that share iterations with decoding, so tokens \
                  keep flowing. The budget sets how much work fits in one iteration.",
             )
+            .claims(Claim::ChunksKeepFlowing)
             .reveal("chunk-budget")
             .also(&["table"]),
             Stop::playground(
@@ -195,14 +212,16 @@ pub static TOURS: &[Tour] = &[
                  time per output token is 7.05 ms colocated and 7.06 ms split. The split still sends \
                  every prompt's KV over the link, so its median first token comes at 24 ms against 11.",
             )
+            .claims(Claim::SplitCostsShort)
             .also(&["table"]),
             Stop::at(
                 "Long prompts stretch the decodes",
                 "lab=disagg&prompt=4096",
                 "At 4,096 tokens each prompt's chunks make the decode steps beside them several times \
-                 longer: TPOT P95 is 9.4 ms colocated and 7.9 ms on decode engines that never prefill. \
+                 longer: TPOT P95 is 9.35 ms colocated and 7.91 ms on decode engines that never prefill. \
                  The split's mean latency is now the lower one, transfer included.",
             )
+            .claims(Claim::SplitWinsLong)
             .also(&["table"]),
             Stop::at(
                 "The link sets the crossover",
@@ -210,6 +229,7 @@ pub static TOURS: &[Tour] = &[
                 "On a 6 GB/s link a 2,000-token prompt's KV takes about 40 ms to cross, and the split pays \
                  only from about 3,100 tokens. Move the bandwidth and watch the vertical line.",
             )
+            .claims(Claim::Crossover { from: 2900, to: 3300 })
             .reveal("bandwidth")
             .also(&["cards"]),
             Stop::at(
@@ -219,6 +239,7 @@ pub static TOURS: &[Tour] = &[
                  minute. Prefilling on a decode engine whenever the prefill engine is busy (the \
                  prefill-load rule) brings latency back near the colocated pool's.",
             )
+            .claims(Claim::SplitOverwhelmed)
             .also(&["table"]),
             Stop::playground(
                 "Your turn",
@@ -237,27 +258,32 @@ pub static TOURS: &[Tour] = &[
                 "lab=autoscale&scaler=busy&step=569",
                 "The busy fraction counts a replica as busy whenever anything runs on it, and with a batch \
                  of sixteen something nearly always does. It orders a replica while two thirds of the slots sit empty.",
-            ),
+            )
+            .claims(Claim::OrdersHalfEmpty { used: 40 }),
             Stop::at(
                 "Orders wait out the cold start",
                 "lab=autoscale&scaler=kv&step=614",
                 "The surge has begun and KV usage crosses its target, so the scaler orders a replica. \
                  It takes requests only after its cold start: four minutes of a surge that lasts eight.",
             )
+            .claims(Claim::OrderWaitsCold)
             .reveal("cold")
             .also(&["chart"]),
             Stop::at(
-                "A fresh replica is flooded",
+                "A fresh replica takes every arrival",
                 "lab=autoscale&scaler=kv&step=858",
-                "The new replica has nothing outstanding, so least outstanding sends it every arrival at once. \
-                 Its cache is empty, so each of those prompts is prefilled in full, one after another.",
-            ),
+                "The new replica has nothing outstanding, so least outstanding sends it all 18 arrivals of its first \
+                 four seconds, filling its 16 slots while each other replica still holds about 100 waiting. Its cache is \
+                 empty, so each of those prompts is prefilled in full.",
+            )
+            .claims(Claim::FreshTakesAll),
             Stop::at(
                 "Slow start lets it in gradually",
                 "lab=autoscale&scaler=kv&slow-start=60&step=858",
                 "With slow start the new replica's share of arrivals climbs over a minute instead, so its \
                  first requests get a quick first token. The price shows here: in a surge it sits nearly idle while the others queue.",
             )
+            .claims(Claim::FreshHeldBack)
             .reveal("slow-start"),
             Stop::playground(
                 "Your turn",
@@ -276,19 +302,22 @@ pub static TOURS: &[Tour] = &[
                 "lab=agents&key=prefix&step=96",
                 "A planner starts 16 subagents at once. They share its prefix, so the prefix key sends all 16 \
                  to replica 4: 6 wait for a slot while 36 slots sit free on the other replicas.",
-            ),
+            )
+            .claims(Claim::BurstOnOne { waiting: 6, free: 36 }),
             Stop::at(
                 "Load alone spreads it",
                 "lab=agents&key=load&step=97",
                 "Keyed on load, the same burst goes to all four replicas and nothing waits. The price is the \
                  cache: most subagents land where the planner's context is not held.",
-            ),
+            )
+            .claims(Claim::BurstSpread),
             Stop::at(
                 "Whole sessions pay for the burying",
                 "lab=agents&key=prefix",
                 "Over every session the prefix key has the best cache share, 92%, and by far the slowest \
                  sessions: a P95 of 100 s against 45 s for load alone.",
             )
+            .claims(Claim::CacheButSlowest)
             .also(&["table"]),
             Stop::at(
                 "Cap each session",
@@ -296,6 +325,7 @@ pub static TOURS: &[Tour] = &[
                 "With a cap of four calls per session the gateway holds 12 of the subagents back. Other \
                  sessions' TTFT P95 falls from 16 s to under 4 s; the fan-out itself takes longer.",
             )
+            .claims(Claim::CapHolds { held: 12, p95_s: 4 })
             .reveal("cap"),
             Stop::playground(
                 "Your turn",

@@ -6,6 +6,8 @@
 //! every control open. `?tour=<id>&stop=<n>` opens a stop (`n` from 1), and
 //! every stop opens in the full lab from its own link.
 
+#[cfg(test)]
+mod check;
 mod data;
 pub mod page;
 
@@ -28,6 +30,133 @@ pub struct Stop {
     pub play: bool,
     /// The playground: the whole lab, every control, nothing locked.
     pub playground: bool,
+    /// The fact the words rely on, checked against the step's own run by a
+    /// native test (`check.rs`): every step but the playground states one,
+    /// so words and figure cannot drift apart unnoticed.
+    pub claim: Option<Claim>,
+}
+
+/// A checkable fact about what a step shows: its run, read at the step the
+/// player opens on. Data only; the tours' test measures each against the
+/// step's own outcome and prints the figure it found. "Focus" is the item
+/// the link puts in focus, "beside" its side-by-side partner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Claim {
+    /// Routing: up to the shown tick the focus rule sent request after
+    /// request to the replicas in turn (1, 2, 3, 4, 1, …).
+    InTurn,
+    /// Routing: at the shown tick the focus rule sent a request to a replica
+    /// holding at least `times` times the requests of the lightest one.
+    PastLighter {
+        /// How many times the lightest replica's load.
+        times: u32,
+    },
+    /// Routing: at the shown tick the two rules sent the same request to
+    /// different replicas.
+    RulesPart,
+    /// Routing: at the shown tick the rule beside has requests waiting on
+    /// one replica while another has none, and the focus rule has none
+    /// waiting at all.
+    QueueOnlyBeside,
+    /// Knee: the load usable at the wait asked for falls as the variation of
+    /// service times rises, curve after curve.
+    VariationShrinksLoad,
+    /// Herding: at the shown tick every router's numbers are the same age,
+    /// older than this tick.
+    SameOldNumbers,
+    /// Herding: at the shown tick one replica holds `load` requests, piled
+    /// there by every router from the same stale numbers.
+    Pile {
+        /// The pile's requests.
+        load: u32,
+    },
+    /// Herding: at the shown tick the busiest replica holds at most `most`
+    /// requests and no pile has formed so far.
+    NoPile {
+        /// The busiest replica's requests, at most.
+        most: u32,
+    },
+    /// Herding: at the shown tick two routers sent requests to different
+    /// replicas.
+    RoutersDiffer,
+    /// Prefix: over the run the prefix-aware router prefills fewer tokens
+    /// than the load-only one.
+    PrefixSaves,
+    /// Prefix: the load-only router missed the shown request's cache while
+    /// another replica held its prefix.
+    HotMiss,
+    /// Prefix: the prefix-aware router sent the shown request away from the
+    /// replica holding its prefix.
+    LetsGo,
+    /// Batching: in the focus mode, a request is admitted only into an
+    /// engine with every slot empty.
+    AdmitsOnlyEmpty,
+    /// Batching: at the shown iteration a slot is empty while `waiting`
+    /// requests wait.
+    IdleSlot {
+        /// Requests waiting.
+        waiting: u32,
+    },
+    /// Batching: at the shown iteration a request is admitted into a freed
+    /// slot and no token comes out.
+    RefillStalls,
+    /// Batching: at the shown iteration a prompt is prefilled while tokens
+    /// come out, and no iteration of the run is without output.
+    ChunksKeepFlowing,
+    /// Disaggregation: colocated and split time per output token (P50) are
+    /// within 1%, and the split's median first token is later.
+    SplitCostsShort,
+    /// Disaggregation: the split's TPOT P95 and mean latency are both below
+    /// the colocated pool's.
+    SplitWinsLong,
+    /// Disaggregation: the split pays from a prompt length in `from..=to`.
+    Crossover {
+        /// The lowest crossover accepted, in tokens.
+        from: u32,
+        /// The highest, in tokens.
+        to: u32,
+    },
+    /// Disaggregation: the split's mean latency is over a minute, and the
+    /// prefill-load rule's within 1.5 times the colocated pool's.
+    SplitOverwhelmed,
+    /// Autoscaling: at the shown second the scaler orders a replica on its
+    /// busy fraction while at most `used` percent of the slots are in use.
+    OrdersHalfEmpty {
+        /// Share of slots in use, at most, in percent.
+        used: u32,
+    },
+    /// Autoscaling: at the shown second the scaler orders a replica that
+    /// will take requests only after the cold start, half the surge.
+    OrderWaitsCold,
+    /// Autoscaling: the newest replica took every arrival since it became
+    /// ready, filling every slot, while the others still hold requests
+    /// waiting.
+    FreshTakesAll,
+    /// Autoscaling: the newest replica holds no request waiting and under
+    /// half its slots while every other one holds requests waiting.
+    FreshHeldBack,
+    /// Agent sessions: at the shown second a fan-out went to one replica,
+    /// leaving `waiting` calls waiting there and `free` slots free elsewhere.
+    BurstOnOne {
+        /// Calls waiting on the busiest replica.
+        waiting: u32,
+        /// Slots free on the others.
+        free: u32,
+    },
+    /// Agent sessions: at the shown second a fan-out went to every
+    /// replica, at most a quarter of it to one, and nothing waits.
+    BurstSpread,
+    /// Agent sessions: the focus key has the highest cache share and the
+    /// slowest session P95 of every key.
+    CacheButSlowest,
+    /// Agent sessions: at the shown second the gateway holds `held` calls
+    /// back, and other sessions' TTFT P95 is under `p95_s` seconds.
+    CapHolds {
+        /// Calls the gateway holds.
+        held: u32,
+        /// Other sessions' TTFT P95 bound, in seconds.
+        p95_s: u32,
+    },
 }
 
 impl Stop {
@@ -41,7 +170,14 @@ impl Stop {
             also: &[],
             play: false,
             playground: false,
+            claim: None,
         }
+    }
+
+    /// With the fact its words rely on.
+    pub const fn claims(mut self, claim: Claim) -> Stop {
+        self.claim = Some(claim);
+        self
     }
 
     /// With one control revealed.
@@ -129,7 +265,7 @@ mod tests {
             out.push_str(&format!("tour {} — {}\n  {}\n", t.id, t.title, t.summary));
             for (i, s) in t.stops.iter().enumerate() {
                 out.push_str(&format!(
-                    "  {}. {}{}\n     ?{}\n     reveal: {} · also: {} · play: {}\n     {}\n",
+                    "  {}. {}{}\n     ?{}\n     reveal: {} · also: {} · play: {}\n     claim: {}\n     {}\n",
                     i + 1,
                     s.title,
                     if s.playground { " (playground)" } else { "" },
@@ -141,6 +277,7 @@ mod tests {
                         s.also.join(", ")
                     },
                     s.play,
+                    s.claim.map_or("none".to_string(), |c| format!("{c:?}")),
                     s.words
                 ));
             }
