@@ -55,6 +55,29 @@ fn the_crossover_exists_and_moves_with_link_bandwidth() {
     assert!(held >= 36, "{held}/{SEEDS}");
 }
 
+/// The split's lead is a window, not a threshold: past the crossover, long
+/// prompts overload the two prefill GPUs and the split falls behind the
+/// colocated pool again inside the sweep (`until`), at a longer prompt than
+/// the crossover; the card and the chart's shaded window give both ends.
+/// Pass ratio: at least 36 of 40 seeds.
+#[test]
+fn the_split_is_ahead_only_in_a_window_of_prompt_lengths() {
+    let mut held = 0;
+    for seed in 1..=SEEDS {
+        let o = run(seed, |_| {});
+        let ok = match (at(o.crossover), o.until) {
+            (Some(a), Some(b)) => b > a && b < 32_768.0,
+            _ => false,
+        };
+        if seed == 1 {
+            println!("seed 1: split ahead from {:?} until {:?}", o.crossover, o.until);
+        }
+        held += usize::from(ok);
+    }
+    println!("split ahead in a window that closes inside the sweep: {held}/{SEEDS} seeds");
+    assert!(held >= 36, "{held}/{SEEDS}");
+}
+
 /// §7.3: a short prompt barely delays the decodes beside it, so at 256
 /// tokens the colocated pool's mean latency is below the split pool's; at
 /// the default 2,000 tokens the split's decodes run undisturbed (lower TPOT

@@ -176,3 +176,16 @@ fn packed_figures_summarise_to_what_validate_gives() {
     assert!(sim_core::labs::decode::<Vec<(f64, f64)>>(&bytes[..bytes.len() - 1]).is_err());
     assert!(scenarios::find("nope").is_none());
 }
+
+/// The rank column speaks of the rank only: the row the review found
+/// (a TTFT mean 20.8× the published one, ranked as the source ranks it)
+/// must not read "as published".
+#[test]
+fn the_rank_words_do_not_claim_the_figure_is_published() {
+    for in_order in [true, false] {
+        let w = validation::rank_verdict(in_order).to_lowercase();
+        assert!(w.contains("rank"), "{w}");
+        assert!(!w.contains("as published"), "{w}");
+    }
+    assert_ne!(validation::rank_verdict(true), validation::rank_verdict(false));
+}

@@ -17,6 +17,13 @@ test('the crossover card, the chart and the table match lblab disagg, and a fast
   const at = json.crossover.At;
   assert.ok(at > 256 && at < 32768, `the default crossover lies inside the sweep: ${JSON.stringify(json.crossover)}`);
   assert.equal(await crossover(page), Math.round(at).toLocaleString('en-US'));
+  // The split's lead is a window: the card gives where it ends too (the
+  // prefill GPUs fall behind), as the chart's shaded band does.
+  assert.ok(json.until > at && json.until < 32768, `the window closes inside the sweep: ${json.until}`);
+  assert.equal(
+    (await page.locator('#card-crossover .card-unit').textContent()).trim(),
+    `to ${Math.round(json.until).toLocaleString('en-US')} tokens`,
+  );
   assert.equal(await page.locator('#disagg-compare tbody tr').count(), 5, 'one row per setup');
   assert.match(await page.locator('#latency-chart-summary').textContent(), /split pool's latency is below the colocated pool's from about \d+ prompt tokens/);
   console.log(`disagg: crossover ${await crossover(page)} tokens at 25 GB/s`);

@@ -144,7 +144,7 @@ fn results(s: &Scenario, done: Option<&Validation>, seeds: u32) -> AnyView {
         caption: format!(
             "Published against simulated; simulated is the median [least–greatest] over seeds 1–{seeds}"
         ),
-        head: ["figure", "lab rule", "published", "simulated", "sim / published", "rank"]
+        head: ["figure", "lab rule", "published", "simulated", "sim / published", "rank at the median"]
             .iter()
             .map(|h| (h.to_string(), String::new()))
             .collect(),
@@ -218,8 +218,10 @@ fn validation_rows(v: &Validation) -> Vec<Row> {
         .map(|r| {
             let rank = match (measured, r.in_order) {
                 (false, _) => Cell::new(""),
-                (true, true) => Cell::new("as published").class("holds"),
-                (true, false) => Cell::new("out of order").class("fails"),
+                (true, true) => Cell::new(validation::rank_verdict(true)).class("holds"),
+                (true, false) => {
+                    Cell::new(validation::rank_verdict(false).to_lowercase()).class("fails")
+                }
             };
             Row {
                 cells: vec![

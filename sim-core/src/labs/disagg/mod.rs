@@ -35,7 +35,9 @@
 //!
 //! The chart sweeps the mean prompt from 256 to 32,768 tokens on the same
 //! requests; the crossover is the prompt length from which disaggregation's
-//! mean request latency (arrival to last token) is below the colocated one's.
+//! mean request latency (arrival to last token) is below the colocated one's,
+//! and `until` the longer length from which it is above again (the prefill
+//! GPUs can no longer keep up).
 //! `tests/disagg_claims.rs` holds the claims over seeds.
 
 mod config;
@@ -125,6 +127,11 @@ pub struct Outcome {
     pub sweep: Vec<Point>,
     /// Disaggregated against colocated over the sweep.
     pub crossover: Crossover,
+    /// Where disaggregated falls behind colocated again, past the
+    /// crossover ([`falls_behind`]); `None` when it stays ahead to the end
+    /// of the sweep or is never ahead.
+    #[serde(default)]
+    pub until: Option<f64>,
 }
 
 fn sorted(mut v: Vec<f64>) -> Vec<f64> {
@@ -155,25 +162,49 @@ fn summarise(setup: Setup, m: Measured, gpus: f64) -> SetupRun {
     }
 }
 
+/// Disaggregated's mean latency minus colocated's at one point of the sweep.
+fn split_gap(p: &Point) -> f64 {
+    p.e2e[Setup::Disagg.index()] - p.e2e[Setup::Colocated.index()]
+}
+
+/// Where the gap changes sign between two neighbouring points of the sweep,
+/// interpolated on the logarithm of the length.
+fn sign_change(a: &Point, b: &Point) -> f64 {
+    let (ga, gb) = (split_gap(a), split_gap(b));
+    // Natural logarithms: `log2` and `exp2` would each bring their own
+    // tables into the page's bundle.
+    let (la, lb) = (
+        libm::log(f64::from(a.prompt)),
+        libm::log(f64::from(b.prompt)),
+    );
+    libm::exp(la + (lb - la) * ga / (ga - gb))
+}
+
 /// The crossover from the sweep: the first length where disaggregated's
 /// mean latency is at most colocated's, interpolated on log₂ of the length.
 pub fn crossover(sweep: &[Point]) -> Crossover {
-    let gap = |p: &Point| p.e2e[Setup::Disagg.index()] - p.e2e[Setup::Colocated.index()];
-    match sweep.iter().position(|p| gap(p) <= 0.0) {
+    match sweep.iter().position(|p| split_gap(p) <= 0.0) {
         None => Crossover::Never,
         Some(0) => Crossover::Below,
-        Some(i) => {
-            let (a, b) = (&sweep[i - 1], &sweep[i]);
-            let (ga, gb) = (gap(a), gap(b));
-            // Natural logarithms: `log2` and `exp2` would each bring their
-            // own tables into the page's bundle.
-            let (la, lb) = (
-                libm::log(f64::from(a.prompt)),
-                libm::log(f64::from(b.prompt)),
-            );
-            Crossover::At(libm::exp(la + (lb - la) * ga / (ga - gb)))
-        }
+        Some(i) => Crossover::At(sign_change(&sweep[i - 1], &sweep[i])),
     }
+}
+
+/// Where disaggregated falls behind colocated again after `from`: the
+/// first length past the crossover whose mean latency is above
+/// colocated's, interpolated like the crossover. `None` when the split
+/// stays ahead to the end of the sweep (or is never ahead). Long prompts
+/// overload the prefill pool, so the split's lead is a window, and a card
+/// that gave only its start would read as "ahead from here on".
+pub fn falls_behind(sweep: &[Point], from: Crossover) -> Option<f64> {
+    let start = match from {
+        Crossover::Never => return None,
+        Crossover::Below => 0,
+        Crossover::At(_) => sweep.iter().position(|p| split_gap(p) <= 0.0)?,
+    };
+    let i = start + sweep[start..].iter().position(|p| split_gap(p) > 0.0)?;
+    // `i > start` since the point at `start` has a gap of at most 0.
+    Some(sign_change(&sweep[i - 1], &sweep[i]))
 }
 
 /// Run every setup at the configured prompt, then the sweep.
@@ -209,10 +240,12 @@ pub fn run(c: &Config) -> Result<Outcome, ParamError> {
             p
         })
         .collect();
+    let crossover = crossover(&sweep);
     Ok(Outcome {
         config: c.clone(),
         runs,
-        crossover: crossover(&sweep),
+        crossover,
+        until: falls_behind(&sweep, crossover),
         sweep,
     })
 }
@@ -293,5 +326,55 @@ impl Lab for DisaggLab {
                 outstanding: 0,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// A sweep point whose colocated and split latencies are `co` and `di`.
+    fn point(prompt: u32, co: f64, di: f64) -> Point {
+        let mut e2e = vec![co; Setup::ALL.len()];
+        e2e[Setup::Disagg.index()] = di;
+        Point {
+            prompt,
+            e2e,
+            ttft: Vec::new(),
+            tpot: Vec::new(),
+        }
+    }
+
+    /// The split ahead between 1,024 and 4,096 tokens: the window has both
+    /// ends, each interpolated between its two neighbouring lengths.
+    #[test]
+    fn the_split_is_ahead_in_a_window_with_two_ends() {
+        let sweep = [
+            point(512, 100.0, 110.0),
+            point(1024, 100.0, 101.0),
+            point(2048, 100.0, 95.0),
+            point(4096, 100.0, 98.0),
+            point(8192, 100.0, 300.0),
+        ];
+        let from = crossover(&sweep);
+        let Crossover::At(a) = from else {
+            panic!("{from:?}")
+        };
+        let b = falls_behind(&sweep, from).expect("behind again at 8,192");
+        assert!(a > 1024.0 && a < 2048.0, "{a}");
+        assert!(b > 4096.0 && b < 8192.0, "{b}");
+    }
+
+    /// Ahead to the end of the sweep, or never ahead: no end to give.
+    #[test]
+    fn no_end_when_the_split_stays_ahead_or_is_never_ahead() {
+        let ahead = [point(256, 100.0, 99.0), point(512, 100.0, 90.0)];
+        assert_eq!(crossover(&ahead), Crossover::Below);
+        assert_eq!(falls_behind(&ahead, crossover(&ahead)), None);
+        let behind = [point(256, 100.0, 101.0), point(512, 100.0, 190.0)];
+        assert_eq!(crossover(&behind), Crossover::Never);
+        assert_eq!(falls_behind(&behind, Crossover::Never), None);
+        assert_eq!(falls_behind(&[], Crossover::Below), None);
     }
 }

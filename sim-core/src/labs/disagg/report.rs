@@ -6,12 +6,17 @@ use alloc::string::String;
 use super::{Crossover, Outcome, Setup};
 use crate::choice::Choice;
 
-/// The crossover in words.
-pub fn crossover_text(c: Crossover) -> String {
-    match c {
+/// Where the split is ahead, in words: from the crossover, and until the
+/// length where it falls behind again when it does within the sweep.
+pub fn crossover_text(c: Crossover, until: Option<f64>) -> String {
+    let from = match c {
         Crossover::At(tokens) => format!("from about {tokens:.0} prompt tokens"),
         Crossover::Below => String::from("already at 256 prompt tokens"),
-        Crossover::Never => String::from("nowhere up to 32,768 prompt tokens"),
+        Crossover::Never => return String::from("nowhere up to 32,768 prompt tokens"),
+    };
+    match until {
+        Some(t) => format!("{from} until about {t:.0}"),
+        None => format!("{from} up to 32,768"),
     }
 }
 
@@ -65,7 +70,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     }
     s.push_str(&format!(
         "\nDisaggregation's mean latency beats colocation {}.\n",
-        crossover_text(o.crossover)
+        crossover_text(o.crossover, o.until)
     ));
     if detail {
         s.push_str("\nMean latency (ms) by mean prompt length:\n");

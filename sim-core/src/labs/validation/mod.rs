@@ -19,7 +19,7 @@
 mod report;
 pub mod scenarios;
 
-pub use report::{fig, figure_rows, judged, text, FigureRow, Judged};
+pub use report::{fig, figure_rows, judged, rank_verdict, text, FigureRow, Judged};
 
 use alloc::format;
 use alloc::string::String;

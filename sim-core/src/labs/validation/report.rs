@@ -48,6 +48,18 @@ pub struct FigureRow {
     pub in_order: bool,
 }
 
+/// The rank column's words for a figure: whether its median ranks among
+/// the scenario's policies where the source's figure does. About the rank
+/// only: a figure 20× the published one can still rank as the source's
+/// does, so the words never say the figure is "as published".
+pub fn rank_verdict(in_order: bool) -> &'static str {
+    if in_order {
+        "same rank as the source"
+    } else {
+        "RANK DIFFERS from the source"
+    }
+}
+
 /// Every figure of `v`, throughput then TTFT for each policy (with no
 /// seeds, [`super::summarise`] of nothing, only the published figures).
 pub fn figure_rows(v: &Validation) -> Vec<FigureRow> {
@@ -181,11 +193,7 @@ pub fn text(v: &Validation) -> String {
             r.published,
             r.simulated,
             r.ratio,
-            if r.in_order {
-                "as published"
-            } else {
-                "OUT OF ORDER"
-            },
+            rank_verdict(r.in_order),
         );
     }
     for j in judged(v) {

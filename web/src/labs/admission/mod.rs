@@ -13,7 +13,7 @@ use sim_core::labs::admission::{AdmissionLab as Lab, PolicyRun};
 use leptos::prelude::*;
 
 use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, View};
-use crate::ui::format::fixed;
+use crate::ui::format::{fixed, thousands};
 use crate::ui::html::Html;
 use crate::ui::table::{card, Column, Pick};
 
@@ -33,12 +33,13 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
     };
     let o = v.outcome;
     let goodput = format!(
-        "Requests per tick whose first token met the SLO: {} of the pool's capacity of {} per tick.",
+        "Requests per tick whose first token met the SLO, over all {} ticks of this run, surge and incident included (the chart's runs have neither; this run is ringed on it): {} of the pool's capacity of {} per tick.",
+        thousands(v.config.ticks.into()),
         percent(r.goodput / o.capacity),
         fixed(o.capacity, 2)
     );
     view! {
-        <h2>{format!("{} over the whole run", r.policy.title())}</h2>
+        <h2>{format!("{} over the whole run ({} ticks, surge and incident included)", r.policy.title(), thousands(v.config.ticks.into()))}</h2>
         <div class="cards">
             {card("card-goodput", "Goodput", &fixed(r.goodput, 3), "req/tick", &goodput)}
             {card(
@@ -136,7 +137,7 @@ impl FocusRow for PolicyRun {
 fn note(_: &View<'_, Lab>) -> AnyView {
     view! {
         <p class="small muted">
-            "Goodput counts requests whose first token came within the SLO, per tick of the run. Wasted work is server time spent on requests that missed the SLO or failed. Pick a row to play that policy. ★ marks the best value in each column."
+            "Every column is over this whole run, surge and incident included. Goodput counts requests whose first token came within the SLO, per tick of the run. Wasted work is server time spent on requests that missed the SLO or failed. Pick a row to play that policy. ★ marks the best value in each column."
         </p>
     }
     .into_any()
@@ -170,11 +171,11 @@ pub static PAGE: Page<Lab> = Page {
     charts: &[
         Chart::<Lab>::new(
             "goodput-chart",
-            |_| "Goodput against a steady offered load, per policy".into(),
-            |v, _| chart::spec(v.outcome),
+            |_| "Goodput at a steady load (no surge, no incident), per policy".into(),
+            |v, _| chart::spec(v.outcome, run(v)),
             |v| chart::summary(v.outcome),
         )
-        .help("Each point is a separate run at a steady load (no surge, no failing replica). Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. The circuit breaker is not drawn: with no replica failing it never trips, so its line would be no control's (a breaker does nothing about load). The vertical line is this run's load."),
+        .help("Each point is a separate run of the same length at a steady load (no surge, no failing replica), goodput over the whole of it. The ring is this run at its load, surge and incident included: the cards' number, lower because of them. Up to capacity every policy serves everything; past it, with no control the queue grows until almost every answer is late, while a cap, a deadline or a queue-time bound keeps goodput near capacity. Capacity is a mean rate (servers over the mean service time): a run whose service times come out shorter than the mean finishes more, and a deadline, which judges by the first token, lets a one-tick request through a tick later than the rest, so points past capacity can sit a few percent above the line. The circuit breaker is dots on no control's line: with no replica failing it never trips (a breaker does nothing about load). The vertical line is this run's load."),
     ],
     comparison: Some(Comparison {
         heading: "The five policies on the same requests",

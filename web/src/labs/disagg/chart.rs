@@ -1,7 +1,8 @@
 //! Disaggregation lab: each setup's mean request latency against the
-//! colocated pool's, as the mean prompt grows (log scale), the crossover of
-//! the split against the colocated pool marked (article §7.3: for short prompts the KV
-//! transfer costs more than the interference it removes).
+//! colocated pool's, as the mean prompt grows (log scale), the window where
+//! the plain split is ahead shaded (article §7.3: for short prompts the KV
+//! transfer costs more than the interference it removes; for long ones the
+//! prefill GPUs fall behind).
 
 use sim_core::choice::Choice;
 use sim_core::labs::disagg::{Crossover, Outcome, Setup, SWEEP};
@@ -57,7 +58,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
     // The plain split last, on top: where a conditional policy never
     // prefills locally its line is the split's, and would hide it.
     let order = [0, 2, 3, 4, 1].map(|i| (i, Setup::ALL[i]));
-    let series = order
+    let mut series: Vec<Series> = order
         .into_iter()
         .map(|(i, s)| Series {
             label: Some(s.title().to_string()),
@@ -78,10 +79,26 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         Crossover::At(t) => Some(log2(t)),
         _ => None,
     };
-    let mut notes = vec![(first, TOP + 1.0, format!("{}, off the top", percent(TOP)))];
-    if let Some(x) = marker {
-        notes.push((x, TOP * 0.6, "split pays →".to_string()));
+    // The window the crossover card gives, shaded under the lines: from
+    // the crossover to where the split falls behind again.
+    let start = match o.crossover {
+        Crossover::At(t) => Some(log2(t)),
+        Crossover::Below => Some(first - 0.2),
+        Crossover::Never => None,
+    };
+    if let Some(a) = start {
+        let b = o.until.map_or(last + 0.2, log2);
+        series.insert(
+            0,
+            Series {
+                label: Some("Disaggregated ahead of colocated".to_string()),
+                color: plotters::style::RGBColor(200, 200, 200),
+                mark: Mark::Area,
+                points: vec![(a, y0), (a, y1), (b, y1), (b, y0)],
+            },
+        );
     }
+    let notes = vec![(first, TOP + 1.0, format!("{}, off the top", percent(TOP)))];
     ChartSpec {
         x_desc: "mean prompt length (tokens, log scale)",
         y_desc: "mean latency against colocated",
@@ -118,7 +135,7 @@ pub fn summary(o: &Outcome) -> String {
         .collect();
     format!(
         "Line chart of each setup's mean request latency relative to the colocated pool's against mean prompt length (log scale). The split pool's latency is below the colocated pool's {}. {}.",
-        sim_core::labs::disagg::crossover_text(o.crossover),
+        sim_core::labs::disagg::crossover_text(o.crossover, o.until),
         ends.join("; ")
     )
 }

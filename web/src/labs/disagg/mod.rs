@@ -15,13 +15,20 @@ use crate::ui::format::{fixed, thousands};
 use crate::ui::html::Html;
 use crate::ui::table::{card, Column, Compare, Pick};
 
-/// The crossover as a card's value and unit.
-fn crossover(c: Crossover) -> (String, &'static str) {
-    match c {
-        Crossover::At(t) => (thousands(t.round() as u64), "tokens"),
-        Crossover::Below => ("≤ 256".into(), "tokens"),
-        Crossover::Never => ("none".into(), "up to 32,768"),
-    }
+/// The crossover as a card's value and unit; the unit carries the length
+/// where the split falls behind again, so the card gives the whole window
+/// the chart shades, not only its start.
+fn crossover(c: Crossover, until: Option<f64>) -> (String, String) {
+    let value = match c {
+        Crossover::At(t) => thousands(t.round() as u64),
+        Crossover::Below => "≤ 256".into(),
+        Crossover::Never => return ("none".into(), "up to 32,768 tokens".into()),
+    };
+    let unit = match until {
+        Some(t) => format!("to {} tokens", thousands(t.round() as u64)),
+        None => "to 32,768+ tokens".into(),
+    };
+    (value, unit)
 }
 
 /// The run of `setup`.
@@ -35,7 +42,7 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
         return ().into_any();
     };
     let c = v.config;
-    let (value, unit) = crossover(v.outcome.crossover);
+    let (value, unit) = crossover(v.outcome.crossover, v.outcome.until);
     let heading = format!(
         "At {} prompt tokens, {} prefill and {} decode engines",
         thousands(c.prompt.into()),
@@ -43,9 +50,10 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
         c.decode
     );
     let pays = format!(
-        "Mean prompt length from which the split pool's mean latency (arrival to last token) is below the colocated pool's, at {} req/s and {} GB/s.",
+        "Mean prompt lengths over which the plain split's mean latency (arrival to last token) is below the colocated pool's, at {} req/s and {} GB/s: the shaded window on the chart. Past its end the {} prefill GPUs cannot keep up.",
         fixed(c.rate, 1),
-        fixed(c.bandwidth, 1)
+        fixed(c.bandwidth, 1),
+        c.prefill
     );
     let tpot = format!(
         "95th percentile time per output token with decode GPUs that never prefill; colocated {} ms.",
@@ -62,7 +70,7 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
     view! {
         <h2>{heading}</h2>
         <div class="cards">
-            {card("card-crossover", "Split pays from", &value, unit, &pays)}
+            {card("card-crossover", "Split ahead from", &value, &unit, &pays)}
             {card("card-tpot", "TPOT P95, split", &fixed(di.tpot_p95, 2), "ms", &tpot)}
             {card("card-ttft", "TTFT P50, split", &fixed(di.ttft_p50, 1), "ms", &ttft)}
             {card("card-transfer", "KV transfer", &fixed(di.transfer, 1), "ms", &transfer)}
@@ -185,7 +193,7 @@ pub static PAGE: Page<Lab> = Page {
         |v, _| Some(chart::spec(v.outcome)),
         |v| chart::summary(v.outcome),
     )
-    .help("Each line is one setup's mean request latency (arrival to last token) as a percentage above or below the colocated pool's, on the same requests, as the mean prompt grows. Left of the vertical line the colocated pool is ahead: a short prompt barely delays the decodes it shares a step with, and the transfer costs more than that. Right of it the split is ahead, until its prefill GPUs cannot keep up and its line leaves the top of the chart; the prefill-load rule then prefills on the decode GPUs instead.")],
+    .help("Each line is one setup's mean request latency (arrival to last token) as a percentage above or below the colocated pool's, on the same requests, as the mean prompt grows. The shaded window is where the plain split (Disaggregated) is ahead of the colocated pool, the same window as the card. Left of it the colocated pool is ahead: a short prompt barely delays the decodes it shares a step with, and the transfer costs more than that. Right of it the split's prefill GPUs cannot keep up and its line leaves the top of the chart; the prefill-load rule then prefills on the decode GPUs instead.")],
     comparison: Some(Comparison {
         heading: "The five setups at the prompt length set",
         table: compare,

@@ -1,17 +1,14 @@
 //! Goodput lab: SLO attainment and goodput against the offered rate, one line
-//! per rule, the rule in focus in colour and the others in grey (ten rules in
-//! ten colours would be unreadable; the table names every rule's capacity).
+//! per rule, each in its own colour and named in the legend; the rule in
+//! focus is drawn last, on top, with a dot at every swept rate. (Grey lines
+//! for the rules not in focus could not be told apart.)
 
-use plotters::style::RGBColor;
 use sim_core::choice::Choice;
 use sim_core::labs::goodput::Outcome;
 use sim_core::routing::RuleKind;
 
 use crate::ui::plot::{ChartSpec, Legend, Mark, Series};
 use crate::ui::theme::replica_color;
-
-/// The grey of the rules not in focus.
-const OTHERS: RGBColor = RGBColor(160, 160, 160);
 
 fn rate_label(x: f64) -> String {
     crate::ui::format::fixed(x, 2)
@@ -25,7 +22,9 @@ fn goodput_label(y: f64) -> String {
     crate::ui::format::fixed(y, 2)
 }
 
-/// One line per rule of `value` against the rate; `focus` drawn last, in colour.
+/// One line per rule of `value` against the rate, each named and in its own
+/// colour (its place in the run, so a rule keeps its colour on both
+/// charts); `focus` drawn last, with dots.
 fn lines(
     o: &Outcome,
     focus: RuleKind,
@@ -41,26 +40,21 @@ fn lines(
             .filter(|(_, y)| y.is_finite())
             .collect()
     };
+    let series = |k: usize, rule: RuleKind, mark: Mark| Series {
+        label: Some(rule.title().to_string()),
+        color: replica_color(k),
+        mark,
+        points: line(k),
+    };
     let mut out: Vec<Series> = first
         .rules
         .iter()
         .enumerate()
         .filter(|(_, r)| r.rule != focus)
-        .enumerate()
-        .map(|(n, (k, _))| Series {
-            label: (n == 0).then(|| String::from("other rules")),
-            color: OTHERS,
-            mark: Mark::Line,
-            points: line(k),
-        })
+        .map(|(k, r)| series(k, r.rule, Mark::Line))
         .collect();
     if let Some(k) = first.rules.iter().position(|r| r.rule == focus) {
-        out.push(Series {
-            label: Some(focus.title().to_string()),
-            color: replica_color(0),
-            mark: Mark::LineDots,
-            points: line(k),
-        });
+        out.push(series(k, focus, Mark::LineDots));
     }
     out
 }
@@ -103,7 +97,15 @@ pub fn slo_spec(o: &Outcome, focus: RuleKind) -> ChartSpec {
         marker_x: None,
         marker_y: Some(o.config.slo_target),
         ring: None,
-        notes: Vec::new(),
+        // The horizontal line named where the lines are far below it.
+        notes: vec![(
+            x_range(o).0 + (swept(o).1 - swept(o).0) * 0.55,
+            o.config.slo_target,
+            format!(
+                "{} target: capacity while a line stays above",
+                percent_label(o.config.slo_target)
+            ),
+        )],
         legend: Legend::UpperRight,
     }
 }

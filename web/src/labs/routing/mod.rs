@@ -142,6 +142,30 @@ fn focused<'a>(v: &View<'a, Lab>) -> Option<&'a RuleOutcome> {
     v.outcome.rule(v.focus?)
 }
 
+/// The offered load's class, its words and its ARIA role, judged on the
+/// whole percent the page prints beside them, so the words cannot disagree
+/// with the number: above 100% is over capacity (the queue can only grow),
+/// from 85% to 100% near it, below 85% below it. Over capacity is news (a
+/// status a screen reader announces); otherwise a note.
+fn load_verdict(load: f64) -> (&'static str, &'static str, &'static str) {
+    let shown = (load * 100.0).round();
+    if shown > 100.0 {
+        (
+            "offered over",
+            "over capacity: requests arrive faster than the pool can serve them, so queues grow until arrivals stop",
+            "status",
+        )
+    } else if shown >= 85.0 {
+        (
+            "offered near",
+            "near capacity: queues build up while requests keep arriving",
+            "note",
+        )
+    } else {
+        ("offered", "below capacity", "note")
+    }
+}
+
 /// The offered load under the rate, and the prompt range.
 fn under_controls(v: &View<'_, Lab>) -> AnyView {
     let Some(r) = focused(v) else {
@@ -149,21 +173,7 @@ fn under_controls(v: &View<'_, Lab>) -> AnyView {
     };
     let load = r.offered_load;
     let ms = v.config.timing.in_ms();
-    let (class, verdict) = if load > 1.15 {
-        (
-            "offered over",
-            "over capacity: requests arrive faster than the pool can serve them, so queues grow until arrivals stop",
-        )
-    } else if load > 0.85 {
-        (
-            "offered near",
-            "around capacity: queues build up while requests keep arriving",
-        )
-    } else {
-        ("offered", "below capacity")
-    };
-    // Over capacity is news (a status a screen reader announces); below, a note.
-    let role = if load > 1.15 { "status" } else { "note" };
+    let (class, verdict, role) = load_verdict(load);
     let replayed = v.outcome.source == TraceSource::Replayed;
     let of_capacity = if replayed {
         format!(" of the pool's capacity ({verdict}).")
@@ -344,4 +354,24 @@ pub static PAGE: Page<Lab> = Page {
 
 impl crate::page::LabPage for Lab {
     const PAGE: &'static Page<Self> = &PAGE;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load_verdict;
+
+    /// The words follow the printed percent: 107% is over capacity (the
+    /// review found it called "around capacity"), 100% is not over, 85% is
+    /// near and 84% below.
+    #[test]
+    fn the_load_words_match_the_printed_percent() {
+        let words = |load: f64| load_verdict(load).1.split(':').next().unwrap_or("");
+        assert_eq!(words(1.07), "over capacity");
+        assert_eq!(load_verdict(1.07).2, "status");
+        assert_eq!(words(1.004), "near capacity", "printed as 100%");
+        assert_eq!(words(1.006), "over capacity", "printed as 101%");
+        assert_eq!(words(0.85), "near capacity");
+        assert_eq!(words(0.844), "below capacity");
+        assert_eq!(load_verdict(2.0).0, "offered over");
+    }
 }
