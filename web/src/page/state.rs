@@ -258,13 +258,13 @@ impl State {
             page,
             true,
         );
-        let opens = player.is_some_and(|p| p.opens == sim_core::labs::Opening::FirstMoment);
+        let opens = player.is_some_and(|p| p.opens != sim_core::labs::Opening::Start);
         let opening = Memo::new(move |_| {
             if !opens {
                 return 0;
             }
             main.ran()
-                .and_then(|ran| {
+                .map(|ran| {
                     let snap = Snap {
                         config: &ran.config,
                         outcome: &ran.outcome,
@@ -273,7 +273,7 @@ impl State {
                         pickable: true,
                         step: Step(&|| 0),
                     };
-                    page.moments(&snap).first().copied()
+                    page.opening(&snap)
                 })
                 .unwrap_or(0)
         });
