@@ -70,7 +70,10 @@ fn the_split_is_ahead_only_in_a_window_of_prompt_lengths() {
             _ => false,
         };
         if seed == 1 {
-            println!("seed 1: split ahead from {:?} until {:?}", o.crossover, o.until);
+            println!(
+                "seed 1: split ahead from {:?} until {:?}",
+                o.crossover, o.until
+            );
         }
         held += usize::from(ok);
     }

@@ -431,3 +431,73 @@ fn fairness_moments_are_where_the_run_says_and_recording_changes_nothing() {
         "strict priority preempts with work lost in most seeds: {preemptions}/20"
     );
 }
+
+/// Where the two players the review found opening off their point now
+/// open (`PlayerInfo::opens`): the batching player on the first iteration
+/// where the three modes stop doing the same (every mode plays iteration 1
+/// alike, so it opened on three identical pictures), the herding player on
+/// its first pile (it opened on an empty tick 0).
+#[test]
+fn batching_opens_where_the_modes_differ_and_herding_on_its_first_pile() {
+    use sim_core::labs::{Lab, Opening};
+    assert_eq!(
+        batching::BatchingLab::INFO.player.map(|p| p.opens),
+        Some(Opening::FirstDifference)
+    );
+    assert_eq!(
+        herding::HerdingLab::INFO.player.map(|p| p.opens),
+        Some(Opening::FirstMoment)
+    );
+    let o = batching::run(&batching::Config::default(), Mode::ALL).expect("valid");
+    let at = o.first_difference().expect("the modes differ");
+    assert!(at > 0, "the modes already differ at iteration 1");
+    let details = |i: usize| -> Vec<_> {
+        o.modes
+            .iter()
+            .map(|m| {
+                m.iterations_detail
+                    .get(i)
+                    .map(|d| (&d.slots, &d.waiting, d.output_tokens))
+            })
+            .collect()
+    };
+    for i in 0..at {
+        let d = details(i);
+        assert!(
+            d.windows(2).all(|w| w[0] == w[1]),
+            "iteration {} differs",
+            i + 1
+        );
+    }
+    println!("batching opens on iteration {}", at + 1);
+    // One mode alone never differs from anything: the player opens at 1.
+    let alone = batching::run(&batching::Config::default(), &[Mode::Chunked]).expect("valid");
+    assert_eq!(alone.first_difference(), None);
+
+    let h = herding::run(&herding::Config::default()).expect("valid");
+    for r in &h.rules {
+        let first = r.timeline.ticks.iter().position(|t| t.moment.is_some());
+        if let Some(i) = first {
+            assert!(i > 0, "{:?}: a pile on tick 0", r.rule);
+            assert!(
+                matches!(
+                    r.timeline.ticks[i].moment,
+                    Some(HerdMoment::Stampede { .. })
+                ),
+                "{:?}",
+                r.rule
+            );
+        }
+        println!(
+            "herding {:?} opens on tick {:?}",
+            r.rule,
+            first.unwrap_or(0)
+        );
+    }
+    assert!(
+        h.rules
+            .iter()
+            .any(|r| r.timeline.ticks.iter().any(|t| t.moment.is_some())),
+        "no rule piles up at the defaults"
+    );
+}

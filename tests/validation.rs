@@ -187,5 +187,8 @@ fn the_rank_words_do_not_claim_the_figure_is_published() {
         assert!(w.contains("rank"), "{w}");
         assert!(!w.contains("as published"), "{w}");
     }
-    assert_ne!(validation::rank_verdict(true), validation::rank_verdict(false));
+    assert_ne!(
+        validation::rank_verdict(true),
+        validation::rank_verdict(false)
+    );
 }

@@ -7,7 +7,14 @@ const env = await useAppAndBrowser();
 
 test('switching modes and stepping to the last iteration shows each mode drained', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
-  await page.goto(`${env.srv.base}?lab=batching`);
+  // With no step in the link the player opens where the modes first
+  // differ (iteration 2 of the default trace; every mode plays iteration 1
+  // alike), whichever mode is chosen.
+  for (const mode of ['continuous', 'chunked']) {
+    await page.goto(`${env.srv.base}?lab=batching&mode=${mode}`);
+    await page.waitForFunction(() => /^iteration 2 of \d+$/.test(document.querySelector('#player-label')?.textContent.trim() ?? ''));
+  }
+  await page.goto(`${env.srv.base}?lab=batching&step=1`);
   const label = page.locator('#player-label');
   await label.waitFor();
   // Continuous batching by default: iteration 1 prefills A and B, slot 3 idle, no output.

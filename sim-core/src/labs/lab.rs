@@ -152,6 +152,10 @@ pub enum Opening {
     /// At the first key moment, so the reader lands on the point (the first
     /// step when the run has none).
     FirstMoment,
+    /// At the first step where the items side by side (the batching modes)
+    /// stop doing the same, so the reader lands on what tells them apart
+    /// (the first step when they never differ).
+    FirstDifference,
 }
 
 /// What the registry, the home page and the CLI's help say about a lab.

@@ -209,6 +209,9 @@ pub struct Player<L: Lab> {
     pub legend: &'static str,
     /// The step in detail, under the stage.
     pub detail: fn(&View<'_, L>) -> AnyView,
+    /// The step the player opens on when its lab opens at the first
+    /// difference (`Opening::FirstDifference`; `None`: the first step).
+    pub difference: fn(&View<'_, L>) -> Option<usize>,
 }
 
 impl<L: Lab> Player<L> {
@@ -225,6 +228,7 @@ impl<L: Lab> Player<L> {
         scene: |_, _, _| None,
         legend: "",
         detail: |_| ().into_any(),
+        difference: |_| None,
     };
 }
 
@@ -437,6 +441,10 @@ pub trait AnyPage: Sync {
     fn player_len(&self, s: &Snap<'_>) -> usize;
     /// Key moments, ascending.
     fn moments(&self, s: &Snap<'_>) -> Vec<usize>;
+    /// Where the player opens with no step in the link: the first step, the
+    /// first key moment or the first difference, as the lab's
+    /// `PlayerInfo::opens` says.
+    fn opening(&self, s: &Snap<'_>) -> usize;
     /// The current step in words.
     fn narrate(&self, s: &Snap<'_>) -> String;
     /// The stage's scene.
@@ -643,6 +651,17 @@ where
             (Some(p), Some(v)) => (p.moments)(&v),
             _ => Vec::new(),
         }
+    }
+
+    fn opening(&self, s: &Snap<'_>) -> usize {
+        use sim_core::labs::Opening;
+        let opens = L::INFO.player.map_or(Opening::Start, |p| p.opens);
+        match (opens, &self.player, self.view(s)) {
+            (Opening::FirstMoment, Some(p), Some(v)) => (p.moments)(&v).first().copied(),
+            (Opening::FirstDifference, Some(p), Some(v)) => (p.difference)(&v),
+            _ => None,
+        }
+        .unwrap_or(0)
     }
 
     fn narrate(&self, s: &Snap<'_>) -> String {

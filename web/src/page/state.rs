@@ -260,15 +260,9 @@ pub fn recorded(page: &dyn AnyPage, focus: Option<usize>, vs: Option<usize>) -> 
 /// `snap`: the first key moment for a lab that opens on its point, else
 /// the first step.
 pub fn opening_step(page: &dyn AnyPage, snap: &Snap<'_>) -> usize {
-    let opens = page
-        .entry()
-        .info
-        .player
-        .is_some_and(|p| p.opens == sim_core::labs::Opening::FirstMoment);
-    if !opens {
-        return 0;
-    }
-    page.moments(snap).first().copied().unwrap_or(0)
+    // The lab's own opening kind (its first key moment, the first step
+    // where its items differ, or its start).
+    page.opening(snap)
 }
 
 impl State {

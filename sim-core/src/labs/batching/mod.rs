@@ -62,7 +62,7 @@ impl Lab for BatchingLab {
             first: 1,
             speed: 2.0,
             vs: None,
-            opens: Opening::Start,
+            opens: Opening::FirstDifference,
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };

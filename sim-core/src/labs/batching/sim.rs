@@ -247,6 +247,39 @@ impl Outcome {
     pub fn mode(&self, mode: Mode) -> Option<&ModeRun> {
         self.modes.iter().find(|m| m.mode == mode)
     }
+
+    /// The first iteration (0-based step) at which the modes run do not all
+    /// do the same: a slot works differently, the output or the queue
+    /// differs, or one mode has drained while another still runs. The
+    /// player opens there: before it every mode plays the same iterations
+    /// (the first admissions), so opening on iteration 1 would show three
+    /// identical pictures. `None` with fewer than two modes or when they
+    /// never differ.
+    pub fn first_difference(&self) -> Option<usize> {
+        let first = self.modes.first()?;
+        let longest = self
+            .modes
+            .iter()
+            .map(|m| m.iterations_detail.len())
+            .max()
+            .unwrap_or(0);
+        // What the stage shows of an iteration; its number and its moment
+        // follow from these.
+        let shown = |d: &IterationDetail| {
+            (
+                d.slots.clone(),
+                d.output_tokens,
+                d.waiting.clone(),
+                d.events.clone(),
+            )
+        };
+        (0..longest).find(|&i| {
+            let a = first.iterations_detail.get(i).map(shown);
+            self.modes[1..]
+                .iter()
+                .any(|m| m.iterations_detail.get(i).map(shown) != a)
+        })
+    }
 }
 
 /// Run the given modes on the config's trace.

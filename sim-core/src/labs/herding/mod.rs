@@ -60,7 +60,7 @@ impl Lab for HerdingLab {
             first: 0,
             speed: 4.0,
             vs: None,
-            opens: Opening::Start,
+            opens: Opening::FirstMoment,
         }),
         embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };

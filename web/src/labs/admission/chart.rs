@@ -134,7 +134,11 @@ mod tests {
         let breaker = spec
             .series
             .iter()
-            .find(|s| s.label.as_deref().is_some_and(|l| l.contains("never trips")))
+            .find(|s| {
+                s.label
+                    .as_deref()
+                    .is_some_and(|l| l.contains("never trips"))
+            })
             .expect("the breaker has a legend entry");
         assert_eq!(breaker.mark, Mark::Dots);
         assert_eq!(breaker.points.len(), o.sweep.len());

@@ -273,6 +273,7 @@ pub static PAGE: Page<Lab> = Page {
         scene: |v, width, palette| crate::labs::batching::scene::scene(v.outcome, run(v)?, v.step(), width, palette),
         legend: LEGEND,
         detail,
+        difference: |v| v.outcome.first_difference(),
     }),
     tables: &[
         |v, pick| match v.focus {

@@ -207,6 +207,7 @@ pub static PAGE: Page<Lab> = Page {
         },
         legend: LEGEND_HTML,
         detail: |_| ().into_any(),
+        ..Player::PLAIN
     }),
     cards: Some(cards),
     tables: &[|v, _| run(v).map(tenants).into_any()],

@@ -260,16 +260,29 @@ mod tests {
             .and_then(|c| c.rate);
         assert_eq!(rr, lo, "the review's tie still holds at the defaults");
         let note = resolution_note(&o, RuleKind::LeastOutstanding);
-        assert!(note.starts_with("Least outstanding shares its capacity of 0.20 with "), "{note}");
-        assert!(note.contains("Round robin") && note.contains("not at 0.25"), "{note}");
+        assert!(
+            note.starts_with("Least outstanding shares its capacity of 0.20 with "),
+            "{note}"
+        );
+        assert!(
+            note.contains("Round robin") && note.contains("not at 0.25"),
+            "{note}"
+        );
         assert!(note.contains("steps of 0.05"), "{note}");
         // A rule that ties with none (here one made to miss the target
         // everywhere): the general sentence.
         let mut o = o;
-        for c in o.capacities.iter_mut().filter(|c| c.rule == RuleKind::LeastKv) {
+        for c in o
+            .capacities
+            .iter_mut()
+            .filter(|c| c.rule == RuleKind::LeastKv)
+        {
             c.rate = None;
         }
         let alone = resolution_note(&o, RuleKind::LeastKv);
-        assert!(alone.starts_with("Capacity is read on the sweep's steps of 0.05"), "{alone}");
+        assert!(
+            alone.starts_with("Capacity is read on the sweep's steps of 0.05"),
+            "{alone}"
+        );
     }
 }

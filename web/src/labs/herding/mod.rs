@@ -55,6 +55,7 @@ pub static PAGE: Page<Lab> = Page {
                 None => ().into_any(),
             }
         },
+        ..Player::PLAIN
     }),
     charts: &[Chart::<Lab>::new(
         "skew-chart",

@@ -113,6 +113,7 @@ pub static PAGE: Page<Lab> = Page {
         scene: |v, width, palette| crate::labs::prefix::scene::scene(v.outcome, v.step(), width, palette),
         legend: "",
         detail,
+        ..Player::PLAIN
     }),
     cards: Some(cards),
     tables: &[|v, _| steps_view(v.outcome, v.step())],

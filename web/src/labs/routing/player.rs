@@ -109,4 +109,5 @@ pub const PLAYER: Player<RoutingLab> = Player {
     },
     legend: r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefill <span class="key-dot decode"></span> decode <span class="key-dot done"></span> finished · dot size: the request's work (prefill and output) · <span class="key-dot ring"></span> ring: a long answer</p>"#,
     detail,
+    ..Player::PLAIN
 };
