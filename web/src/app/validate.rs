@@ -220,7 +220,7 @@ fn validation_rows(v: &Validation) -> Vec<Row> {
                 (false, _) => Cell::new(""),
                 (true, true) => Cell::new(validation::rank_verdict(true)).class("holds"),
                 (true, false) => {
-                    Cell::new(validation::rank_verdict(false).to_lowercase()).class("fails")
+                    Cell::new(validation::rank_verdict(false).to_ascii_lowercase()).class("fails")
                 }
             };
             Row {

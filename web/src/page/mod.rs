@@ -572,21 +572,21 @@ pub fn refusal(key: &str, kept: &str, e: &sim_core::params::ParamError) -> Strin
     let what = match &e.problem {
         // A clause that names the whole problem (a model too big for its
         // GPUs): it stands as the sentence's start.
-        sim_core::params::Problem::Unfit(why) => {
-            let mut c = why.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        }
+        sim_core::params::Problem::Unfit(why) => capitalised(why),
         _ => format!("{} {}", e.key, e.problem),
     };
     let kept = if kept.is_empty() { "empty" } else { kept };
-    let mut k = key.chars();
-    let key: String = k
-        .next()
-        .map(|f| f.to_uppercase().chain(k).collect())
-        .unwrap_or_default();
-    format!("{what}. {key} stays {kept}.")
+    format!("{what}. {} stays {kept}.", capitalised(key))
+}
+
+/// `text` with its first letter a capital (ASCII: the words are ours and
+/// the presets' names; Unicode case tables would cost the bundle).
+fn capitalised(text: &str) -> String {
+    let mut t = text.to_string();
+    if let Some(first) = t.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    t
 }
 
 impl<L> AnyPage for Page<L>

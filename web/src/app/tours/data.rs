@@ -57,8 +57,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Load widens the gap",
                 "lab=routing&rule=least-outstanding&vs=round-robin&step=518",
-                "Near capacity, round robin has left requests waiting on two replicas while the others have room; \
-                 least outstanding, on the same requests, has none waiting. Push the rate past capacity and every rule becomes one long queue.",
+                "Just past capacity (107% here), round robin has left requests waiting on two replicas while the others have room; \
+                 least outstanding, on the same requests, has none waiting. Push the rate further and every rule becomes one long queue.",
             )
             .claims(Claim::QueueOnlyBeside)
             .reveal("rate")
@@ -217,8 +217,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Long prompts stretch the decodes",
                 "lab=disagg&prompt=4096",
-                "At 4,096 tokens each prompt's chunks make the decode steps beside them several times \
-                 longer: TPOT P95 is 9.35 ms colocated and 7.91 ms on decode engines that never prefill. \
+                "At 4,096 tokens each prompt's chunks slow the decode steps beside them, by about a fifth at the \
+                 tail: TPOT P95 is 9.35 ms colocated and 7.91 ms on decode engines that never prefill. \
                  The split's mean latency is now the lower one, transfer included.",
             )
             .claims(Claim::SplitWinsLong)
@@ -280,8 +280,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Slow start lets it in gradually",
                 "lab=autoscale&scaler=kv&slow-start=60&step=858",
-                "With slow start the new replica's share of arrivals climbs over a minute instead, so its \
-                 first requests get a quick first token. The price shows here: in a surge it sits nearly idle while the others queue.",
+                "With slow start the new replica's share of arrivals climbs over a minute instead, so it is not \
+                 handed every arrival at once. The price shows here: in a surge it sits idle while the others queue.",
             )
             .claims(Claim::FreshHeldBack)
             .reveal("slow-start"),
