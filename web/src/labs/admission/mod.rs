@@ -39,7 +39,7 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
         fixed(o.capacity, 2)
     );
     view! {
-        <h2>{format!("{} over the whole run ({} ticks, surge and incident included)", r.policy.title(), thousands(v.config.ticks.into()))}</h2>
+        <h2 title=format!("All {} ticks, surge and incident included", thousands(v.config.ticks.into()))>{format!("{} over the whole run", r.policy.title())}</h2>
         <div class="cards">
             {card("card-goodput", "Goodput", &fixed(r.goodput, 3), "req/tick", &goodput)}
             {card(

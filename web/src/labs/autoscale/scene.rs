@@ -138,9 +138,14 @@ const TOP: f64 = 66.0;
 /// The narrowest column a row is split for, in px.
 const MIN_COLUMN: f64 = 96.0;
 
-/// How the pool's columns are laid out: one per place, in rows of columns
-/// at least [`MIN_COLUMN`] wide (a pool of 16 is two rows of eight on a
-/// laptop, four of four on a phone), a box of slot cells in each.
+/// The stage width from which the pool is laid out in rows of legible
+/// columns (a lab page on a laptop); narrower stages keep one row.
+const WIDE: f64 = 800.0;
+
+/// How the pool's columns are laid out: one per place, on a stage at least
+/// [`WIDE`] in rows of columns at least [`MIN_COLUMN`] wide (a pool of 16
+/// is two rows of eight on a laptop), else in one row; a box of slot cells
+/// in each.
 struct Grid {
     /// Places in a row.
     per_row: usize,
@@ -165,15 +170,20 @@ impl Grid {
     fn new(places: usize, slots: usize, width: f64) -> Grid {
         // As many places a row as keep a column legible, spread evenly over
         // the rows (eight and eight, not nine and seven).
-        let fit = (((width - 8.0) / MIN_COLUMN) as usize).clamp(4, places.max(4));
+        // A stage narrower than a laptop's (an embed, a phone) keeps the
+        // pool in one short row, so an embed stays within its height.
+        let fit = if width < WIDE {
+            places.max(1)
+        } else {
+            (((width - 8.0) / MIN_COLUMN) as usize).clamp(4, places.max(4))
+        };
         let rows = places.div_ceil(fit).max(1);
         let per_row = places.div_ceil(rows).max(1);
         let column = (width - 8.0) / per_row as f64;
-        let cols = 4;
+        // Four cells a row wherever a cell keeps a few pixels.
+        let cols = if column >= 28.0 { 4 } else { 2 };
         let cell_rows = slots.div_ceil(cols);
-        // Cells as large as the column allows, smaller on a phone so four
-        // rows stay within an embed's height.
-        let most = if width < 500.0 { 12.0 } else { 18.0 };
+        let most = if width < WIDE { 12.0 } else { 18.0 };
         let cell = ((column - 8.0) / cols as f64 - 2.0).clamp(3.0, most);
         let box_h = cell_rows as f64 * (cell + 2.0) + 6.0;
         Grid {
