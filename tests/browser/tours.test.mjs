@@ -99,6 +99,33 @@ test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the
   assert.deepEqual(problems, []);
 });
 
+test('the numbers in a step are its run: pointing at one lights its replica, moving the control changes it', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?tour=herding&stop=3`);
+  await settled(page, 10_000);
+  const num = page.locator('#tour-words .live-num').first();
+  assert.equal((await num.textContent()).trim(), '10', 'the busiest replica with staggered scrapes');
+  // Pointing at the number lights the busiest replica's column on the stage.
+  await num.hover();
+  await page.waitForFunction(() => globalThis.lblabLit === 1);
+  await page.mouse.move(0, 0);
+  await page.waitForFunction(() => globalThis.lblabLit === 0);
+  // Keyboard: the number takes the focus and lights the same column.
+  await num.focus();
+  await page.waitForFunction(() => globalThis.lblabLit === 1);
+  await num.blur();
+  // Unticking stagger brings the pile back, and the sentence says so.
+  await page.locator('[data-control="stagger"] input').first().click();
+  await page.waitForFunction(() => document.querySelector('#tour-words .live-num')?.textContent.trim() === '22');
+  // The next step starts from its own written numbers, then its run's.
+  await page.locator('#tour-next').click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('stop') === '4');
+  await settled(page, 10_000);
+  assert.equal((await page.locator('#tour-words .live-num').first().textContent()).trim(), '2');
+  console.log('live numbers: herding 3 reads 10, lights 1 column when pointed at, reads 22 once stagger is off');
+  assert.deepEqual(problems, []);
+});
+
 test('the home page opens on the first tour step, requests moving within two seconds', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   const t0 = Date.now();

@@ -12,6 +12,7 @@
 //! adapter that hands them a typed [`View`].
 
 pub mod job;
+pub mod live;
 pub mod shell;
 pub mod state;
 

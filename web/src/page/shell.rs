@@ -239,6 +239,7 @@ pub fn Shell(
 ) -> impl IntoView {
     let mut notices = Vec::new();
     let state = State::new(page, &pairs, &mut notices);
+    super::live::follow(state);
     let id = page.entry().info.id;
     let cards = page.has_cards().then(|| {
         view! {

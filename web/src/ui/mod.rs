@@ -32,6 +32,6 @@ pub use notice::{ErrorLine, Notice};
 pub use player::Player;
 pub use run_status::{RunState, RunStatus};
 pub use share_bar::{EmbedFooter, ShareBar};
-pub use stage::{Mark, Palette, Rect, Scene, SceneFn, Stage};
+pub use stage::{Lit, Mark, Palette, Place, Rect, Scene, SceneFn, Spotlight, Stage};
 pub use trace_editor::editor_click;
 pub use trace_panel::TracePanel;

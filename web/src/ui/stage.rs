@@ -167,7 +167,50 @@ pub struct Scene {
     pub marks: Vec<Mark>,
     /// Lines: this step's decisions, drawn as they fade in.
     pub lines: Vec<Line>,
+    /// Where each replica is drawn, so words about one can light it up.
+    pub places: Vec<Place>,
 }
+
+/// Where one replica is drawn (a player with two panels draws each replica
+/// twice).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    /// The panel it is drawn in (0 on a stage of one panel; a player
+    /// showing two rules side by side numbers them from 0).
+    pub panel: u32,
+    /// The replica, 0-based.
+    pub replica: u32,
+    /// Left, top, width and height in CSS pixels.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+/// A replica to light: in one panel, or wherever it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lit {
+    /// The panel (`None`: every panel).
+    pub panel: Option<u32>,
+    /// The replica, 0-based.
+    pub replica: u32,
+}
+
+impl Lit {
+    /// Whether `place` shows this replica.
+    pub fn covers(&self, place: &Place) -> bool {
+        place.replica == self.replica && self.panel.is_none_or(|p| p == place.panel)
+    }
+}
+
+/// The replicas the reader points at through words about them (a tour's
+/// live numbers): every stage under this context lights them up. Empty:
+/// none.
+#[derive(Clone, Copy)]
+pub struct Spotlight(pub RwSignal<Vec<Lit>>);
 
 /// Colours read from the page's theme, for scene builders.
 #[derive(Clone, Debug)]
@@ -265,6 +308,8 @@ struct Motion {
     pending: bool,
     /// The canvas's laid-out width, in CSS pixels.
     width: f64,
+    /// The replicas lit by [`Spotlight`].
+    spot: Vec<Lit>,
 }
 
 /// How many frame costs are kept for the tests (the newest).
@@ -373,6 +418,20 @@ pub fn Stage(
             frame.ask();
         }
     };
+    // Words pointed at replicas: light them (no tween, one frame).
+    if let Some(Spotlight(lit)) = use_context::<Spotlight>() {
+        let motion = Rc::clone(&motion);
+        let request = request.clone();
+        Effect::new(move |_| {
+            let now = lit.get();
+            let mut m = motion.borrow_mut();
+            if m.spot != now {
+                m.spot = now;
+                drop(m);
+                request();
+            }
+        });
+    }
     let size = RwSignal::new((0.0, 0.0));
     let observed = Rc::new(std::cell::Cell::new(false));
     // The observer belongs to the stage, not to the effect (an effect's
@@ -476,6 +535,7 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
             ctx.stroke_rect(r.x, r.y, r.w, r.h);
         }
     }
+    spotlight(&ctx, scene, &m.spot);
     ctx.set_text_baseline("middle");
     // Setting a font makes the browser parse it again, and a scene's labels
     // alternate between a few (a name, then its count): draw them one font
@@ -537,6 +597,36 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, m: &mut Motion, t: f64) -> bool {
         m.leaving.clear();
     }
     p < 1.0
+}
+
+/// Light the replicas in `spot`: a tinted box and a thick outline in the
+/// accent colour around each place they are drawn.
+/// How many places it lit is kept in `globalThis.lblabLit` for the browser
+/// tests (a canvas shows them nothing else).
+fn spotlight(ctx: &web_sys::CanvasRenderingContext2d, scene: &Scene, spot: &[Lit]) {
+    let lit: Vec<&Place> = scene
+        .places
+        .iter()
+        .filter(|p| spot.iter().any(|l| l.covers(p)))
+        .collect();
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &JsValue::from_str("lblabLit"),
+        &JsValue::from(lit.len() as u32),
+    );
+    if lit.is_empty() {
+        return;
+    }
+    let accent = Palette::current().accent;
+    ctx.set_stroke_style_str(&accent);
+    ctx.set_fill_style_str(&accent);
+    ctx.set_line_width(3.0);
+    for p in lit {
+        ctx.set_global_alpha(0.14);
+        ctx.fill_rect(p.x - 3.0, p.y - 3.0, p.w + 6.0, p.h + 6.0);
+        ctx.set_global_alpha(1.0);
+        ctx.stroke_rect(p.x - 3.0, p.y - 3.0, p.w + 6.0, p.h + 6.0);
+    }
 }
 
 /// Set `next` as the context's font unless `last` (what this frame set

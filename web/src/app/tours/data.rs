@@ -23,15 +23,15 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Equal turns, unequal work",
                 "lab=routing&rule=round-robin&vs=none",
-                "Round robin counts requests, not work. Here it hands a request to a replica already running \
-                 far more than another, so every request there shares each engine step with more neighbours.",
+                "Round robin counts requests, not work: here it hands one to replica {1}, already holding {6}, while replica {2} \
+                 holds {3}, so every request there shares each engine step with more neighbours.",
             )
             .claims(Claim::PastLighter { times: 2 }),
             Stop::at(
                 "Variation is what hurts",
                 "lab=knee",
                 "Queueing theory says the wait near full load grows with how much service times vary. \
-                 Drag the variation up to where LLM traffic sits and watch the usable load shrink.",
+                 Drag the variation (cv² {2} now) up to where LLM traffic sits and watch the usable load, {67%} now, shrink.",
             )
             .claims(Claim::VariationShrinksLoad)
             .reveal("cv2"),
@@ -57,8 +57,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Load widens the gap",
                 "lab=routing&rule=least-outstanding&vs=round-robin&step=518",
-                "Just past capacity (107% here), round robin has left requests waiting on two replicas while the others have room; \
-                 least outstanding, on the same requests, has none waiting. Push the rate further and every rule becomes one long queue.",
+                "Just past capacity ({107%} here), round robin has left requests waiting on {2} replicas while the others have room; \
+                 least outstanding, on the same requests, has {none} waiting. Push the rate further and every rule becomes one long queue.",
             )
             .claims(Claim::QueueOnlyBeside)
             .reveal("rate")
@@ -66,10 +66,10 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "Reuse what is cached",
                 "lab=routing&rule=prefix-aware&vs=least-outstanding",
-                "A cache-aware rule sends requests where their shared prefix is already cached, so less prefill \
-                 is computed twice. Watch the price too: requests pile onto the replica holding a popular prefix.",
+                "A cache-aware rule sends requests where their shared prefix is already cached: {57%} of prompt tokens come \
+                 from cache against {42%} for least outstanding. Watch the price too: requests pile onto the replica holding a popular prefix.",
             )
-            .claims(Claim::PastLighter { times: 2 })
+            .claims(Claim::CacheAndPile { times: 2 })
             .reveal("prefix-pool")
             .also(&["cards"]),
             Stop::playground(
@@ -88,7 +88,7 @@ pub static TOURS: &[Tour] = &[
                 "Old numbers",
                 "lab=herding&rule=stale-least-outstanding&step=5",
                 "Four routers each pick the least loaded replica, but they learn the load only every ten ticks. \
-                 Between two scrapes they all trust the same old numbers.",
+                 Between two scrapes they all trust the same numbers, {5} ticks old here.",
             )
             .claims(Claim::SameOldNumbers)
             .playing(),
@@ -96,14 +96,14 @@ pub static TOURS: &[Tour] = &[
                 "The pile",
                 "lab=herding&rule=stale-least-outstanding&step=19",
                 "For ten ticks every router sent everything to the one replica that looked idle at the last scrape. \
-                 It now holds 22 requests while the others drain.",
+                 It now holds {22} requests while the others drain.",
             )
             .claims(Claim::Pile { load: 22 }),
             Stop::at(
                 "Look at different times",
                 "lab=herding&rule=stale-least-outstanding&stagger=1&step=19",
                 "Here the scrapes are staggered: each router reads the load at its own moment, so their views \
-                 differ and no replica draws every request. The busiest holds 10 where the pile reached 22; untick stagger to bring the pile back.",
+                 differ and no replica draws every request. The busiest holds {10} where the pile reached 22; untick stagger to bring the pile back.",
             )
             .claims(Claim::NoPile { most: 10 })
             .reveal("stagger"),
@@ -111,7 +111,7 @@ pub static TOURS: &[Tour] = &[
                 "Or add a coin flip",
                 "lab=herding&rule=two-choices&step=19",
                 "Another fix: each router samples two replicas at random and takes the lighter one. \
-                 Routers with the same numbers now choose differently.",
+                 Routers with the same numbers now choose differently: this tick they send to {2} replicas.",
             )
             .claims(Claim::RoutersDiffer)
             .reveal("rule"),
@@ -138,7 +138,7 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "A hot miss",
                 "lab=prefix&step=3",
-                "The load-only router sent this request away from the replica that holds its prefix. \
+                "The load-only router sent this request away from replica {1}, which holds its prefix. \
                  Its prefill is computed again from scratch.",
             )
             .claims(Claim::HotMiss),
@@ -146,7 +146,7 @@ pub static TOURS: &[Tour] = &[
                 "Affinity has a limit",
                 "lab=prefix&step=8",
                 "When the replica holding the prefix is too far ahead of the others, the prefix-aware router \
-                 lets go and balances load. The threshold says how far is too far.",
+                 lets go and balances load ({2} times in this run). The threshold says how far is too far.",
             )
             .claims(Claim::LetsGo)
             .reveal("threshold"),
@@ -173,7 +173,7 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "An idle slot",
                 "lab=batching&mode=static&step=2",
-                "A slot sits empty while three requests wait: static batching admits no one until the whole \
+                "A slot sits empty while {3} requests wait: static batching admits no one until the whole \
                  batch has finished.",
             )
             .claims(Claim::IdleSlot { waiting: 3 }),
@@ -188,7 +188,7 @@ pub static TOURS: &[Tour] = &[
                 "Cut the prefill",
                 "lab=batching&mode=chunked&step=6",
                 "Chunked prefill cuts a prompt into pieces that share iterations with decoding, so tokens \
-                 keep flowing. The budget sets how much work fits in one iteration.",
+                 keep flowing: {0} iterations pass without output after the first token. The budget sets how much work fits in one.",
             )
             .claims(Claim::ChunksKeepFlowing)
             .reveal("chunk-budget")
@@ -209,8 +209,8 @@ pub static TOURS: &[Tour] = &[
                 "Short prompts stay together",
                 "lab=disagg&prompt=256",
                 "With 256-token prompts a prefill barely slows the decodes it shares a step with: \
-                 time per output token is 7.05 ms colocated and 7.06 ms split. The split still sends \
-                 every prompt's KV over the link, so its median first token comes at 24 ms against 11.",
+                 time per output token is {7.05} ms colocated and {7.06} ms split. The split still sends \
+                 every prompt's KV over the link, so its median first token comes at {24} ms against {11}.",
             )
             .claims(Claim::SplitCostsShort)
             .also(&["table"]),
@@ -218,7 +218,7 @@ pub static TOURS: &[Tour] = &[
                 "Long prompts stretch the decodes",
                 "lab=disagg&prompt=4096",
                 "At 4,096 tokens each prompt's chunks slow the decode steps beside them, by about a fifth at the \
-                 tail: TPOT P95 is 9.35 ms colocated and 7.91 ms on decode engines that never prefill. \
+                 tail: TPOT P95 is {9.35} ms colocated and {7.91} ms on decode engines that never prefill. \
                  The split's mean latency is now the lower one, transfer included.",
             )
             .claims(Claim::SplitWinsLong)
@@ -226,8 +226,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "The link sets the crossover",
                 "lab=disagg&bandwidth=6",
-                "On a 6 GB/s link a 2,000-token prompt's KV takes about 40 ms to cross, and the split pays \
-                 only from about 3,100 tokens. Move the bandwidth and watch the vertical line.",
+                "On a {6} GB/s link the split pays only from prompts of about {3,100} tokens, where moving their KV \
+                 costs less than the decodes it spares. Move the bandwidth and watch the vertical line.",
             )
             .claims(Claim::Crossover { from: 2900, to: 3300 })
             .reveal("bandwidth")
@@ -235,9 +235,8 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "The split must fit the prompts",
                 "lab=disagg&prompt=16384",
-                "At 16,384 tokens two prefill engines cannot keep up and the split's requests wait over a \
-                 minute. Prefilling on a decode engine whenever the prefill engine is busy (the \
-                 prefill-load rule) brings latency back near the colocated pool's.",
+                "At 16,384 tokens two prefill engines cannot keep up: the split's mean latency is {78} s. Prefilling \
+                 on a decode engine whenever the prefill engine is busy (the prefill-load rule) brings it to {7.7} s, about the colocated pool's {8.2} s.",
             )
             .claims(Claim::SplitOverwhelmed)
             .also(&["table"]),
@@ -257,14 +256,14 @@ pub static TOURS: &[Tour] = &[
                 "A signal that always reads full",
                 "lab=autoscale&scaler=busy&step=569",
                 "The busy fraction counts a replica as busy whenever anything runs on it, and with a batch \
-                 of sixteen something nearly always does. It orders a replica while two thirds of the slots sit empty.",
+                 of sixteen something nearly always does. It orders a replica while {64%} of the slots sit empty.",
             )
             .claims(Claim::OrdersHalfEmpty { used: 40 }),
             Stop::at(
                 "Orders wait out the cold start",
                 "lab=autoscale&scaler=kv&step=614",
                 "The surge has begun and KV usage crosses its target, so the scaler orders a replica. \
-                 It takes requests only after its cold start: four minutes of a surge that lasts eight.",
+                 It takes requests only after its cold start, {4 min} into a surge that lasts {8 min}.",
             )
             .claims(Claim::OrderWaitsCold)
             .reveal("cold")
@@ -272,16 +271,16 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "A fresh replica takes every arrival",
                 "lab=autoscale&scaler=kv&step=858",
-                "The new replica has nothing outstanding, so least outstanding sends it all 18 arrivals of its first \
-                 four seconds, filling its 16 slots while each other replica still holds about 100 waiting. Its cache is \
+                "The new replica has nothing outstanding, so least outstanding sends it all {18} arrivals of its first \
+                 {4} seconds, filling its {16} slots while each other replica still holds at least {100} waiting. Its cache is \
                  empty, so each of those prompts is prefilled in full.",
             )
             .claims(Claim::FreshTakesAll),
             Stop::at(
                 "Slow start lets it in gradually",
                 "lab=autoscale&scaler=kv&slow-start=60&step=858",
-                "With slow start the new replica's share of arrivals climbs over a minute instead, so it is not \
-                 handed every arrival at once. The price shows here: in a surge it sits idle while the others queue.",
+                "With slow start the new replica's share of arrivals climbs over {1 min} instead, so it is not \
+                 handed every arrival at once. The price shows here: it runs {0} of its {16} slots while the others queue.",
             )
             .claims(Claim::FreshHeldBack)
             .reveal("slow-start"),
@@ -300,30 +299,30 @@ pub static TOURS: &[Tour] = &[
             Stop::at(
                 "A fan-out lands on one replica",
                 "lab=agents&key=prefix&step=96",
-                "A planner starts 16 subagents at once. They share its prefix, so the prefix key sends all 16 \
-                 to replica 4: 6 wait for a slot while 36 slots sit free on the other replicas.",
+                "A planner starts 16 subagents at once. They share its prefix, so the prefix key sends all {16} \
+                 to replica {4}: {6} wait for a slot while {36} slots sit free on the other replicas.",
             )
             .claims(Claim::BurstOnOne { waiting: 6, free: 36 }),
             Stop::at(
                 "Load alone spreads it",
                 "lab=agents&key=load&step=97",
-                "Keyed on load, the same burst goes to all four replicas and nothing waits. The price is the \
+                "Keyed on load, the same burst goes to all {4} replicas and nothing waits. The price is the \
                  cache: most subagents land where the planner's context is not held.",
             )
             .claims(Claim::BurstSpread),
             Stop::at(
                 "Whole sessions pay for the burying",
                 "lab=agents&key=prefix",
-                "Over every session the prefix key has the best cache share, 92%, and by far the slowest \
-                 sessions: a P95 of 100 s against 45 s for load alone.",
+                "Over every session the prefix key has the best cache share, {92%}, and by far the slowest \
+                 sessions: a P95 of {100} s against {45} s for load alone.",
             )
             .claims(Claim::CacheButSlowest)
             .also(&["table"]),
             Stop::at(
                 "Cap each session",
                 "lab=agents&key=prefix&cap=4&step=96",
-                "With a cap of four calls per session the gateway holds 12 of the subagents back. Other \
-                 sessions' TTFT P95 falls from 16 s to under 4 s; the fan-out itself takes longer.",
+                "With a cap of {4} calls per session the gateway holds {12} of the subagents back. Other \
+                 sessions' TTFT P95 falls from 16 s to {3.9} s; the fan-out itself takes longer.",
             )
             .claims(Claim::CapHolds { held: 12, p95_s: 4 })
             .reveal("cap"),

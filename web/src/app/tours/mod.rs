@@ -9,6 +9,7 @@
 #[cfg(test)]
 mod check;
 mod data;
+pub mod measure;
 pub mod page;
 
 pub use data::TOURS;
@@ -48,6 +49,13 @@ pub enum Claim {
     /// Routing: at the shown tick the focus rule sent a request to a replica
     /// holding at least `times` times the requests of the lightest one.
     PastLighter {
+        /// How many times the lightest replica's load.
+        times: u32,
+    },
+    /// Routing: as [`Claim::PastLighter`], and over the run the focus rule
+    /// serves a larger share of prompt tokens from cache than the rule
+    /// beside.
+    CacheAndPile {
         /// How many times the lightest replica's load.
         times: u32,
     },

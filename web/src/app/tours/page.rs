@@ -4,13 +4,17 @@
 //! The URL holds the tour and the step (`?tour=routing&stop=2`); the lab
 //! inside does not write its own state there.
 
+use std::sync::Arc;
+
 use leptos::html::H1;
 use leptos::prelude::*;
 
 use super::{Stop, Tour};
 
+use crate::page::live::{pieces, plain, Live, LiveWords, Piece};
 use crate::page::shell::Shell;
 use crate::platform::embed::{self, EmbedOptions};
+use crate::ui::{Lit, Spotlight};
 
 /// The step `stop` (1-based) of `pairs`, or the first with a notice.
 pub fn read_stop(tour: &Tour, pairs: &[(String, String)], notices: &mut Vec<String>) -> usize {
@@ -44,13 +48,17 @@ fn options(stop: &Stop, outer: &EmbedOptions, player: bool) -> EmbedOptions {
     }
 }
 
-/// One step's lab, rendered under its own options.
+/// One step's lab, rendered under its own options. With `live`, the step's
+/// numbers are read off the lab's run into it as the run and step change.
 #[component]
 pub fn StopView(
     /// The step.
     stop: &'static Stop,
     /// The page's own embedding options (embed, theme).
     outer: EmbedOptions,
+    /// Where the step's live numbers go.
+    #[prop(optional)]
+    live: Option<RwSignal<Vec<Live>>>,
 ) -> impl IntoView {
     let Some(page) = crate::labs::page(stop.lab()) else {
         return ().into_any();
@@ -59,6 +67,16 @@ pub fn StopView(
     let opts = options(stop, &outer, info.player.is_some());
     embed::apply_document(&opts, Some(&info));
     provide_context(opts);
+    if let (Some(out), Some(claim)) = (live, stop.claim) {
+        provide_context(LiveWords {
+            read: Arc::new(move |s| {
+                super::measure::read(claim, s)
+                    .map(|r| r.live)
+                    .unwrap_or_default()
+            }),
+            out,
+        });
+    }
     let pairs: Vec<(String, String)> = stop
         .pairs()
         .into_iter()
@@ -72,11 +90,60 @@ pub fn StopView(
     view! { <div class=class><Shell page=page pairs=pairs /></div> }.into_any()
 }
 
+/// A step's words with their live numbers: each `{…}` slot shows the run's
+/// figure (the written one until the run is in), and pointing at one (mouse
+/// or keyboard focus) lights on the stage the replicas it counts.
+fn words(stop: &'static Stop, live: RwSignal<Vec<Live>>, lit: RwSignal<Vec<Lit>>) -> impl IntoView {
+    pieces(stop.words)
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => t.into_any(),
+            Piece::Slot(i, written) => {
+                let text = move || {
+                    live.with(|l| {
+                        l.get(i)
+                            .map_or_else(|| written.to_string(), |x| x.text.clone())
+                    })
+                };
+                let spot =
+                    move || live.with(|l| l.get(i).map(|x| x.spot.clone()).unwrap_or_default());
+                let class = move || {
+                    if spot().is_empty() {
+                        "live-num"
+                    } else {
+                        "live-num spots"
+                    }
+                };
+                view! {
+                    // Not announced on its own: while the player plays the
+                    // numbers change every step, and the step's words are
+                    // announced when the step changes.
+                    <span class=class aria-live="off" tabindex="0"
+                        title="Read from the run shown below: it follows the control and the player"
+                        on:mouseenter=move |_| lit.set(spot())
+                        on:focus=move |_| lit.set(spot())
+                        on:mouseleave=move |_| lit.set(Vec::new())
+                        on:blur=move |_| lit.set(Vec::new())>
+                        {text}
+                    </span>
+                }
+                .into_any()
+            }
+        })
+        .collect_view()
+}
+
 /// The tour's head: its title, the step count, the step's title and words
 /// (one or two sentences, read before the stage below them). The elements
 /// stay as the steps change, only their text follows `at`, so the title
 /// can keep the focus and the words are announced (a live region).
-fn head(tour: &'static Tour, at: RwSignal<usize>, title: NodeRef<H1>) -> AnyView {
+fn head(
+    tour: &'static Tour,
+    at: RwSignal<usize>,
+    title: NodeRef<H1>,
+    live: RwSignal<Vec<Live>>,
+    lit: RwSignal<Vec<Lit>>,
+) -> AnyView {
     let n = tour.stops.len();
     view! {
         <p class="tour-head small">
@@ -87,7 +154,7 @@ fn head(tour: &'static Tour, at: RwSignal<usize>, title: NodeRef<H1>) -> AnyView
             {move || tour.stops[at.get()].title}
         </h1>
         <p class="tour-words" id="tour-words" aria-live="polite">
-            {move || tour.stops[at.get()].words}
+            {move || words(&tour.stops[at.get()], live, lit)}
         </p>
     }
     .into_any()
@@ -160,6 +227,10 @@ pub fn TourPage(
     let at = RwSignal::new(start);
     let n = tour.stops.len();
     let title = NodeRef::<H1>::new();
+    // The step's live numbers, and the replicas the reader points at.
+    let live = RwSignal::new(Vec::<Live>::new());
+    let lit = RwSignal::new(Vec::<Lit>::new());
+    provide_context(Spotlight(lit));
     // The URL names the tour and the step (the embedding keys are kept).
     Effect::new(move |_| {
         crate::platform::url::replace_query(&[
@@ -168,6 +239,10 @@ pub fn TourPage(
         ]);
     });
     let go = move |i: usize| {
+        // The new step's words show their written numbers (its own run's)
+        // until its run is in.
+        live.set(Vec::new());
+        lit.set(Vec::new());
         at.set(i.min(n - 1));
         // The new step's title takes the focus (the button pressed may now
         // be disabled), and the tour's top comes into view.
@@ -177,11 +252,11 @@ pub fn TourPage(
     };
     let lab = move || {
         let s = &tour.stops[at.get()];
-        view! { <StopView stop=s outer=outer.clone() /> }
+        view! { <StopView stop=s outer=outer.clone() live=live /> }
     };
     view! {
         <section class="tour" id="tour" aria-label=tour.title>
-            {head(tour, at, title)}
+            {head(tour, at, title, live, lit)}
             {lab}
             {foot(tour, at, go, embed)}
         </section>
@@ -203,7 +278,7 @@ pub fn TourStart() -> impl IntoView {
             <div class="tour-start-words">
                 <p class="eyebrow">"Start here"</p>
                 <h2>{tour.title}</h2>
-                <p>{first.words}</p>
+                <p>{plain(first.words)}</p>
                 <p><a class="button-link" id="start-tour" href=href>{take}</a></p>
             </div>
         </section>

@@ -8,7 +8,7 @@ use sim_core::labs::agents::{Config, Key, KeyRun, Moment, Snapshot, FRAME_MS};
 
 use crate::ui::scene::small_label as label;
 use crate::ui::theme::replica_hex;
-use crate::ui::{Mark, Palette, Rect, Scene};
+use crate::ui::{Mark, Palette, Place, Rect, Scene};
 
 fn clock(step: usize) -> String {
     crate::ui::format::fixed(step as f64 * FRAME_MS as f64 / 1000.0, 1) + " s"
@@ -123,6 +123,14 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
         scene
             .labels
             .push(label(x, top - 26.0, format!("R{}", p + 1), &pal.fg, true));
+        scene.places.push(Place {
+            panel: 0,
+            replica: p as u32,
+            x: x - box_w / 2.0,
+            y: top - 34.0,
+            w: box_w,
+            h: box_h + 34.0,
+        });
         scene.rects.push(Rect {
             x: x - box_w / 2.0,
             y: top,

@@ -10,7 +10,7 @@ use sim_core::labs::autoscale::{Config, Life, Moment, Scaler, ScalerRun, Snapsho
 
 use crate::ui::scene::small_label as label;
 use crate::ui::theme::replica_hex;
-use crate::ui::{Mark, Palette, Rect, Scene};
+use crate::ui::{Mark, Palette, Place, Rect, Scene};
 
 fn clock(t: usize) -> String {
     format!("{}:{:02}", t / 60, t % 60)
@@ -276,6 +276,14 @@ fn place(
         format!("{}", p + 1)
     };
     scene.labels.push(label(x, top - 26.0, name, &pal.fg, true));
+    scene.places.push(Place {
+        panel: 0,
+        replica: p as u32,
+        x: x - g.box_w / 2.0,
+        y: top - 34.0,
+        w: g.box_w,
+        h: g.box_h + 34.0,
+    });
     let stroke = match spot.life {
         _ if spot.fresh => pal.accent.clone(),
         Life::Starting | Life::Draining => pal.muted.clone(),

@@ -6,7 +6,7 @@
 use sim_core::labs::herding::{HerdMoment, RuleSummary, TickSnapshot};
 
 use crate::ui::theme::replica_hex;
-use crate::ui::{Mark, Palette, Rect, Scene};
+use crate::ui::{Mark, Palette, Place, Rect, Scene};
 
 /// One sentence (or three) for tick `t` of `run`, from what sim-core recorded.
 pub fn narrate(run: &RuleSummary, t: usize) -> String {
@@ -149,6 +149,14 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
     for r in 0..n {
         let x = col_x(r);
         let w = (column - 8.0).min(64.0);
+        scene.places.push(Place {
+            panel: 0,
+            replica: r as u32,
+            x: x - w / 2.0,
+            y: 60.0,
+            w,
+            h: base_y - 60.0,
+        });
         scene.rects.push(Rect {
             x: x - w / 2.0,
             y: 60.0,

@@ -8,7 +8,7 @@ use sim_core::labs::prefix::{Outcome, PrefixMoment, PrefixReason, RouterRun, Ste
 
 use crate::ui::stage::Label;
 use crate::ui::theme::replica_hex;
-use crate::ui::{Mark, Palette, Rect, Scene};
+use crate::ui::{Mark, Palette, Place, Rect, Scene};
 
 /// The colour of prefix `p` (1-based).
 fn prefix_colour(p: u8) -> &'static str {
@@ -200,6 +200,14 @@ fn replica_row(scene: &mut Scene, p: &Panel<'_>, r: usize, pal: &Palette) {
     let s = p.step;
     let y = p.y0 + 44.0 + r as f64 * ROW_H;
     let target = r as u32 == s.target;
+    scene.places.push(Place {
+        panel: p.k as u32,
+        replica: r as u32,
+        x: p.x0 + 4.0,
+        y: y - 4.0,
+        w: p.w - 8.0,
+        h: ROW_H - 4.0,
+    });
     scene.labels.push(Label {
         x: p.x0 + 10.0,
         y: y + ROW_H / 2.0 - 4.0,

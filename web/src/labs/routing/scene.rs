@@ -10,7 +10,7 @@ use sim_core::labs::routing::player::{At, RoutingMoment, RulePlay, TickEvent, Ti
 
 use crate::ui::format::thousands;
 use crate::ui::stage::{Label, Line};
-use crate::ui::{Mark, Palette, Rect, Scene};
+use crate::ui::{Mark, Palette, Place, Rect, Scene};
 
 /// Waiting requests drawn per replica before the rest are counted in text.
 const QUEUE_SHOWN: usize = 10;
@@ -204,7 +204,7 @@ pub fn scene(
         let Some(f) = play.at(t) else {
             continue;
         };
-        let lay = Layout::new(k as f64 * panel_h, width, rows, row, slots);
+        let lay = Layout::new(k as u32, k as f64 * panel_h, width, rows, row, slots);
         let dots = Dots {
             k,
             size: &size,
@@ -225,6 +225,8 @@ pub fn scene(
 
 /// Where one rule's panel puts things, in pixels.
 struct Layout {
+    /// The panel: 0 for the rule in focus, 1 for the one beside it.
+    k: u32,
     /// The panel's top.
     y0: f64,
     /// A replica row's height.
@@ -252,13 +254,14 @@ struct Layout {
 impl Layout {
     /// The layout of a panel whose top is at `y0`, `width` wide, with
     /// `rows` rows of `row` pixels and `slots` slots per replica.
-    fn new(y0: f64, width: f64, rows: usize, row: f64, slots: u32) -> Layout {
+    fn new(k: u32, y0: f64, width: f64, rows: usize, row: f64, slots: u32) -> Layout {
         let name_x = 48.0;
         let wide = width >= 520.0;
         let queue_x = name_x + if wide { 62.0 } else { 26.0 };
         let exit_x = width - 10.0;
         let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
         Layout {
+            k,
             y0,
             row,
             router: (22.0, y0 + 26.0 + rows as f64 * row / 2.0),
@@ -369,6 +372,14 @@ fn router(scene: &mut Scene, play: &RulePlay, lay: &Layout, pal: &Palette) {
 /// the key moment's replica), its name and its empty batch slots.
 fn lane(scene: &mut Scene, lay: &Layout, r: usize, y: f64, flagged: bool, pal: &Palette) {
     let row = lay.row;
+    scene.places.push(Place {
+        panel: lay.k,
+        replica: r as u32,
+        x: lay.name_x - 6.0,
+        y: y - row / 2.0 + 2.0,
+        w: lay.exit_x - lay.name_x + 2.0,
+        h: row - 4.0,
+    });
     scene.rects.push(Rect {
         x: lay.queue_x - 4.0,
         y: y - row / 2.0 + 2.0,
