@@ -79,6 +79,9 @@ pub struct Mark {
     pub from: Option<(f64, f64)>,
     /// A short text drawn on it (a label, a prefix number).
     pub text: Option<String>,
+    /// A share of the disc (0–1) drawn as a wedge in another colour, from
+    /// twelve o'clock clockwise: the part of a prompt found in cache.
+    pub part: Option<(f64, String)>,
 }
 
 /// A straight line from one point to another (a routing decision).
@@ -654,6 +657,26 @@ fn mark(
         let _ = ctx.arc(x, y, r.max(0.5), 0.0, std::f64::consts::TAU);
     }
     ctx.fill();
+    if let (Some((share, colour)), false) = (&k.part, k.square) {
+        if *share > 0.0 {
+            let top = -std::f64::consts::FRAC_PI_2;
+            ctx.set_fill_style_str(colour);
+            ctx.begin_path();
+            ctx.move_to(x, y);
+            let _ = ctx.arc(
+                x,
+                y,
+                r.max(0.5),
+                top,
+                top + std::f64::consts::TAU * share.min(1.0),
+            );
+            ctx.close_path();
+            ctx.fill();
+            // The ring below strokes the whole disc again.
+            ctx.begin_path();
+            let _ = ctx.arc(x, y, r.max(0.5), 0.0, std::f64::consts::TAU);
+        }
+    }
     if let Some(ring) = &k.ring {
         ctx.set_stroke_style_str(ring);
         ctx.set_line_width(2.5);

@@ -141,6 +141,11 @@ pub struct RulePlay {
     pub played: u64,
     /// Ticks the whole run lasted (more than `played` when cut).
     pub ticks: u64,
+    /// Per request, the prompt tokens its first admission into a batch found
+    /// in the replica's prefix cache (0 for a miss, and for a request not
+    /// admitted within the recording): the stage marks hits as they arrive.
+    #[serde(default)]
+    pub cached: Vec<u32>,
 }
 
 /// The pool after tick `tick` as the player shows it: the queues and counts

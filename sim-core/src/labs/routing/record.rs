@@ -42,6 +42,7 @@ pub(super) fn record_rule(
     let mut played = 0;
     let mut assigned: Vec<u32> = Vec::new();
     let mut completed: Vec<u32> = Vec::new();
+    let mut cached: Vec<Option<u32>> = Vec::new();
     let mut observe =
         |now: Tick, replicas: &[Replica], routed: &[Routed], engine: &[(u32, EngineEvent)]| {
             if now.0 >= PLAYER_TICKS {
@@ -103,7 +104,18 @@ pub(super) fn record_rule(
                         events.push(TickEvent::Preempted { request, replica });
                         moment.get_or_insert(RoutingMoment::Preemption { replica, request });
                     }
-                    EngineEvent::Admitted { .. } => {}
+                    EngineEvent::Admitted {
+                        request,
+                        cached_tokens,
+                    } => {
+                        // The first admission's match, as the metrics count
+                        // it (a preempted request may be admitted again).
+                        let at = request as usize;
+                        if cached.len() <= at {
+                            cached.resize(at + 1, None);
+                        }
+                        cached[at].get_or_insert(cached_tokens);
+                    }
                 }
             }
             frames.push(Frame {
@@ -128,6 +140,55 @@ pub(super) fn record_rule(
         frames,
         played,
         ticks: outcome.ticks,
+        cached: cached.into_iter().map(Option::unwrap_or_default).collect(),
     };
     (play, outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sim::simulate;
+    use super::super::{Config, TraceSource};
+    use crate::labs::work::Meter;
+    use crate::routing::RuleKind;
+    use crate::workload::generator;
+
+    /// The recording keeps what each admission found cached: the
+    /// prefix-aware rule finds more of its prompts' tokens cached than least
+    /// outstanding on the same requests, and a miss reads 0.
+    #[test]
+    fn the_recording_keeps_each_admissions_cache_hit() {
+        let config = Config::default();
+        let workload = generator::generate(&config.generator(), config.seed);
+        let rules = [RuleKind::PrefixAware, RuleKind::LeastOutstanding];
+        let out = simulate(
+            &config,
+            &workload,
+            &rules,
+            TraceSource::Generated,
+            &rules,
+            &|_, _| {},
+            &Meter::unlimited(),
+        );
+        let tl = out.timeline.expect("recorded");
+        let share = |k: usize| {
+            let play = &tl.rules[k];
+            let cached: u64 = play.cached.iter().map(|&c| u64::from(c)).sum();
+            let prompt: u64 = (0..play.cached.len())
+                .map(|i| u64::from(tl.requests[i].prompt_tokens))
+                .sum();
+            let hits = play.cached.iter().filter(|&&c| c > 0).count();
+            (
+                cached as f64 / prompt.max(1) as f64,
+                hits,
+                play.cached.len(),
+            )
+        };
+        let (aware, lo) = (share(0), share(1));
+        std::println!(
+            "cached share of admitted prompts: prefix-aware {aware:?}, least outstanding {lo:?}"
+        );
+        assert!(aware.1 > 0 && aware.0 > lo.0, "{aware:?} against {lo:?}");
+        assert!(tl.rules[0].cached.iter().any(|&c| c == 0), "some misses");
+    }
 }

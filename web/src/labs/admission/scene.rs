@@ -202,6 +202,7 @@ fn queue(scene: &mut Scene, s: &Snapshot, q: &Queue, pal: &Palette) {
     for j in 0..shown {
         let (x, y) = q.pos(j);
         scene.marks.push(Mark {
+            part: None,
             id: j as u64,
             x,
             y,
@@ -244,6 +245,7 @@ fn tray(
         .push(label(x0, y, format!("{text} ×{count}"), &pal.warn, false));
     for k in 0..count.min(12) {
         scene.marks.push(Mark {
+            part: None,
             id: (kind << 40) | ((t as u64) << 8) | u64::from(k),
             x: x0 + 6.0 + f64::from(k) * (CELL + 2.0),
             y: y + 16.0,
@@ -307,6 +309,7 @@ fn replicas(
         }
         for j in 0..s.busy[r] as usize {
             scene.marks.push(Mark {
+                part: None,
                 id: (1 << 40) | ((r as u64) << 16) | j as u64,
                 x,
                 y: AREA_TOP - 6.0 + box_h - 4.0 - (j as f64 + 0.5) * (rcell + 2.0),

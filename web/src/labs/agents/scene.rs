@@ -148,6 +148,7 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
         for j in 0..(spot.running as usize).min(shown) {
             let (col, row) = (j % cols, j / cols);
             scene.marks.push(Mark {
+                part: None,
                 id: (1 << 40) | ((p as u64) << 16) | j as u64,
                 x: x - box_w / 2.0 + 3.0 + (col as f64 + 0.5) * (cell + 2.0),
                 y: top + box_h - 3.0 - (row as f64 + 0.5) * (cell + 2.0),

@@ -316,6 +316,7 @@ fn place(
     for j in 0..(spot.running as usize).min(c.slots as usize) {
         let (col, row) = (j % g.cols, j / g.cols);
         scene.marks.push(Mark {
+            part: None,
             id: (1 << 40) | ((p as u64) << 16) | j as u64,
             x: x - g.box_w / 2.0 + 3.0 + (col as f64 + 0.5) * (g.cell + 2.0),
             y: top + g.box_h - 3.0 - (row as f64 + 0.5) * (g.cell + 2.0),
@@ -342,6 +343,7 @@ fn place(
     // This second's arrivals fly in from the gateway.
     for k in 0..spot.sent.min(6) {
         scene.marks.push(Mark {
+            part: None,
             id: (2 << 40) | ((t as u64) << 20) | ((p as u64) << 8) | u64::from(k),
             x: x + (f64::from(k) - 2.5) * 3.0,
             y: top - 40.0,

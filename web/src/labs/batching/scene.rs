@@ -195,6 +195,7 @@ pub fn scene(o: &Outcome, run: &ModeRun, i: usize, width: f64, pal: &Palette) ->
             .count();
         for j in 0..emitted {
             scene.marks.push(Mark {
+                part: None,
                 id: id(label, j as u64 + 1),
                 x: x + r + 8.0 + (j as f64 + 0.5) * token_w,
                 y,
@@ -212,6 +213,7 @@ pub fn scene(o: &Outcome, run: &ModeRun, i: usize, width: f64, pal: &Palette) ->
 
 fn request(label: &str, x: f64, y: f64, r: f64, fill: &str, ring: Option<String>) -> Mark {
     Mark {
+        part: None,
         id: id(label, 0),
         x,
         y,

@@ -195,6 +195,7 @@ fn queues(scene: &mut Scene, run: &SchedulerRun, s: &Snapshot, qw: f64, pal: &Pa
         let shown = (n as usize).min(cols);
         for j in 0..shown {
             scene.marks.push(Mark {
+                part: None,
                 id: ((t as u64) << 32) | j as u64,
                 x: 12.0 + j as f64 * (cell + 3.0),
                 y: y0 + 14.0,
@@ -261,6 +262,7 @@ fn engine(
         });
         if let Some(seat) = seat {
             scene.marks.push(Mark {
+                part: None,
                 id: (1 << 48) | ((k as u64) << 8) | u64::from(seat.tenant),
                 x: x + slot / 2.0,
                 y: y + slot / 2.0,

@@ -191,6 +191,7 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
                 (router_x(router), router_y + 14.0)
             });
             scene.marks.push(Mark {
+                part: None,
                 id,
                 x,
                 y: base_y - cell * (j as f64 + 0.5),

@@ -237,6 +237,7 @@ fn replica_row(scene: &mut Scene, p: &Panel<'_>, r: usize, pal: &Palette) {
         let fresh = target && !s.hit && e.prefix == p.prefix;
         let lit = target && s.hit && e.prefix == p.prefix;
         scene.marks.push(Mark {
+            part: None,
             id: ((p.k as u64) << 40) | ((r as u64) << 16) | u64::from(e.prefix),
             x: slot_x(j) + (p.slot_w - 4.0) / 2.0,
             y: y + 2.0 + (ROW_H - 12.0) / 2.0,
@@ -278,6 +279,7 @@ fn request_mark(scene: &mut Scene, p: &Panel<'_>, i: usize, pal: &Palette) {
     let s = p.step;
     let ty = p.y0 + 44.0 + f64::from(s.target) * ROW_H + (ROW_H - 12.0) / 2.0 + 2.0;
     scene.marks.push(Mark {
+        part: None,
         id: (1u64 << 60) | ((p.k as u64) << 40) | i as u64,
         x: p.x0 + NAME_W - 11.0,
         y: ty,

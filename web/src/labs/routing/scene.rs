@@ -205,10 +205,19 @@ pub fn scene(
             continue;
         };
         let lay = Layout::new(k as u32, k as f64 * panel_h, width, rows, row, slots);
+        let hit = |request: u32| -> f64 {
+            let cached = play.cached.get(request as usize).copied().unwrap_or(0);
+            let prompt = tl
+                .requests
+                .get(request as usize)
+                .map_or(0, |r| r.prompt_tokens);
+            f64::from(cached) / f64::from(prompt.max(1))
+        };
         let dots = Dots {
             k,
             size: &size,
             ring: &ring,
+            hit: &hit,
         };
         panel(
             &mut scene,
@@ -291,6 +300,8 @@ struct Dots<'a> {
     size: &'a dyn Fn(u32) -> f64,
     /// A request's ring, for a long answer.
     ring: &'a dyn Fn(u32) -> Option<String>,
+    /// The share of a request's prompt its admission found cached here.
+    hit: &'a dyn Fn(u32) -> f64,
 }
 
 impl Dots<'_> {
@@ -428,6 +439,7 @@ fn queue(scene: &mut Scene, lay: &Layout, y: f64, waiting: &[u32], pal: &Palette
     let shown = waiting.len().min(room.min(QUEUE_SHOWN));
     for (j, &req) in waiting.iter().take(shown).enumerate() {
         scene.marks.push(Mark {
+            part: None,
             id: dots.id(req),
             // The front of the queue is nearest the slots.
             x: lay.slots_x - 8.0 - (j as f64 + 0.5) * lay.spot,
@@ -464,6 +476,13 @@ fn batch(
 ) {
     for (s, &(req, prefilling)) in running.iter().enumerate() {
         scene.marks.push(Mark {
+            // From its arrival in a slot a request shows what its prompt
+            // found in this replica's cache: a wedge of that share (a hit),
+            // none (a miss). Most hits prefill within the tick they arrive,
+            // so the wedge stays for the request's whole stay.
+            part: Some((dots.hit)(req))
+                .filter(|&h| h > 0.0)
+                .map(|h| (h, pal.done.clone())),
             id: dots.id(req),
             x: lay.slots_x + (s as f64 + 0.5) * lay.slot_w,
             y,
@@ -488,6 +507,7 @@ fn moves(scene: &mut Scene, f: &At<'_>, lay: &Layout, pal: &Palette, dots: &Dots
     for e in f.events {
         if let TickEvent::Finished { request, replica } = *e {
             scene.marks.push(Mark {
+                part: None,
                 id: dots.id(request),
                 x: lay.exit_x,
                 y: lay.row_y(f64::from(replica)),
