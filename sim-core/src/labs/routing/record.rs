@@ -189,6 +189,6 @@ mod tests {
             "cached share of admitted prompts: prefix-aware {aware:?}, least outstanding {lo:?}"
         );
         assert!(aware.1 > 0 && aware.0 > lo.0, "{aware:?} against {lo:?}");
-        assert!(tl.rules[0].cached.iter().any(|&c| c == 0), "some misses");
+        assert!(tl.rules[0].cached.contains(&0), "some misses");
     }
 }
