@@ -357,6 +357,24 @@ fn ease(p: f64) -> f64 {
     }
 }
 
+/// Words pointed at replicas (a [`Spotlight`] context): light them on the
+/// stage in one frame, without restarting the tween.
+fn follow_spotlight(motion: &Rc<RefCell<Motion>>, request: impl Fn() + 'static) {
+    let Some(Spotlight(lit)) = use_context::<Spotlight>() else {
+        return;
+    };
+    let motion = Rc::clone(motion);
+    Effect::new(move |_| {
+        let now = lit.get();
+        let mut m = motion.borrow_mut();
+        if m.spot != now {
+            m.spot = now;
+            drop(m);
+            request();
+        }
+    });
+}
+
 /// The motion canvas. `scene` is re-evaluated whenever what it reads
 /// changes; `speed` (steps per second) sets how long a tween lasts, so
 /// playing fast never lets the marks fall behind.
@@ -421,20 +439,7 @@ pub fn Stage(
             frame.ask();
         }
     };
-    // Words pointed at replicas: light them (no tween, one frame).
-    if let Some(Spotlight(lit)) = use_context::<Spotlight>() {
-        let motion = Rc::clone(&motion);
-        let request = request.clone();
-        Effect::new(move |_| {
-            let now = lit.get();
-            let mut m = motion.borrow_mut();
-            if m.spot != now {
-                m.spot = now;
-                drop(m);
-                request();
-            }
-        });
-    }
+    follow_spotlight(&motion, request.clone());
     let size = RwSignal::new((0.0, 0.0));
     let observed = Rc::new(std::cell::Cell::new(false));
     // The observer belongs to the stage, not to the effect (an effect's

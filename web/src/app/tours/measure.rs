@@ -108,6 +108,49 @@ fn knee_claim(s: &Snap<'_>) -> Option<Reading> {
     ))
 }
 
+/// The focus rule's request sent past a lighter replica at tick `t`, if the
+/// tick's key moment is one: whether it holds `times` the lighter's load, the
+/// figure, and the numbers (the chosen replica and its load, the lighter and
+/// its load, lit in the focus panel).
+fn past_lighter(
+    tl: &routing::player::Timeline,
+    t: usize,
+    times: u32,
+) -> (bool, String, Vec<Live>) {
+    match tl
+        .rules
+        .first()
+        .and_then(|r| r.at(t))
+        .and_then(|a| a.moment)
+    {
+        Some(routing::player::RoutingMoment::SentPastLighter {
+            replica,
+            load,
+            lighter,
+            lighter_load,
+            ..
+        }) => (
+            load >= times * lighter_load,
+            format!(
+                "sent to replica {} holding {load}, lightest replica {} holding {lighter_load}",
+                replica + 1,
+                lighter + 1
+            ),
+            vec![
+                Live::lit((replica + 1).to_string(), Some(0), vec![replica]),
+                Live::lit(load.to_string(), Some(0), vec![replica]),
+                Live::lit((lighter + 1).to_string(), Some(0), vec![lighter]),
+                Live::lit(lighter_load.to_string(), Some(0), vec![lighter]),
+            ],
+        ),
+        m => (
+            false,
+            format!("no request sent past a lighter replica ({m:?})"),
+            vec![Live::missing(); 4],
+        ),
+    }
+}
+
 fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
     let out = out::<routing::Outcome>(s)?;
     let tl = out.timeline.as_ref()?;
@@ -129,40 +172,6 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             })
             .unwrap_or_default()
     };
-    let past_lighter = |times: u32| -> (bool, String, Vec<Live>) {
-        match tl
-            .rules
-            .first()
-            .and_then(|r| r.at(t))
-            .and_then(|a| a.moment)
-        {
-            Some(routing::player::RoutingMoment::SentPastLighter {
-                replica,
-                load,
-                lighter,
-                lighter_load,
-                ..
-            }) => (
-                load >= times * lighter_load,
-                format!(
-                    "sent to replica {} holding {load}, lightest replica {} holding {lighter_load}",
-                    replica + 1,
-                    lighter + 1
-                ),
-                vec![
-                    Live::lit((replica + 1).to_string(), Some(0), vec![replica]),
-                    Live::lit(load.to_string(), Some(0), vec![replica]),
-                    Live::lit((lighter + 1).to_string(), Some(0), vec![lighter]),
-                    Live::lit(lighter_load.to_string(), Some(0), vec![lighter]),
-                ],
-            ),
-            m => (
-                false,
-                format!("no request sent past a lighter replica ({m:?})"),
-                vec![Live::missing(); 4],
-            ),
-        }
-    };
     let reading = match claim {
         Claim::InTurn => {
             let sent: Vec<u32> = (0..=t).flat_map(|t| routed(0, t)).map(|(_, r)| r).collect();
@@ -176,11 +185,11 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             )
         }
         Claim::PastLighter { times } => {
-            let (holds, figure, live) = past_lighter(times);
+            let (holds, figure, live) = past_lighter(tl, t, times);
             Reading::new(holds, figure, live)
         }
         Claim::CacheAndPile { times } => {
-            let (piled, figure, _) = past_lighter(times);
+            let (piled, figure, _) = past_lighter(tl, t, times);
             let share = |k: Option<usize>| {
                 let rule = sim_core::routing::RuleKind::ALL.get(k?)?;
                 out.rule(*rule).map(|r| r.cache_hit_share)

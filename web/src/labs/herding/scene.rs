@@ -102,33 +102,7 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
     let col_x = |r: usize| 8.0 + column * (r as f64 + 0.5);
     let lane = (width - 16.0) / k as f64;
     let router_x = |i: usize| 8.0 + lane * (i as f64 + 0.5);
-    for (i, r) in tick.routers.iter().enumerate() {
-        let w = (lane - 10.0).min(110.0);
-        scene.rects.push(Rect {
-            x: router_x(i) - w / 2.0,
-            y: router_y - 14.0,
-            w,
-            h: 28.0,
-            fill: Some(pal.panel.clone()),
-            stroke: Some(if r.scraped {
-                pal.accent.clone()
-            } else {
-                pal.border.clone()
-            }),
-            line: if r.scraped { 3.0 } else { 1.0 },
-        });
-        scene.labels.push(label(
-            router_x(i),
-            router_y,
-            if lane > 120.0 {
-                format!("Router {} · {}t old", i + 1, r.age)
-            } else {
-                // "Rt" for routers: "R" is a replica's short name.
-                format!("Rt{} {}t", i + 1, r.age)
-            },
-            &pal.fg,
-        ));
-    }
+    routers(&mut scene, tick, lane, router_y, pal);
     let stampede = tick
         .moment
         .map(|HerdMoment::Stampede { replica, .. }| replica as usize);
@@ -205,6 +179,39 @@ pub fn scene(run: &RuleSummary, t: usize, width: f64, pal: &Palette) -> Option<S
         }
     }
     Some(scene)
+}
+
+/// The routers' boxes along the top, each with its numbers' age (an accent
+/// outline the tick it scrapes).
+fn routers(scene: &mut Scene, tick: &TickSnapshot, lane: f64, router_y: f64, pal: &Palette) {
+    let router_x = |i: usize| 8.0 + lane * (i as f64 + 0.5);
+    for (i, r) in tick.routers.iter().enumerate() {
+        let w = (lane - 10.0).min(110.0);
+        scene.rects.push(Rect {
+            x: router_x(i) - w / 2.0,
+            y: router_y - 14.0,
+            w,
+            h: 28.0,
+            fill: Some(pal.panel.clone()),
+            stroke: Some(if r.scraped {
+                pal.accent.clone()
+            } else {
+                pal.border.clone()
+            }),
+            line: if r.scraped { 3.0 } else { 1.0 },
+        });
+        scene.labels.push(label(
+            router_x(i),
+            router_y,
+            if lane > 120.0 {
+                format!("Router {} · {}t old", i + 1, r.age)
+            } else {
+                // "Rt" for routers: "R" is a replica's short name.
+                format!("Rt{} {}t", i + 1, r.age)
+            },
+            &pal.fg,
+        ));
+    }
 }
 
 fn label(x: f64, y: f64, text: String, color: &str) -> crate::ui::stage::Label {
