@@ -13,6 +13,24 @@ use crate::page::live::Live;
 use crate::page::Snap;
 use crate::ui::format::{fixed, percent, thousands};
 
+/// The figure in words, for the test only: the page reads only the live
+/// numbers, and formatting run data with `{:?}` would bring every type's
+/// `Debug` into the page's module (about 20 KB).
+macro_rules! figure {
+    ($($arg:tt)*) => {{
+        #[cfg(test)]
+        let text = format!($($arg)*);
+        // Type-checked (so its arguments count as used) but never called:
+        // no formatting code reaches the page.
+        #[cfg(not(test))]
+        let text = {
+            let _ = || format!($($arg)*);
+            String::new()
+        };
+        text
+    }};
+}
+
 /// A claim measured on one run at one step. The page reads only the live
 /// numbers; whether the claim holds, and the figure, are the test's.
 #[derive(Clone, Debug)]
@@ -93,14 +111,14 @@ fn knee_claim(s: &Snap<'_>) -> Option<Reading> {
         && usable[usable.len() - 1] < usable[0];
     let text = curves
         .iter()
-        .map(|c| format!("cv² {} → {:.0}%", c.cv2, c.usable_utilization * 100.0))
+        .map(|c| figure!("cv² {} → {:.0}%", c.cv2, c.usable_utilization * 100.0))
         .collect::<Vec<_>>()
         .join(", ");
     // The reader's curve: the fourth (after cv² 0, 1 and 4).
     let mine = out.curves.get(3)?;
     Some(Reading::new(
         holds,
-        format!("usable load {text}"),
+        figure!("usable load {text}"),
         vec![
             Live::plain(crate::ui::format::real_text(out.config.cv2)),
             Live::plain(percent(mine.usable_utilization)),
@@ -131,7 +149,7 @@ fn past_lighter(
             ..
         }) => (
             load >= times * lighter_load,
-            format!(
+            figure!(
                 "sent to replica {} holding {load}, lightest replica {} holding {lighter_load}",
                 replica + 1,
                 lighter + 1
@@ -145,7 +163,7 @@ fn past_lighter(
         ),
         m => (
             false,
-            format!("no request sent past a lighter replica ({m:?})"),
+            figure!("no request sent past a lighter replica ({m:?})"),
             vec![Live::missing(); 4],
         ),
     }
@@ -180,7 +198,7 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 && sent.iter().enumerate().all(|(i, &r)| r == i as u32 % n);
             Reading::new(
                 holds,
-                format!("{} requests sent, to replicas {:?}", sent.len(), sent),
+                figure!("{} requests sent, to replicas {:?}", sent.len(), sent),
                 Vec::new(),
             )
         }
@@ -197,7 +215,7 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let (mine, other) = (share(s.focus)?, share(s.vs)?);
             Reading::new(
                 piled && mine > other,
-                format!("{figure}; cache hit share {mine:.3} against {other:.3}"),
+                figure!("{figure}; cache hit share {mine:.3} against {other:.3}"),
                 vec![Live::plain(percent(mine)), Live::plain(percent(other))],
             )
         }
@@ -212,12 +230,12 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 .collect();
             let text = parted
                 .iter()
-                .map(|(q, r, s)| format!("request {q}: replica {} against {}", r + 1, s + 1))
+                .map(|(q, r, s)| figure!("request {q}: replica {} against {}", r + 1, s + 1))
                 .collect::<Vec<_>>()
                 .join("; ");
             Reading::new(
                 !parted.is_empty(),
-                format!("parted at tick {t}: {text}"),
+                figure!("parted at tick {t}: {text}"),
                 Vec::new(),
             )
         }
@@ -244,7 +262,7 @@ fn routing_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let mine: usize = focus.iter().sum();
             Reading::new(
                 holds,
-                format!("waiting per replica: focus {focus:?}, beside {beside:?}"),
+                figure!("waiting per replica: focus {focus:?}, beside {beside:?}"),
                 vec![
                     Live::plain(percent(load)),
                     Live::lit(queued.len().to_string(), Some(1), queued),
@@ -286,7 +304,7 @@ fn herding_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let age = ages.first().copied().unwrap_or(0);
             Reading::new(
                 holds,
-                format!("router ages {ages:?} ticks"),
+                figure!("router ages {ages:?} ticks"),
                 vec![Live::plain(age.to_string())],
             )
         }
@@ -294,7 +312,7 @@ fn herding_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let unanimous = matches!(now.moment, Some(herding::HerdMoment::Stampede { routers, .. }) if routers as usize == now.routers.len());
             Reading::new(
                 unanimous && most == load,
-                format!(
+                figure!(
                     "busiest holds {most} (mean {mean:.1}), moment {:?}",
                     now.moment
                 ),
@@ -305,7 +323,7 @@ fn herding_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let piled = ticks[..=step].iter().any(|t| t.moment.is_some());
             Reading::new(
                 !piled && most <= bound,
-                format!(
+                figure!(
                     "busiest holds {most} (mean {mean:.1}, {:?}), a pile so far: {piled}",
                     now.outstanding
                 ),
@@ -319,7 +337,7 @@ fn herding_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             targets.dedup();
             Reading::new(
                 differ,
-                format!("(router, age, replica) sent: {sent:?}"),
+                figure!("(router, age, replica) sent: {sent:?}"),
                 vec![Live::at(targets.len().to_string(), targets)],
             )
         }
@@ -338,7 +356,7 @@ fn prefix_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
     let reading = match claim {
         Claim::PrefixSaves => Reading::new(
             aware.prefill_tokens < load.prefill_tokens,
-            format!(
+            figure!(
                 "prefilled tokens: prefix-aware {}, load only {}",
                 aware.prefill_tokens, load.prefill_tokens
             ),
@@ -352,7 +370,7 @@ fn prefix_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             };
             Reading::new(
                 !st.hit && holder.is_some_and(|h| h != st.target),
-                format!(
+                figure!(
                     "load only: request {} to replica {}, hit {}, prefix held on {:?}",
                     st.request,
                     st.target + 1,
@@ -370,7 +388,7 @@ fn prefix_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             };
             Reading::new(
                 holder.is_some_and(|h| h != st.target),
-                format!(
+                figure!(
                     "prefix-aware: request {} to replica {}, prefix held on {:?}; {} escapes in the run",
                     st.request,
                     st.target + 1,
@@ -416,7 +434,7 @@ fn batching_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let text = admitting
                 .iter()
                 .map(|d| {
-                    format!(
+                    figure!(
                         "iteration {}: {} admitted, {} idle",
                         d.iteration,
                         admitted(d),
@@ -427,18 +445,18 @@ fn batching_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 .join("; ");
             Reading::new(
                 holds,
-                format!("admissions into an empty engine only: {text}"),
+                figure!("admissions into an empty engine only: {text}"),
                 Vec::new(),
             )
         }
         Claim::IdleSlot { waiting } => Reading::new(
             idle(it) >= 1 && it.waiting.len() == waiting as usize,
-            format!("{} slot(s) empty, {} waiting", idle(it), it.waiting.len()),
+            figure!("{} slot(s) empty, {} waiting", idle(it), it.waiting.len()),
             vec![Live::plain(it.waiting.len().to_string())],
         ),
         Claim::RefillStalls => Reading::new(
             admitted(it) > 0 && it.output_tokens == 0,
-            format!("{} admitted, {} tokens out", admitted(it), it.output_tokens),
+            figure!("{} admitted, {} tokens out", admitted(it), it.output_tokens),
             Vec::new(),
         ),
         _ => {
@@ -459,7 +477,7 @@ fn batching_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 .count();
             Reading::new(
                 prefilling && it.output_tokens > 0 && stalls == 0,
-                format!("prefilling and {} tokens out at once; {stalls} iterations without output after the first token", it.output_tokens),
+                figure!("prefilling and {} tokens out at once; {stalls} iterations without output after the first token", it.output_tokens),
                 vec![Live::plain(stalls.to_string())],
             )
         }
@@ -478,12 +496,12 @@ fn disagg_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
     let reading = match claim {
         Claim::SplitCostsShort => Reading::new(
             (split.tpot_p50 - co.tpot_p50).abs() <= 0.01 * co.tpot_p50 && split.ttft_p50 > co.ttft_p50,
-            format!("TPOT P50 {:.2} ms colocated, {:.2} split; TTFT P50 {:.0} ms against {:.0}", co.tpot_p50, split.tpot_p50, split.ttft_p50, co.ttft_p50),
+            figure!("TPOT P50 {:.2} ms colocated, {:.2} split; TTFT P50 {:.0} ms against {:.0}", co.tpot_p50, split.tpot_p50, split.ttft_p50, co.ttft_p50),
             vec![ms(co.tpot_p50, 2), ms(split.tpot_p50, 2), ms(split.ttft_p50, 0), ms(co.ttft_p50, 0)],
         ),
         Claim::SplitWinsLong => Reading::new(
             split.tpot_p95 < co.tpot_p95 && split.e2e < co.e2e,
-            format!("TPOT P95 {:.2} ms colocated, {:.2} split; mean latency {:.0} ms colocated, {:.0} split", co.tpot_p95, split.tpot_p95, co.e2e, split.e2e),
+            figure!("TPOT P95 {:.2} ms colocated, {:.2} split; mean latency {:.0} ms colocated, {:.0} split", co.tpot_p95, split.tpot_p95, co.e2e, split.e2e),
             vec![ms(co.tpot_p95, 2), ms(split.tpot_p95, 2)],
         ),
         Claim::Crossover { from, to } => {
@@ -491,18 +509,18 @@ fn disagg_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             match out.crossover {
                 disagg::Crossover::At(x) => Reading::new(
                     (from as f64..=to as f64).contains(&x),
-                    format!("crossover at {x:.0} tokens"),
+                    figure!("crossover at {x:.0} tokens"),
                     // "About": to the nearest hundred.
                     vec![bandwidth, Live::plain(thousands(((x / 100.0).round() * 100.0) as u64))],
                 ),
-                c => Reading::new(false, format!("crossover {c:?}"), vec![bandwidth, Live::missing()]),
+                c => Reading::new(false, figure!("crossover {c:?}"), vec![bandwidth, Live::missing()]),
             }
         }
         _ => {
             let load = setup(disagg::Setup::Load)?;
             Reading::new(
                 split.e2e > 60_000.0 && load.e2e <= 1.5 * co.e2e,
-                format!("mean latency: split {:.0} s, prefill-load {:.1} s, colocated {:.1} s", split.e2e / 1000.0, load.e2e / 1000.0, co.e2e / 1000.0),
+                figure!("mean latency: split {:.0} s, prefill-load {:.1} s, colocated {:.1} s", split.e2e / 1000.0, load.e2e / 1000.0, co.e2e / 1000.0),
                 vec![ms(split.e2e / 1000.0, 0), ms(load.e2e / 1000.0, 1), ms(co.e2e / 1000.0, 1)],
             )
         }
@@ -523,7 +541,7 @@ fn autoscale_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
         Claim::OrdersHalfEmpty { used } => match now.moment {
             Some(autoscale::Moment::Pinned { busy, kv }) => Reading::new(
                 kv * 100.0 <= used as f64,
-                format!(
+                figure!(
                     "busy fraction {:.0}%, slots in use {:.0}%",
                     busy * 100.0,
                     kv * 100.0
@@ -532,7 +550,7 @@ fn autoscale_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             ),
             m => Reading::new(
                 false,
-                format!("no order on a pinned signal ({m:?})"),
+                figure!("no order on a pinned signal ({m:?})"),
                 vec![Live::missing()],
             ),
         },
@@ -544,13 +562,13 @@ fn autoscale_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             match now.moment {
                 Some(autoscale::Moment::Ordered { ready_at, .. }) => Reading::new(
                     ready_at as usize - t >= c.cold as usize && 2 * c.cold == c.surge_for,
-                    format!(
+                    figure!(
                         "ordered at {t} s, ready at {ready_at} s; cold start {} s, surge {} s",
                         c.cold, c.surge_for
                     ),
                     live,
                 ),
-                m => Reading::new(false, format!("no order ({m:?})"), live),
+                m => Reading::new(false, figure!("no order ({m:?})"), live),
             }
         }
         _ => {
@@ -571,7 +589,7 @@ fn autoscale_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             let spot = &now.pool[newest];
             let rest: Vec<usize> = ready.iter().copied().filter(|&i| i != newest).collect();
             let others: Vec<u32> = rest.iter().map(|&i| now.pool[i].waiting).collect();
-            let text = format!(
+            let text = figure!(
                 "newest replica {}: took {took} of {arrived} arrivals in {} s, {} running, {} waiting; others waiting {:?}",
                 newest + 1, t + 1 - since, spot.running, spot.waiting, others
             );
@@ -623,7 +641,7 @@ fn agents_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
         }) => Some((children, replicas, took, waiting, free, busiest)),
         _ => None,
     };
-    let figure = format!(
+    let figure = figure!(
         "fan-out (children, replicas, on the busiest, waiting, free elsewhere, busiest): {burst:?}"
     );
     let reading = match claim {
@@ -655,7 +673,7 @@ fn agents_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 .runs
                 .iter()
                 .map(|r| {
-                    format!(
+                    figure!(
                         "{}: cache {:.0}%, session P95 {:.0} s",
                         r.key.name(),
                         r.cache_share * 100.0,
@@ -681,7 +699,7 @@ fn agents_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             };
             Reading::new(
                 now.held == held && run.others_p95 < p95_s as f64,
-                format!(
+                figure!(
                     "gateway holds {}, other sessions' TTFT P95 {:.1} s",
                     now.held, run.others_p95
                 ),
