@@ -130,11 +130,7 @@ fn knee_claim(s: &Snap<'_>) -> Option<Reading> {
 /// tick's key moment is one: whether it holds `times` the lighter's load, the
 /// figure, and the numbers (the chosen replica and its load, the lighter and
 /// its load, lit in the focus panel).
-fn past_lighter(
-    tl: &routing::player::Timeline,
-    t: usize,
-    times: u32,
-) -> (bool, String, Vec<Live>) {
+fn past_lighter(tl: &routing::player::Timeline, t: usize, times: u32) -> (bool, String, Vec<Live>) {
     match tl
         .rules
         .first()
@@ -358,7 +354,8 @@ fn prefix_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             aware.prefill_tokens < load.prefill_tokens,
             figure!(
                 "prefilled tokens: prefix-aware {}, load only {}",
-                aware.prefill_tokens, load.prefill_tokens
+                aware.prefill_tokens,
+                load.prefill_tokens
             ),
             Vec::new(),
         ),
@@ -564,7 +561,8 @@ fn autoscale_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                     ready_at as usize - t >= c.cold as usize && 2 * c.cold == c.surge_for,
                     figure!(
                         "ordered at {t} s, ready at {ready_at} s; cold start {} s, surge {} s",
-                        c.cold, c.surge_for
+                        c.cold,
+                        c.surge_for
                     ),
                     live,
                 ),
@@ -701,7 +699,8 @@ fn agents_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
                 now.held == held && run.others_p95 < p95_s as f64,
                 figure!(
                     "gateway holds {}, other sessions' TTFT P95 {:.1} s",
-                    now.held, run.others_p95
+                    now.held,
+                    run.others_p95
                 ),
                 vec![
                     Live::plain(out.config.cap.to_string()),
