@@ -16,12 +16,13 @@ const RULES = JSON.parse(lblab(['labs', '--json'])).find((l) => l.id === 'routin
 // it. The page's module was held to 420 KB (1 KB = 1,000 bytes, gzip -9)
 // until every control, table and card became a Leptos view with its own
 // handlers (issue 49), which cost 18 KB, and issue 48's refusals beside each
-// control, labelled chart lines and openings added 7 KB: it is held to
-// 450 KB now. With its
+// control, labelled chart lines and openings added 7 KB, and the tours'
+// live numbers (the claims' measures, the slots, the stage's spotlight)
+// 17 KB more: it is held to 465 KB now. With its
 // JS and CSS it is printed against the 420 KB target, which it does not
 // meet (docs/performance.md says by how much and why). The worker's size is
 // printed, not held: its bytes buy speed on every slider move.
-test('the page module is at most 450 KB gzipped; with its JS and CSS, and the worker, printed', () => {
+test('the page module is at most 465 KB gzipped; with its JS and CSS, and the worker, printed', () => {
   const files = fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f));
   // `gzip -9` itself, as the budget is stated (Node's zlib at level 9
   // compresses a wasm module about 0.5% less tightly).
@@ -38,10 +39,10 @@ test('the page module is at most 450 KB gzipped; with its JS and CSS, and the wo
   const pageTotal = sum(page);
   const workerTotal = sum(worker);
   const pageModule = page.filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + gz(f), 0);
-  console.log(`budget: page module ${pageModule} bytes = ${(pageModule / 1000).toFixed(1)} KB gzipped (limit 450 KB = 450,000 bytes)`);
+  console.log(`budget: page module ${pageModule} bytes = ${(pageModule / 1000).toFixed(1)} KB gzipped (limit 465 KB = 465,000 bytes)`);
   console.log(`budget: page module + JS + CSS ${pageTotal} bytes = ${(pageTotal / 1000).toFixed(1)} KB gzipped (target 420 KB, reported)`);
   console.log(`budget: worker module + JS ${workerTotal} bytes = ${(workerTotal / 1000).toFixed(1)} KB gzipped (reported)`);
-  assert.ok(pageModule <= 450_000, `the page module is ${(pageModule / 1000).toFixed(1)} KB gzipped`);
+  assert.ok(pageModule <= 465_000, `the page module is ${(pageModule / 1000).toFixed(1)} KB gzipped`);
 });
 
 test('the Routing Lab shows its table after navigation (time reported; target 1.5 s)', async () => {
