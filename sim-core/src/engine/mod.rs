@@ -460,6 +460,16 @@ impl Replica {
         self.tick_us
     }
 
+    /// Milliseconds mode: the iteration under way after the tick just run,
+    /// as (its length, the part of it done), in µs of this replica's time,
+    /// and the µs one tick gives it (a millisecond at speed 1). `None` when
+    /// idle or in ticks mode. The player draws each replica's step from
+    /// this, so a crowded replica's longer iterations are seen to be slower.
+    pub fn iteration_us(&self) -> Option<(u64, u64, u64)> {
+        let pending = self.pending?;
+        Some((pending, self.credit_us.min(pending), self.tick_us))
+    }
+
     /// Milliseconds mode: in how many ticks from the one just run the
     /// iteration under way ends (`None` when idle, or in ticks mode). Until
     /// then the replica only earns time, so the lab may jump there with

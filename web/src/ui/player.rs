@@ -16,7 +16,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Speeds offered, in steps per second.
-const SPEEDS: [f64; 5] = [1.0, 2.0, 4.0, 8.0, 16.0];
+/// The fastest ones are for milliseconds mode, where a run is thousands of
+/// steps long (a GPU preset's default run, about 10,000).
+const SPEEDS: [f64; 7] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
 /// The player's signals, and the moves its buttons, slider and keys make.
 #[derive(Clone, Copy)]

@@ -11,9 +11,19 @@ use serde::{Deserialize, Serialize};
 
 use crate::routing::{Reason, RuleKind};
 
-/// Ticks a timeline keeps: past this the run goes on (its metrics are whole)
-/// but frames stop, so a long trace cannot fill the page's memory.
-pub const PLAYER_TICKS: u64 = 3_000;
+/// Ticks a timeline keeps at most: past this the run goes on (its metrics
+/// are whole) but frames stop. A minute in milliseconds mode, so a
+/// generated run of a GPU preset plays to its end; the recording steps
+/// every tick up to here, which a long trace's idle stretches would
+/// otherwise skip.
+pub const PLAYER_TICKS: u64 = 60_000;
+
+/// What a timeline's frames may hold, in entries (a queued or running
+/// request, an event, a per-replica count): frames stop past it, so a
+/// crowded pool's long recording cannot fill the page's memory. About
+/// 16 MB decoded; the default runs, in ticks or milliseconds, use a few
+/// per cent of it.
+pub const PLAYER_ENTRIES: usize = 2_000_000;
 
 /// How many more outstanding requests than the lightest replica make a
 /// decision worth flagging: one or two is the ordinary churn of a busy pool.
@@ -123,6 +133,56 @@ pub struct Frame {
     pub assigned: Vec<u32>,
     /// Per replica, requests finished there so far.
     pub completed: Vec<u32>,
+    /// Milliseconds mode, per replica: the iteration under way at the end
+    /// of the tick (empty in ticks mode). Between frames the player carries
+    /// it on with [`Pace::at`].
+    #[serde(default)]
+    pub pace: Vec<Pace>,
+}
+
+impl Frame {
+    /// What the frame holds, in entries (see [`PLAYER_ENTRIES`]).
+    pub fn entries(&self) -> usize {
+        let listed = |v: &[Vec<u32>]| v.iter().map(Vec::len).sum::<usize>();
+        listed(&self.waiting)
+            + self.running.iter().map(Vec::len).sum::<usize>()
+            + self.events.len()
+            + self.assigned.len()
+            + self.completed.len()
+            + self.pace.len()
+    }
+}
+
+/// A replica's iteration under way, in µs of its own time (milliseconds
+/// mode): how a crowded replica's steps are seen to take longer. An idle
+/// replica's is all zeros.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pace {
+    /// The iteration's length.
+    pub step_us: u32,
+    /// The part of it done at the end of the frame's tick.
+    pub done_us: u32,
+    /// What one tick gives the replica (1,000 at speed 1).
+    pub tick_us: u32,
+}
+
+impl Pace {
+    /// How far through an iteration the replica is `ticks` ticks after the
+    /// frame, from 0 to 1 (`None` when idle). With no frame in between, no
+    /// request joined or left, so the iterations that follow are of about
+    /// the same length: the phase wraps around rather than stopping.
+    pub fn at(&self, ticks: u64) -> Option<f64> {
+        if self.step_us == 0 {
+            return None;
+        }
+        let done = u64::from(self.done_us) + ticks * u64::from(self.tick_us);
+        Some((done % u64::from(self.step_us)) as f64 / f64::from(self.step_us))
+    }
+
+    /// The iteration's length in milliseconds (0 when idle).
+    pub fn step_ms(&self) -> f64 {
+        f64::from(self.step_us) / 1000.0
+    }
 }
 
 /// One rule's recorded run.
@@ -137,7 +197,8 @@ pub struct RulePlay {
     /// and its decoding a fraction of a frame per tick. Read it through
     /// [`RulePlay::at`].
     pub frames: Vec<Frame>,
-    /// Ticks recorded, from tick 0 (at most [`PLAYER_TICKS`]).
+    /// Ticks recorded, from tick 0 (at most [`PLAYER_TICKS`], fewer when the
+    /// frames reached [`PLAYER_ENTRIES`]).
     pub played: u64,
     /// Ticks the whole run lasted (more than `played` when cut).
     pub ticks: u64,
@@ -166,6 +227,21 @@ pub struct At<'a> {
     pub assigned: &'a [u32],
     /// Per replica, requests finished there so far.
     pub completed: &'a [u32],
+    /// Per replica, the iteration under way at the frame's tick
+    /// (milliseconds mode; empty in ticks mode): read it with [`At::pace`].
+    pub paces: &'a [Pace],
+    /// Ticks from the frame to `tick`.
+    pub since: u64,
+}
+
+impl At<'_> {
+    /// Replica `r`'s iteration under way at this tick, as its length in
+    /// milliseconds and how far through it is (0–1); `None` when idle or
+    /// in ticks mode.
+    pub fn pace(&self, r: usize) -> Option<(f64, f64)> {
+        let p = self.paces.get(r)?;
+        Some((p.step_ms(), p.at(self.since)?))
+    }
 }
 
 impl RulePlay {
@@ -189,6 +265,8 @@ impl RulePlay {
             moment: if own { f.moment } else { None },
             assigned: &f.assigned,
             completed: &f.completed,
+            paces: &f.pace,
+            since: t - f.tick,
         })
     }
 }

@@ -6,7 +6,8 @@ use alloc::vec::Vec;
 
 use super::outcome::RuleOutcome;
 use super::player::{
-    Frame, PlayRequest, RoutingMoment, RulePlay, TickEvent, PAST_LIGHTER, PLAYER_TICKS,
+    Frame, Pace, PlayRequest, RoutingMoment, RulePlay, TickEvent, PAST_LIGHTER, PLAYER_ENTRIES,
+    PLAYER_TICKS,
 };
 use super::tick::{run_observed, Routed};
 use super::Config;
@@ -43,9 +44,11 @@ pub(super) fn record_rule(
     let mut assigned: Vec<u32> = Vec::new();
     let mut completed: Vec<u32> = Vec::new();
     let mut cached: Vec<Option<u32>> = Vec::new();
+    // What the frames hold so far, in entries (`PLAYER_ENTRIES`).
+    let mut entries = 0usize;
     let mut observe =
         |now: Tick, replicas: &[Replica], routed: &[Routed], engine: &[(u32, EngineEvent)]| {
-            if now.0 >= PLAYER_TICKS {
+            if now.0 >= PLAYER_TICKS || entries >= PLAYER_ENTRIES {
                 return;
             }
             played = now.0 + 1;
@@ -118,7 +121,23 @@ pub(super) fn record_rule(
                     }
                 }
             }
-            frames.push(Frame {
+            let pace: Vec<Pace> = replicas
+                .iter()
+                .map(|r| {
+                    r.iteration_us()
+                        .map_or(Pace::default(), |(step, done, tick)| Pace {
+                            step_us: clamp_u32(step),
+                            done_us: clamp_u32(done),
+                            tick_us: clamp_u32(tick),
+                        })
+                })
+                .collect();
+            let pace = if pace.iter().all(|p| p.tick_us == 0) {
+                Vec::new()
+            } else {
+                pace
+            };
+            let frame = Frame {
                 tick: now.0,
                 waiting: replicas
                     .iter()
@@ -132,7 +151,10 @@ pub(super) fn record_rule(
                 moment,
                 assigned: assigned.clone(),
                 completed: completed.clone(),
-            });
+                pace,
+            };
+            entries += frame.entries();
+            frames.push(frame);
         };
     let outcome = run_observed(config, workload, rule, Some(&mut observe), meter, false);
     let play = RulePlay {
@@ -143,6 +165,11 @@ pub(super) fn record_rule(
         cached: cached.into_iter().map(Option::unwrap_or_default).collect(),
     };
     (play, outcome)
+}
+
+/// A µs count as the frame keeps it (an iteration is far below an hour).
+fn clamp_u32(us: u64) -> u32 {
+    u32::try_from(us).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -190,5 +217,56 @@ mod tests {
         );
         assert!(aware.1 > 0 && aware.0 > lo.0, "{aware:?} against {lo:?}");
         assert!(tl.rules[0].cached.contains(&0), "some misses");
+    }
+
+    /// In milliseconds mode the player covers the whole generated run (the
+    /// issue's example: Llama 3.1 8B on one H100, 9,694 ms), and a replica
+    /// with a fuller batch is recorded taking longer steps than one with a
+    /// single sequence.
+    #[test]
+    fn a_milliseconds_recording_plays_to_the_end_with_each_replicas_pace() {
+        let pairs = [("gpu", "h100"), ("model", "llama-3.1-8b"), ("tp", "1")];
+        let (config, errors) = crate::params::from_pairs::<Config>(pairs);
+        assert!(errors.is_empty(), "{errors:?}");
+        crate::params::Configurable::validate(&config).expect("valid");
+        let workload = generator::generate(&config.generator(), config.seed);
+        let rules = [RuleKind::RoundRobin];
+        let out = simulate(
+            &config,
+            &workload,
+            &rules,
+            TraceSource::Generated,
+            &rules,
+            &|_, _| {},
+            &Meter::unlimited(),
+        );
+        let play = &out.timeline.expect("recorded").rules[0];
+        let entries: usize = play.frames.iter().map(super::Frame::entries).sum();
+        // (batch size, step µs) of every decode-only replica in a frame.
+        let mut lone = u32::MAX;
+        let mut full = 0u32;
+        for f in &play.frames {
+            for (run, p) in f.running.iter().zip(&f.pace) {
+                if p.step_us == 0 || run.iter().any(|&(_, prefilling)| prefilling) {
+                    continue;
+                }
+                if run.len() == 1 {
+                    lone = lone.min(p.step_us);
+                } else if run.len() >= 6 {
+                    full = full.max(p.step_us);
+                }
+            }
+        }
+        std::println!(
+            "ms run: played {} of {} ticks in {} frames ({entries} entries); decode step alone ≥ {lone} µs, with 6+ sequences up to {full} µs",
+            play.played,
+            play.ticks,
+            play.frames.len()
+        );
+        assert_eq!(play.played, play.ticks, "the player covers the whole run");
+        assert!(
+            full > lone,
+            "a fuller batch steps slower: {full} against {lone}"
+        );
     }
 }

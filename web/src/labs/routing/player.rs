@@ -4,7 +4,7 @@
 //! lab's metrics; this file only shows it.
 
 use sim_core::choice::Choice;
-use sim_core::labs::routing::player::{Timeline, PLAYER_TICKS};
+use sim_core::labs::routing::player::Timeline;
 use sim_core::labs::routing::RoutingLab;
 
 use leptos::prelude::*;
@@ -64,13 +64,20 @@ fn detail(v: &View<'_, RoutingLab>) -> AnyView {
         .find(|p| p.ticks > p.played)
         .map(|p| {
             format!(
-                "The player shows the first {PLAYER_TICKS} {unit}; the run lasted {} {unit} (the cards and the chart cover all of it).",
-                p.ticks
+                "The player shows the first {} {unit}; the run lasted {} {unit} (the cards and the chart cover all of it).",
+                crate::ui::format::thousands(p.played),
+                crate::ui::format::thousands(p.ticks)
             )
         })
         .unwrap_or_default();
+    // The step clocks are drawn only in milliseconds, so only then are
+    // they explained.
+    let clocks = ms.then_some(
+        "The disc beside each replica turns once per engine step: a fuller batch or a prefill chunk makes the step longer, and that replica's disc turns slower.",
+    );
     view! {
         <p class="small" id="player-so-far">{so_far}</p>
+        <p class="small">{clocks}</p>
         <p class="small muted">{cut}</p>
         <details class="player-table">
             <summary>"Per replica so far"</summary>

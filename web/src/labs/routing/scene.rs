@@ -68,6 +68,9 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
             if finished == 1 { "" } else { "s" }
         ));
     }
+    if let Some(pace) = paces(&f) {
+        parts.push(pace);
+    }
     let waiting: usize = f.waiting.iter().map(Vec::len).sum();
     let running: usize = f.running.iter().map(Vec::len).sum();
     let mut out = format!("{}: ", play.rule.title());
@@ -83,6 +86,26 @@ fn one(tl: &Timeline, play: &RulePlay, t: usize, ms: bool) -> String {
     }
     out.push_str(&format!(". {running} running, {waiting} waiting."));
     out
+}
+
+/// Milliseconds mode: the slowest and the fastest iteration under way, when
+/// they differ by a sixth or more (a fuller batch, or a prefill chunk in the
+/// step, makes one replica's steps visibly longer than another's).
+fn paces(f: &At<'_>) -> Option<String> {
+    let steps: Vec<(usize, f64)> = (0..f.waiting.len())
+        .filter_map(|r| Some((r, f.pace(r)?.0)))
+        .collect();
+    let slow = steps.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let fast = steps.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1))?;
+    (slow.1 >= fast.1 * 7.0 / 6.0).then(|| {
+        format!(
+            "replica {} takes {} ms a step, replica {} {} ms",
+            slow.0 + 1,
+            crate::ui::format::one_decimal(slow.1),
+            fast.0 + 1,
+            crate::ui::format::one_decimal(fast.1)
+        )
+    })
 }
 
 /// The key moment of tick `t` in words: what one rule did, and side by
@@ -204,7 +227,8 @@ pub fn scene(
         let Some(f) = play.at(t) else {
             continue;
         };
-        let lay = Layout::new(k as u32, k as f64 * panel_h, width, rows, row, slots);
+        let meter = !f.paces.is_empty();
+        let lay = Layout::new(k as u32, k as f64 * panel_h, width, rows, row, slots, meter);
         let hit = |request: u32| -> f64 {
             let cached = play.cached.get(request as usize).copied().unwrap_or(0);
             let prompt = tl
@@ -258,15 +282,21 @@ struct Layout {
     spot: f64,
     /// Wide enough to spell out "Replica n".
     wide: bool,
+    /// Milliseconds mode: where each replica's step clock sits (between
+    /// its name and its queue), if drawn.
+    clock_x: Option<f64>,
 }
 
 impl Layout {
     /// The layout of a panel whose top is at `y0`, `width` wide, with
-    /// `rows` rows of `row` pixels and `slots` slots per replica.
-    fn new(k: u32, y0: f64, width: f64, rows: usize, row: f64, slots: u32) -> Layout {
+    /// `rows` rows of `row` pixels and `slots` slots per replica; with
+    /// `meter`, room for each replica's step clock.
+    fn new(k: u32, y0: f64, width: f64, rows: usize, row: f64, slots: u32, meter: bool) -> Layout {
         let name_x = 48.0;
         let wide = width >= 520.0;
-        let queue_x = name_x + if wide { 62.0 } else { 26.0 };
+        let names = name_x + if wide { 58.0 } else { 24.0 };
+        let clock_x = meter.then_some(names + 4.0);
+        let queue_x = names + if meter { 16.0 } else { 4.0 };
         let exit_x = width - 10.0;
         let slot_w = ((width - queue_x - 24.0) * 0.55 / f64::from(slots.max(1))).clamp(6.0, 26.0);
         Layout {
@@ -282,6 +312,7 @@ impl Layout {
             slots_x: exit_x - 14.0 - slot_w * f64::from(slots),
             spot: (row - 6.0).min(2.0 * (row / 2.0 - 2.5)) + 2.0,
             wide,
+            clock_x,
         }
     }
 
@@ -341,6 +372,7 @@ fn panel(
     for (r, (waiting, running)) in f.waiting.iter().zip(f.running).enumerate() {
         let y = lay.row_y(r as f64);
         lane(scene, lay, r, y, flagged == Some(r), pal);
+        clock(scene, lay, r, y, f.pace(r), pal);
         queue(scene, lay, y, waiting, pal, dots);
         batch(scene, lay, y, running, pal, dots);
     }
@@ -428,6 +460,38 @@ fn lane(scene: &mut Scene, lay: &Layout, r: usize, y: f64, flagged: bool, pal: &
             line: 1.0,
         });
     }
+}
+
+/// Milliseconds mode: replica `r`'s step clock, a disc whose wedge is the
+/// part of the iteration under way already run. It sweeps once per
+/// iteration, so a replica whose batch makes its steps longer (more
+/// sequences, a prefill chunk) is seen to turn slower; an idle replica's
+/// disc is empty.
+fn clock(
+    scene: &mut Scene,
+    lay: &Layout,
+    r: usize,
+    y: f64,
+    pace: Option<(f64, f64)>,
+    pal: &Palette,
+) {
+    let Some(x) = lay.clock_x else {
+        return;
+    };
+    scene.marks.push(Mark {
+        // Clocks stay put: an id apart from every request's.
+        id: (u64::from(lay.k) << 40) | (1 << 39) | r as u64,
+        x,
+        y,
+        r: (lay.row / 2.0 - 5.0).clamp(4.0, 7.0),
+        fill: pal.panel.clone(),
+        ring: Some(pal.muted.clone()),
+        square: false,
+        from: None,
+        text: None,
+        // A sliver at the start of a step still shows the clock turning.
+        part: pace.map(|(_, phase)| (phase.max(0.04), pal.accent.clone())),
+    });
 }
 
 /// The waiting requests of a lane, front nearest the slots, as many as fit
