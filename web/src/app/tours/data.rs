@@ -317,7 +317,7 @@ pub static TOURS: &[Tour] = &[
                  sessions: a P95 of {100} s against {45} s for load alone.",
             )
             .claims(Claim::CacheButSlowest)
-            .also(&["table"]),
+            .shows("table"),
             Stop::at(
                 "Cap each session",
                 "lab=agents&key=prefix&cap=4&step=96",

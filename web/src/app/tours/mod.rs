@@ -25,6 +25,10 @@ pub struct Stop {
     pub words: &'static str,
     /// The one control the reader may move here, if any.
     pub reveal: Option<&'static str>,
+    /// The step's figure when it is not the lab's stage (or, for a lab
+    /// without a player, its chart): `table` where the point is a
+    /// comparison over whole runs that the stage would only repeat.
+    pub figure: Option<&'static str>,
     /// Panels shown beside the stage (`cards`, `chart`, `table`).
     pub also: &'static [&'static str],
     /// Whether the player starts playing (not when motion is unwanted).
@@ -175,6 +179,7 @@ impl Stop {
             link,
             words,
             reveal: None,
+            figure: None,
             also: &[],
             play: false,
             playground: false,
@@ -191,6 +196,12 @@ impl Stop {
     /// With one control revealed.
     pub const fn reveal(mut self, key: &'static str) -> Stop {
         self.reveal = Some(key);
+        self
+    }
+
+    /// With `panel` as its figure instead of the stage.
+    pub const fn shows(mut self, panel: &'static str) -> Stop {
+        self.figure = Some(panel);
         self
     }
 
@@ -234,7 +245,10 @@ impl Stop {
         if self.playground {
             return None;
         }
-        let mut out = vec![String::from(if player { "player" } else { "chart" })];
+        let first = self
+            .figure
+            .unwrap_or(if player { "player" } else { "chart" });
+        let mut out = vec![String::from(first)];
         out.extend(self.also.iter().map(|p| p.to_string()));
         if self.reveal.is_some() {
             out.push("controls".into());
@@ -273,11 +287,12 @@ mod tests {
             out.push_str(&format!("tour {} — {}\n  {}\n", t.id, t.title, t.summary));
             for (i, s) in t.stops.iter().enumerate() {
                 out.push_str(&format!(
-                    "  {}. {}{}\n     ?{}\n     reveal: {} · also: {} · play: {}\n     claim: {}\n     {}\n",
+                    "  {}. {}{}\n     ?{}\n     {}reveal: {} · also: {} · play: {}\n     claim: {}\n     {}\n",
                     i + 1,
                     s.title,
                     if s.playground { " (playground)" } else { "" },
                     s.link,
+                    s.figure.map_or(String::new(), |f| format!("figure: {f} · ")),
                     s.reveal.unwrap_or("none"),
                     if s.also.is_empty() {
                         "none".to_string()
@@ -359,6 +374,7 @@ mod tests {
                 assert!(s
                     .also
                     .iter()
+                    .chain(&s.figure)
                     .all(|p| ["cards", "chart", "table"].contains(p)));
             }
         }

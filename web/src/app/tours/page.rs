@@ -1,6 +1,7 @@
 //! A tour on the page: the step's lab (through the one page template, with
 //! only the stage, the one revealed control and the panels the step names),
 //! its words, Back and Next, and a link that opens the step in the full lab.
+//! On a wide screen the words and the step controls stand beside the figure.
 //! The URL holds the tour and the step (`?tour=routing&stop=2`); the lab
 //! inside does not write its own state there.
 
@@ -160,7 +161,8 @@ fn head(
     .into_any()
 }
 
-/// Under the lab: Back / the steps / Next, and the link to the full lab.
+/// Back / the steps / Next, and the link to the full lab: beside the figure
+/// on a wide screen, under it on a phone.
 /// Each button goes to its step through `go`.
 fn foot(
     tour: &'static Tour,
@@ -204,7 +206,7 @@ fn foot(
                 "Next →"
             </button>
         </nav>
-        <p class="small">
+        <p class="small tour-out">
             <a id="tour-full" href=move || format!("?{}", tour.stops[at.get()].link) target=target>
                 "Open this step in the full lab"
             </a>
@@ -255,10 +257,16 @@ pub fn TourPage(
         view! { <StopView stop=s outer=outer.clone() live=live /> }
     };
     view! {
+        // Two columns on a wide screen: the words and the step controls,
+        // held on screen, beside the step's figure. On a phone the side
+        // melts into one column around the figure (words above it, the
+        // step bar stuck to the bottom of the window).
         <section class="tour" id="tour" aria-label=tour.title>
-            {head(tour, at, title, live, lit)}
-            {lab}
-            {foot(tour, at, go, embed)}
+            <div class="tour-side">
+                {head(tour, at, title, live, lit)}
+                {foot(tour, at, go, embed)}
+            </div>
+            <div class="tour-figure">{lab}</div>
         </section>
     }
 }
