@@ -475,7 +475,14 @@ impl Frame {
         let widest = y_texts.iter().map(|t| t.chars().count()).max().unwrap_or(0);
         let y_area = (22.0 + 6.6 * widest as f64).max(42.0) as i32;
         let (w, h) = root.dim_in_pixel();
-        let (left, right) = (8 + y_area, (w as i32 - 8).max(9 + y_area));
+        // A tick label at the right end is centred on the edge: keep room
+        // for its right half ("100" was cut to "10").
+        let last = x_ticks
+            .last()
+            .filter(|&&x| (spec.x_range.1 - x).abs() <= 1e-9 * spec.x_range.1.abs().max(1.0))
+            .map_or(0, |&x| (spec.x_label)(x).chars().count());
+        let pad = (8.0f64).max(3.3 * last as f64 + 2.0).ceil() as i32;
+        let (left, right) = (8 + y_area, (w as i32 - pad).max(9 + y_area));
         let (top, bottom) = (8, (h as i32 - 8 - 34).max(9));
         let (x0, x1) = spec.x_range;
         let (y0, y1) = spec.y_range;

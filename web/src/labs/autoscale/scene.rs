@@ -302,7 +302,10 @@ fn place(
         scene.labels.push(label(
             x,
             top + g.box_h / 2.0,
-            format!("{}s", spot.ready_in),
+            // Ordered at the end of a second, a replica starts its cold
+            // start with the next one: it is ready `cold + 1` ticks on, but
+            // no more than the cold start is ever left to wait.
+            format!("{}s", spot.ready_in.min(c.cold)),
             &pal.muted,
             true,
         ));

@@ -98,7 +98,35 @@ pub fn spec(o: &Outcome) -> ChartSpec {
             },
         );
     }
-    let notes = vec![(first, TOP + 1.0, format!("{}, off the top", percent(TOP)))];
+    let mut notes = vec![(first, TOP + 1.0, format!("{}, off the top", percent(TOP)))];
+    // The run the cards and the table describe, ringed on the split's line
+    // and named, so a step about one prompt length shows where it stands.
+    let e2e: Vec<f64> = Setup::ALL
+        .iter()
+        .map(|s| {
+            o.runs
+                .iter()
+                .find(|r| r.setup == *s)
+                .map_or(f64::NAN, |r| r.e2e)
+        })
+        .collect();
+    let split = Setup::Disagg.index();
+    let ring = e2e.iter().all(|x| x.is_finite() && *x > 0.0).then(|| {
+        (
+            log2(f64::from(o.config.prompt)),
+            gap(&e2e, split).max(y0 + 1.0),
+        )
+    });
+    if let Some((x, y)) = ring {
+        notes.push((
+            x + 0.12,
+            (y - 2.5).max(y0 + 0.5),
+            format!(
+                "this run: {} tokens",
+                crate::ui::format::thousands(o.config.prompt.into())
+            ),
+        ));
+    }
     ChartSpec {
         x_desc: "mean prompt length (tokens, log scale)",
         y_desc: "mean latency against colocated",
@@ -110,7 +138,7 @@ pub fn spec(o: &Outcome) -> ChartSpec {
         series,
         marker_x: marker,
         marker_y: Some(0.0),
-        ring: None,
+        ring,
         notes,
         legend: Legend::UpperLeft,
     }
