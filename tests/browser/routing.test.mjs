@@ -171,3 +171,37 @@ test('a GPU preset turns every time into milliseconds, as the CLI prints them, a
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('in milliseconds the player covers the whole run, and its narration names a slower replica step', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  // A prefill chunk of 1,024 tokens is compute-bound on an H100 (the
+  // default 192 hides under the weights' read): a replica prefilling steps
+  // far slower than one that only decodes.
+  await openRouting(page, '&gpu=h100&model=llama-3.1-8b&tp=1&prefill-budget=1024');
+  const cli = JSON.parse(lblab(['routing', '--gpu', 'h100', '--model', 'llama-3.1-8b', '--tp', '1', '--prefill-budget', '1024', '--json']));
+  // The player plays the rule in focus and, side by side, round robin: it
+  // lasts as long as the longer of the two runs.
+  const ticks = Math.max(...['least-outstanding', 'round-robin'].map((id) => cli.rules.find((r) => r.rule === id).ticks));
+  const scrub = page.locator('#player-scrub');
+  await scrub.waitFor();
+  // The scrubber's last position is the run's last millisecond.
+  await page.waitForFunction(() => Number(document.querySelector('#player-scrub').max) > 0);
+  const last = Number(await scrub.getAttribute('max'));
+  console.log(`milliseconds player: ${last + 1} steps for a run of ${ticks} ms`);
+  assert.equal(last + 1, ticks, 'the player covers every millisecond of the run');
+  assert.doesNotMatch(await page.locator('[data-panel="player"]').textContent(), /The player shows the first/);
+  // Somewhere a replica with a prefill chunk in its step is seen to step
+  // slower than another: the narration names both.
+  let found = '';
+  for (let t = 100; t < Math.min(last, 3000) && !found; t += 37) {
+    await scrub.evaluate((e, v) => { e.value = String(v); e.dispatchEvent(new Event('input', { bubbles: true })); }, t);
+    await page.waitForFunction((v) => document.querySelector('#narration').textContent.startsWith(`${v} ms.`), t);
+    const text = await page.locator('#narration').textContent();
+    const m = text.match(/replica \d+ takes ([\d.]+) ms a step, replica \d+ ([\d.]+) ms/);
+    if (m) found = `${t} ms: ${m[0]}`;
+  }
+  console.log(`first slower step found at ${found}`);
+  assert.ok(found, 'some tick names a slower replica step');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -62,7 +62,7 @@ for (const [tour, steps] of Object.entries(TOURS)) {
   });
 }
 
-test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the top and at the end of the page', async () => {
+test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the top and at the end of the page; at 1280 it stands beside the figure', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   const report = [];
   // Where #tour-next is, and whether a tap at its centre reaches it (not a
@@ -71,11 +71,15 @@ test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the
     const b = document.querySelector('#tour-next');
     const r = b.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, reached: !!hit && b.contains(hit), h: innerHeight, w: innerWidth };
+    // The step's figure: its stage, chart or table, the first one drawn.
+    const fig = [...document.querySelectorAll('.tour-figure canvas, .tour-figure table')].find((p) => p.getBoundingClientRect().height > 0);
+    const f = fig ? fig.getBoundingClientRect() : null;
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, reached: !!hit && b.contains(hit), h: innerHeight, w: innerWidth, figLeft: f ? f.left : null };
   });
   for (const [width, height] of [[360, 800], [1280, 800]]) {
     await page.setViewportSize({ width, height });
     let worst = 0;
+    let beside = 0;
     for (const [tour, steps] of Object.entries(TOURS)) {
       await page.goto(`${env.srv.base}?tour=${tour}&stop=1`);
       for (let i = 1; i <= steps; i++) {
@@ -88,12 +92,18 @@ test('every tour step keeps Next on screen at 360 × 800 and 1280 × 800, at the
           const at = `${tour} step ${i} at ${width} px, ${end ? 'end' : 'top'} of the page`;
           assert.ok(r.top >= 0 && r.bottom <= r.h && r.left >= 0 && r.right <= r.w, `${at}: Next at ${Math.round(r.top)}–${Math.round(r.bottom)} px`);
           assert.ok(r.reached, `${at}: something covers Next`);
+          if (width >= 1100) {
+            // Beside the figure, not under it: Next ends left of where the
+            // figure begins.
+            assert.ok(r.figLeft !== null && r.right <= r.figLeft, `${at}: Next's right edge ${Math.round(r.right)} px against the figure's left ${r.figLeft}`);
+            beside += 1;
+          }
           worst = Math.max(worst, r.bottom);
         }
         if (i < steps) await page.locator('#tour-next').click();
       }
     }
-    report.push(`${width} px: lowest Next bottom ${Math.round(worst)} of ${height} px`);
+    report.push(`${width} px: lowest Next bottom ${Math.round(worst)} of ${height} px${width >= 1100 ? `, beside the figure in ${beside} views` : ''}`);
   }
   console.log(`tour Next on screen on all ${Object.values(TOURS).reduce((a, b) => a + b)} steps; ${report.join('; ')}`);
   assert.deepEqual(problems, []);

@@ -73,7 +73,7 @@ fn detail(v: &View<'_, RoutingLab>) -> AnyView {
     // The step clocks are drawn only in milliseconds, so only then are
     // they explained.
     let clocks = ms.then_some(
-        "The disc beside each replica turns once per engine step: a fuller batch or a prefill chunk makes the step longer, and that replica's disc turns slower.",
+        "The disc beside each replica turns once per engine step. A step that computes more (a big prefill chunk, a large batch) takes longer, and that disc turns slower; small steps all cost about one read of the weights, so their discs keep pace.",
     );
     view! {
         <p class="small" id="player-so-far">{so_far}</p>
