@@ -136,7 +136,9 @@ pub fn scene(run: &KeyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> O
             y: top,
             w: box_w,
             h: box_h,
-            fill: None,
+            // Filled as the routing lanes are: an empty replica's box must
+            // still show against a dark page, where the border alone is faint.
+            fill: Some(pal.panel.clone()),
             stroke: Some(if busiest == Some(p) {
                 pal.accent.clone()
             } else {

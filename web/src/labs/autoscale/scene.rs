@@ -305,7 +305,13 @@ fn place(
             // Ordered at the end of a second, a replica starts its cold
             // start with the next one: it is ready `cold + 1` ticks on, but
             // no more than the cold start is ever left to wait.
-            format!("{}s", spot.ready_in.min(c.cold)),
+            // A narrow box (a phone's) keeps the number alone: "240s"
+            // would spill into its neighbour's.
+            if g.box_w < 40.0 {
+                spot.ready_in.min(c.cold).to_string()
+            } else {
+                format!("{}s", spot.ready_in.min(c.cold))
+            },
             &pal.muted,
             true,
         ));

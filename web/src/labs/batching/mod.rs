@@ -121,7 +121,7 @@ pub(crate) const COLS: [Column<Upto>; 5] = [
 ];
 
 /// What the stage's shapes and colours mean.
-const LEGEND: &str = r#"<p class="small legend-states"><span class="key-dot waiting"></span> waiting <span class="key-dot prefill"></span> prefilling <span class="key-dot decode"></span> decoding <span class="key-dot stalled"></span> stalled (ring: its slot emitted nothing) <span class="key-dot done"></span> finished · <span class="key-square decode"></span> one output token</p>"#;
+const LEGEND: &str = r#"<p class="small legend-states"><span class="key"><span class="key-dot waiting"></span> waiting</span> <span class="key"><span class="key-dot prefill"></span> prefilling</span> <span class="key"><span class="key-dot decode"></span> decoding</span> <span class="key"><span class="key-dot stalled"></span> stalled</span> (ring: its slot emitted nothing) <span class="key"><span class="key-dot done"></span> finished</span> · <span class="key"><span class="key-square decode"></span> one</span> output token</p>"#;
 
 /// The editable trace: a number input per field of each request and a
 /// remove button per request, then the add / article / random buttons; each

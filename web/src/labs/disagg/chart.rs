@@ -117,15 +117,10 @@ pub fn spec(o: &Outcome) -> ChartSpec {
             gap(&e2e, split).max(y0 + 1.0),
         )
     });
+    // Short and above the ring, clear of the lines that meet near 0% and
+    // of the right edge on a phone (the x axis already names the length).
     if let Some((x, y)) = ring {
-        notes.push((
-            x + 0.12,
-            (y - 2.5).max(y0 + 0.5),
-            format!(
-                "this run: {} tokens",
-                crate::ui::format::thousands(o.config.prompt.into())
-            ),
-        ));
+        notes.push((x - 0.35, (y + 5.0).min(TOP - 2.0), "this run".to_string()));
     }
     ChartSpec {
         x_desc: "mean prompt length (tokens, log scale)",
