@@ -266,8 +266,7 @@ pub static TOURS: &[Tour] = &[
                  It takes requests only after its cold start, {4 min} into a surge that lasts {8 min}.",
             )
             .claims(Claim::OrderWaitsCold)
-            .reveal("cold")
-            .also(&["chart"]),
+            .reveal("cold"),
             Stop::at(
                 "A fresh replica takes every arrival",
                 "lab=autoscale&scaler=kv&step=858",

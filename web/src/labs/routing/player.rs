@@ -114,7 +114,7 @@ pub const PLAYER: Player<RoutingLab> = Player {
             palette,
         )
     },
-    legend: r#"<p class="small legend-states"><span class="key"><span class="key-dot waiting"></span> waiting</span> <span class="key"><span class="key-dot prefill"></span> prefill</span> <span class="key"><span class="key-dot decode"></span> decode</span> <span class="key"><span class="key-dot done"></span> finished</span> · dot size: the request's work (prefill and output) · <span class="key"><span class="key-dot ring"></span> ring:</span> a long answer · <span class="key"><span class="key-dot hit"></span> green wedge:</span> the share of its prompt found in that replica's cache when it took its slot (none: a miss)</p>"#,
+    legend: r#"<p class="small legend-states"><span class="key"><span class="key-dot waiting"></span> waiting</span> <span class="key"><span class="key-dot prefill"></span> prefill</span> <span class="key"><span class="key-dot decode"></span> decode</span> <span class="key"><span class="key-dot done"></span> finished</span> · dot size: its work (prefill and output) · <span class="key"><span class="key-dot ring"></span> ring:</span> a long answer · <span class="key"><span class="key-dot hit"></span> green wedge:</span> the share of its prompt the replica had cached (none: a miss)</p>"#,
     detail,
     ..Player::PLAIN
 };
