@@ -121,22 +121,7 @@ pub(super) fn record_rule(
                     }
                 }
             }
-            let pace: Vec<Pace> = replicas
-                .iter()
-                .map(|r| {
-                    r.iteration_us()
-                        .map_or(Pace::default(), |(step, done, tick)| Pace {
-                            step_us: clamp_u32(step),
-                            done_us: clamp_u32(done),
-                            tick_us: clamp_u32(tick),
-                        })
-                })
-                .collect();
-            let pace = if pace.iter().all(|p| p.tick_us == 0) {
-                Vec::new()
-            } else {
-                pace
-            };
+            let pace = paces(replicas);
             let frame = Frame {
                 tick: now.0,
                 waiting: replicas
@@ -165,6 +150,27 @@ pub(super) fn record_rule(
         cached: cached.into_iter().map(Option::unwrap_or_default).collect(),
     };
     (play, outcome)
+}
+
+/// Milliseconds mode: every replica's iteration under way (empty in ticks
+/// mode, where no replica has one).
+fn paces(replicas: &[Replica]) -> Vec<Pace> {
+    let pace: Vec<Pace> = replicas
+        .iter()
+        .map(|r| {
+            r.iteration_us()
+                .map_or(Pace::default(), |(step, done, tick)| Pace {
+                    step_us: clamp_u32(step),
+                    done_us: clamp_u32(done),
+                    tick_us: clamp_u32(tick),
+                })
+        })
+        .collect();
+    if pace.iter().all(|p| p.tick_us == 0) {
+        Vec::new()
+    } else {
+        pace
+    }
 }
 
 /// A µs count as the frame keeps it (an iteration is far below an hour).
