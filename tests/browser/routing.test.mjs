@@ -20,6 +20,9 @@ test('home and routing lab load with no console error', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   await page.goto(env.srv.base);
   await page.getByRole('link', { name: 'Routing Lab' }).first().waitFor();
+  // The header's links come first; wait for the home page's own groups
+  // (reading them at once raced the render under load).
+  await page.locator('.layer h2').first().waitFor();
   // The queueing foundations first, then the layers that have labs (since
   // issue 25 a layer with no lab yet is left out: no empty boxes; L5 has one
   // since the disaggregation lab of issue 29); a card per lab.
