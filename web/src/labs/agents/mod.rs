@@ -65,19 +65,28 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
     .into_any()
 }
 
-/// The comparison's columns.
+/// The comparison's columns. The cache share and the session P95 first:
+/// they are the two sides of the trade the lab is about, and a phone shows
+/// them before the table scrolls.
 pub(crate) const COLS: [Column<KeyRun>; 6] = [
     Column {
-        title: "Session P50",
-        meaning: "seconds from a session's first call to its last answer, median (long-running agents aside)",
-        value: |r| r.session_p50,
-        show: |x| fixed(x, 1),
-        higher_is_better: false,
+        title: "Cache share",
+        meaning: "share of prompt tokens found in the replica's prefix cache",
+        value: |r| r.cache_share,
+        show: |x| format!("{}%", fixed(x * 100.0, 1)),
+        higher_is_better: true,
     },
     Column {
         title: "Session P95",
         meaning: "seconds from a session's first call to its last answer, 95th percentile",
         value: |r| r.session_p95,
+        show: |x| fixed(x, 1),
+        higher_is_better: false,
+    },
+    Column {
+        title: "Session P50",
+        meaning: "seconds from a session's first call to its last answer, median (long-running agents aside)",
+        value: |r| r.session_p50,
         show: |x| fixed(x, 1),
         higher_is_better: false,
     },
@@ -94,13 +103,6 @@ pub(crate) const COLS: [Column<KeyRun>; 6] = [
         value: |r| r.others_p95,
         show: |x| fixed(x, 2),
         higher_is_better: false,
-    },
-    Column {
-        title: "Cache share",
-        meaning: "share of prompt tokens found in the replica's prefix cache",
-        value: |r| r.cache_share,
-        show: |x| format!("{}%", fixed(x * 100.0, 1)),
-        higher_is_better: true,
     },
     Column {
         title: "Burst queue",
