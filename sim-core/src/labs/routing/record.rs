@@ -186,24 +186,30 @@ mod tests {
     use crate::routing::RuleKind;
     use crate::workload::generator;
 
+    /// `rules` run and recorded on `config`'s generated workload.
+    fn recorded(config: &Config, rules: &[RuleKind]) -> super::super::player::Timeline {
+        let workload = generator::generate(&config.generator(), config.seed);
+        let out = simulate(
+            config,
+            &workload,
+            rules,
+            TraceSource::Generated,
+            rules,
+            &|_, _| {},
+            &Meter::unlimited(),
+        );
+        out.timeline.expect("recorded")
+    }
+
     /// The recording keeps what each admission found cached: the
     /// prefix-aware rule finds more of its prompts' tokens cached than least
     /// outstanding on the same requests, and a miss reads 0.
     #[test]
     fn the_recording_keeps_each_admissions_cache_hit() {
-        let config = Config::default();
-        let workload = generator::generate(&config.generator(), config.seed);
-        let rules = [RuleKind::PrefixAware, RuleKind::LeastOutstanding];
-        let out = simulate(
-            &config,
-            &workload,
-            &rules,
-            TraceSource::Generated,
-            &rules,
-            &|_, _| {},
-            &Meter::unlimited(),
+        let tl = recorded(
+            &Config::default(),
+            &[RuleKind::PrefixAware, RuleKind::LeastOutstanding],
         );
-        let tl = out.timeline.expect("recorded");
         let share = |k: usize| {
             let play = &tl.rules[k];
             let cached: u64 = play.cached.iter().map(|&c| u64::from(c)).sum();
@@ -235,18 +241,8 @@ mod tests {
         let (config, errors) = crate::params::from_pairs::<Config>(pairs);
         assert!(errors.is_empty(), "{errors:?}");
         crate::params::Configurable::validate(&config).expect("valid");
-        let workload = generator::generate(&config.generator(), config.seed);
-        let rules = [RuleKind::RoundRobin];
-        let out = simulate(
-            &config,
-            &workload,
-            &rules,
-            TraceSource::Generated,
-            &rules,
-            &|_, _| {},
-            &Meter::unlimited(),
-        );
-        let play = &out.timeline.expect("recorded").rules[0];
+        let tl = recorded(&config, &[RuleKind::RoundRobin]);
+        let play = &tl.rules[0];
         let entries: usize = play.frames.iter().map(super::Frame::entries).sum();
         // (batch size, step µs) of every decode-only replica in a frame.
         let mut lone = u32::MAX;

@@ -299,19 +299,16 @@ fn place(
         line: if spot.fresh { 2.5 } else { 1.0 },
     });
     if spot.life == Life::Starting {
+        // Ordered at the end of a second, a replica starts its cold start
+        // with the next one: it is ready `cold + 1` ticks on, but no more
+        // than the cold start is ever left to wait.
+        let left = spot.ready_in.min(c.cold);
         scene.labels.push(label(
             x,
             top + g.box_h / 2.0,
-            // Ordered at the end of a second, a replica starts its cold
-            // start with the next one: it is ready `cold + 1` ticks on, but
-            // no more than the cold start is ever left to wait.
             // A narrow box (a phone's) keeps the number alone: "240s"
             // would spill into its neighbour's.
-            if g.box_w < 40.0 {
-                spot.ready_in.min(c.cold).to_string()
-            } else {
-                format!("{}s", spot.ready_in.min(c.cold))
-            },
+            format!("{left}{}", if g.box_w < 40.0 { "" } else { "s" }),
             &pal.muted,
             true,
         ));
