@@ -96,8 +96,10 @@ fn the_web_house_has_one_folder_per_lab_and_imports_run_down() {
     assert_eq!(top, ["app", "labs", "main.rs", "page", "platform", "ui"]);
     for lab in sim_core::labs::LABS {
         let id = lab.info.id;
-        let own = src.join("labs").join(id).join("mod.rs");
-        let queueing = src.join("labs/queueing").join(id).join("mod.rs");
+        // A Rust module name has no hyphen: `first-token` lives in `first_token`.
+        let folder = id.replace('-', "_");
+        let own = src.join("labs").join(&folder).join("mod.rs");
+        let queueing = src.join("labs/queueing").join(&folder).join("mod.rs");
         assert!(
             own.exists() || queueing.exists(),
             "lab {id} has no folder of its own under web/src/labs"

@@ -23,6 +23,7 @@ pub mod autoscale;
 pub mod batching;
 pub mod disagg;
 pub mod fairness;
+pub mod first_token;
 pub mod goodput;
 pub mod herding;
 pub mod prefix;
@@ -74,6 +75,7 @@ macro_rules! with_labs {
             $crate::labs::queueing::retries::RetriesLab,
             $crate::labs::queueing::hedging::HedgingLab,
             $crate::labs::queueing::cascade::CascadeLab,
+            $crate::labs::first_token::FirstTokenLab,
         }
     };
 }

@@ -11,6 +11,7 @@ pub mod batching;
 mod checks;
 pub mod disagg;
 pub mod fairness;
+pub mod first_token;
 pub mod goodput;
 pub mod herding;
 pub mod prefix;
