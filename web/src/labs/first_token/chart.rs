@@ -7,8 +7,11 @@ use sim_core::labs::first_token::{Outcome, Recovery, RecoveryRun};
 use crate::ui::plot::{ChartSpec, Legend, Mark, Series};
 use crate::ui::theme::replica_color;
 
+/// Reads one bar's count from a strategy's run.
+type Count = fn(&RecoveryRun) -> u32;
+
 /// The groups' bars: label, value.
-const BARS: [(&str, fn(&RecoveryRun) -> u32); 4] = [
+const BARS: [(&str, Count); 4] = [
     ("recovered unseen", |r| r.recovered),
     ("errors", |r| r.errors),
     ("broken streams", |r| r.broken),
