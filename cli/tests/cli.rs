@@ -50,6 +50,10 @@ fn routing_json_has_the_documented_keys() {
             "cache_hit_share",
             "assignment_gap",
             "output_throughput",
+            "tpot_mean",
+            "tpot_p95",
+            "itl_mean",
+            "tokens_per_chunk",
         ] {
             assert!(!r[key].is_null(), "missing {key}");
         }

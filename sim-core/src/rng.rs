@@ -46,6 +46,16 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A uniform draw in (0, 1] fixed by `seed` and the key `(a, b)`: the
+/// same key gives the same draw whatever order a run asks in, so a draw
+/// keyed by a request and its position in its output does not move when
+/// the batch around it changes.
+pub fn keyed_unit(seed: u64, a: u64, b: u64) -> f64 {
+    let h = splitmix(splitmix(seed ^ splitmix(a)) ^ b);
+    // The top 53 bits, plus one: never 0, so its logarithm is finite.
+    ((h >> 11) + 1) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 impl Rng {
     /// A generator for `seed` on stream `stream` (streams are independent sequences).
     pub fn new(seed: u64, stream: u64) -> Rng {

@@ -175,6 +175,30 @@ test('a GPU preset turns every time into milliseconds, as the CLI prints them, a
   await page.close();
 });
 
+test('speculative decoding: the table puts TPOT and ITL side by side, as the CLI computes them, ITL about twice TPOT', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  const pairs = [['gpu', 'l4'], ['model', 'llama-3.1-8b'], ['precision', 'fp8'], ['replicas', '1'], ['requests', '40'],
+    ['clients', '1'], ['think', '0'], ['mean-prompt', '512'], ['prompt-cv', '0'], ['long-share', '0'],
+    ['short-output-mean', '256'], ['short-output-cv', '0.05'], ['spec-k', '3'], ['spec-accept', '0.54'], ['draft-cost', '0.05']];
+  await openRouting(page, pairs.map(([k, v]) => `&${k}=${v}`).join(''));
+  const cli = JSON.parse(lblab(['routing', ...pairs.flatMap(([k, v]) => [`--${k}`, v]), '--json']));
+  const rr = cli.rules.find((r) => r.rule === 'round-robin');
+  const head = (await page.locator('#compare-table thead th').allTextContents()).map((t) => t.trim());
+  const col = (name) => head.findIndex((t) => t.startsWith(name));
+  assert.ok(col('TPOT mean') > 0 && col('ITL mean') > 0, `columns: ${head.join(' | ')}`);
+  const row = page.locator('#compare-table tbody tr[data-key="round-robin"], #compare-table tbody tr:has(button[data-key="round-robin"])').first();
+  const cells = (await row.locator('th, td').allTextContents()).map((t) => t.trim());
+  const tpot = Number(cells[col('TPOT mean')]);
+  const itl = Number(cells[col('ITL mean')]);
+  assert.equal(tpot, Number(rr.tpot_mean.toFixed(1)));
+  assert.equal(itl, Number(rr.itl_mean.toFixed(1)));
+  console.log(`speculative example on the page: TPOT ${tpot} ms, ITL ${itl} ms (CLI ${rr.tpot_mean.toFixed(2)}, ${rr.itl_mean.toFixed(2)})`);
+  assert.ok(itl > 1.8 * tpot && itl < 2.2 * tpot, `ITL ${itl} against TPOT ${tpot}`);
+  assert.match(await page.locator('#preset-summary').textContent(), /Speculative decoding: 3 drafts a step/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('in milliseconds the player covers the whole run, and its narration names a slower replica step', async () => {
   const { page, problems } = await watchedPage(env.browser.context);
   // A prefill chunk of 1,024 tokens is compute-bound on an H100 (the

@@ -29,6 +29,7 @@
 //!   prompt finishes prefill its blocks enter the replica's LRU [`PrefixCache`].
 
 pub mod prefix_cache;
+pub mod speculation;
 mod stretch;
 
 use alloc::collections::VecDeque;
@@ -36,6 +37,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 pub use prefix_cache::PrefixCache;
+pub use speculation::Speculation;
 
 use crate::hardware::StepCost;
 use crate::time::Tick;
@@ -84,6 +86,9 @@ pub enum EngineEvent {
         request: u32,
         /// The tick whose step produced it.
         tick: Tick,
+        /// Streamed chunks its output came in: one per iteration that gave
+        /// it tokens (its output tokens, without speculative decoding).
+        chunks: u32,
     },
     /// A running request was pushed back to the queue to free KV blocks.
     Preempted {
@@ -107,6 +112,10 @@ struct Seq {
     /// Tokens of this sequence in the KV cache so far (cached, prefilled
     /// and emitted): what its next token attends to, for milliseconds mode.
     ctx: u32,
+    /// Iterations that gave it tokens so far (streamed chunks).
+    chunks: u32,
+    /// Speculative decoding: whether its output is of the structured class.
+    structured: bool,
 }
 
 /// Per-replica counters over a run.
@@ -166,6 +175,9 @@ pub struct Replica {
     /// Milliseconds mode: µs of the replica's time per tick (a millisecond
     /// at speed 1), kept rather than recomputed every tick.
     tick_us: u64,
+    /// Milliseconds mode: speculative decoding and the run's seed its
+    /// acceptance draws are keyed by (`None`: one token per iteration).
+    speculation: Option<(Speculation, u64)>,
 }
 
 impl Replica {
@@ -190,6 +202,7 @@ impl Replica {
             pending: None,
             credit_us: 0,
             tick_us: 1000,
+            speculation: None,
         }
     }
 
@@ -197,6 +210,14 @@ impl Replica {
     /// an iteration lasts what `cost` says ([`crate::hardware`]).
     pub fn with_cost(mut self, cost: StepCost) -> Replica {
         self.cost = Some(cost);
+        self
+    }
+
+    /// The same replica decoding speculatively ([`speculation`]), its
+    /// acceptance draws keyed by `seed`; only in milliseconds mode (set
+    /// [`Replica::with_cost`] too), and off when `spec.k` is 0.
+    pub fn with_speculation(mut self, spec: Speculation, seed: u64) -> Replica {
+        self.speculation = spec.on().then_some((spec, seed));
         self
     }
 
@@ -329,6 +350,10 @@ impl Replica {
                 kv: need,
                 room: need * self.spec.kv_block_tokens.max(1) - uncached,
                 ctx: cached,
+                chunks: 0,
+                structured: self
+                    .speculation
+                    .is_some_and(|(s, seed)| s.structured(seed, index)),
             });
             events.push(EngineEvent::Admitted {
                 request: index,
@@ -543,6 +568,9 @@ impl Replica {
             // whole numbers were, and a loop the compiler vectorises: this
             // runs once per decode iteration of every replica).
             let context: u64 = self.running.iter().map(|seq| u64::from(seq.ctx)).sum();
+            if let Some((spec, _)) = &self.speculation {
+                return spec.step_s(cost, self.running.len() as f64, context as f64) * 1000.0;
+            }
             tokens = self.running.len() as f64;
             attended = context as f64;
             kv = context as f64;
@@ -606,13 +634,17 @@ impl Replica {
                         request: seq.request,
                         tick: now,
                     });
+                    seq.chunks += 1;
                     if Self::emit(seq, &mut self.kv_used, kvt) {
                         any_finished = true;
                     }
                 }
             }
+        } else if let Some((spec, seed)) = self.speculation {
+            any_finished = self.decode_speculative(&spec, seed, workload);
         } else {
             for seq in self.running.iter_mut() {
+                seq.chunks += 1;
                 if Self::emit(seq, &mut self.kv_used, kvt) {
                     any_finished = true;
                 }
@@ -629,6 +661,7 @@ impl Replica {
                     events.push(EngineEvent::Finished {
                         request: seq.request,
                         tick: now,
+                        chunks: seq.chunks,
                     });
                 }
                 !done
@@ -651,6 +684,29 @@ impl Replica {
                 });
             }
         }
+    }
+}
+
+impl Replica {
+    /// A speculative decode iteration: each sequence streams one chunk of
+    /// its kept drafts plus one token, cut at what its output has left
+    /// ([`speculation`]). Returns whether any finished.
+    fn decode_speculative(&mut self, spec: &Speculation, seed: u64, workload: &Workload) -> bool {
+        let kvt = self.spec.kv_block_tokens.max(1);
+        let mut any_finished = false;
+        for seq in self.running.iter_mut() {
+            let r = &workload.requests[seq.request as usize];
+            let at = r.output_tokens.max(1) - seq.left;
+            let n = 1 + spec.kept(spec.alpha(seq.structured), seed, seq.request, at);
+            seq.chunks += 1;
+            for _ in 0..n {
+                if Self::emit(seq, &mut self.kv_used, kvt) {
+                    any_finished = true;
+                    break;
+                }
+            }
+        }
+        any_finished
     }
 }
 

@@ -132,6 +132,7 @@ impl Replica {
             total += g;
             s.left -= k32;
             s.ctx += k32;
+            s.chunks += k32;
         }
         self.kv_used += total;
         self.stats.busy_ticks += k;

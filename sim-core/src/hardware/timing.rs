@@ -32,6 +32,8 @@ pub struct Timing {
     pub alpha: f64,
     /// Fixed cost of every iteration, ms (default 1).
     pub overhead_ms: f64,
+    /// Speculative decoding (default off; only in milliseconds mode).
+    pub spec: crate::engine::Speculation,
 }
 
 impl Default for Timing {
@@ -46,6 +48,7 @@ impl Default for Timing {
             bandwidth_eff: 0.8,
             alpha: 1.0,
             overhead_ms: 1.0,
+            spec: crate::engine::Speculation::default(),
         }
     }
 }
@@ -122,10 +125,16 @@ impl Timing {
     }
 
     /// One line on what the preset implies: prefill tokens per second,
-    /// a decode step at batch 1 and at batch 32, and KV capacity. `None`
+    /// a decode step at batch 1 and at batch 32, and KV capacity (and, with
+    /// speculative decoding on, its settings and chunk sizes). `None`
     /// in ticks; the error's words when the preset cannot run.
     pub fn summary(&self, kv_block_tokens: u32) -> Option<alloc::string::String> {
         let p = self.preset()?;
+        let spec = self
+            .spec
+            .summary()
+            .map(|s| alloc::format!(". {s}"))
+            .unwrap_or_default();
         Some(match p.step_cost() {
             Err(e) => e.0,
             Ok(c) => {
@@ -144,7 +153,7 @@ impl Timing {
                     crate::params::thousands(libm::floor(p.kv_tokens()) as u64),
                     crate::params::thousands(u64::from(p.kv_blocks(kv_block_tokens))),
                     kv_block_tokens
-                )
+                ) + &spec
             }
         })
     }

@@ -83,6 +83,8 @@ mod columns {
         ("TPOT P50 (ms)", false),
         ("TPOT P95 (ms)", false),
         ("Mean latency (ms)", false),
+        ("TPOT mean", false),
+        ("ITL mean", false),
     ];
 
     #[test]

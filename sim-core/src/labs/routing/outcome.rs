@@ -96,6 +96,20 @@ pub struct RuleOutcome {
     pub ttft_p95: f64,
     /// 95th-percentile end-to-end latency, in ticks.
     pub e2e_p95: f64,
+    /// Time per output token, vLLM's TPOT: each finished request's time
+    /// from its first token to its last over its tokens after the first,
+    /// averaged over requests with two or more tokens (ticks per token).
+    pub tpot_mean: f64,
+    /// 95th percentile of the same per-request TPOT.
+    pub tpot_p95: f64,
+    /// Mean inter-token latency, vLLM's ITL: every gap between two streamed
+    /// chunks of a request, pooled over requests (ticks). Equal to TPOT's
+    /// pooled mean when each chunk is one token; with speculative decoding
+    /// a chunk carries several and ITL is larger by `tokens_per_chunk`.
+    pub itl_mean: f64,
+    /// Output tokens after the first over the chunks after the first,
+    /// pooled (1 without speculative decoding).
+    pub tokens_per_chunk: f64,
     /// Share of all requests whose TTFT met the SLO (0–1; unfinished ones miss).
     pub slo_attainment: f64,
     /// Share of admitted prompt tokens served from a prefix cache (0–1).

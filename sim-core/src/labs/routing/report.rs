@@ -14,6 +14,9 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     let mut s = header(o);
     settings(o, &mut s);
     rule_table(o, &mut s);
+    if o.config.timing.in_ms() {
+        decode_table(o, &mut s);
+    }
     if detail {
         rule_details(o, &mut s);
     }
@@ -138,6 +141,27 @@ fn rule_table(o: &Outcome, s: &mut String) {
             r.cache_hit_share * 100.0,
             r.assignment_gap,
             r.output_throughput * per
+        ));
+    }
+}
+
+/// Milliseconds mode: per rule, TPOT and ITL as `vllm bench serve` reports
+/// them, and the tokens a streamed chunk carried (above 1 only with
+/// speculative decoding, where mean ITL parts from TPOT by that factor).
+fn decode_table(o: &Outcome, s: &mut String) {
+    s.push('\n');
+    s.push_str(&format!(
+        "{:<22} {:>9} {:>9} {:>9} {:>12}\n",
+        "rule", "TPOT mean", "TPOT p95", "ITL mean", "tokens/chunk"
+    ));
+    for r in &o.rules {
+        s.push_str(&format!(
+            "{:<22} {:>9.2} {:>9.2} {:>9.2} {:>12.2}\n",
+            r.rule.name(),
+            r.tpot_mean,
+            r.tpot_p95,
+            r.itl_mean,
+            r.tokens_per_chunk
         ));
     }
 }

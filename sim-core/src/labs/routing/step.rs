@@ -91,11 +91,16 @@ impl TickLoop<'_> {
                     let at = self.arrivals.arrival(request as usize);
                     self.ttft[request as usize].get_or_insert(tick.next().since(at));
                 }
-                EngineEvent::Finished { request, tick } => {
+                EngineEvent::Finished {
+                    request,
+                    tick,
+                    chunks,
+                } => {
                     let r = &reqs[request as usize];
                     self.e2e[request as usize] =
                         Some(tick.next().since(self.arrivals.arrival(request as usize)));
                     self.finished_at[request as usize] = Some(tick.next().0);
+                    self.chunks[request as usize] = chunks;
                     self.arrivals.finished(request as usize, tick);
                     self.output_done += u64::from(r.output_tokens);
                     self.completed += 1;

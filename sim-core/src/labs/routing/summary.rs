@@ -34,11 +34,16 @@ impl TickLoop<'_> {
         let assigned = stats.iter().map(|s| s.assigned);
         let gap = assigned.clone().max().unwrap_or(0) - assigned.min().unwrap_or(0);
         let replicas = self.replica_outcomes(ticks, &stats);
+        let decode = self.decode_figures();
         RuleOutcome {
             rule: self.rule,
             ttft_p50: percentile_sorted(&ttfts, 50.0),
             ttft_p95: percentile_sorted(&ttfts, 95.0),
             e2e_p95: percentile_sorted(&e2es, 95.0),
+            tpot_mean: decode.tpot_mean,
+            tpot_p95: decode.tpot_p95,
+            itl_mean: decode.itl_mean,
+            tokens_per_chunk: decode.tokens_per_chunk,
             slo_attainment: met as f64 / reqs.len().max(1) as f64,
             cache_hit_share: self.cache_hit_share(),
             assignment_gap: gap,
@@ -63,6 +68,41 @@ impl TickLoop<'_> {
             ttft_by_request: self.ttft,
             sent_at: self.arrivals.times(),
             counterfactuals: self.counterfactuals,
+        }
+    }
+
+    /// TPOT and ITL as `vllm bench serve` defines them
+    /// (docs/benchmarking/cli.md): per finished request with at least two
+    /// tokens, its decoding time (last token less first) over its tokens
+    /// after the first, and over its chunks after the first for the gaps.
+    fn decode_figures(&self) -> DecodeFigures {
+        let reqs = &self.workload.requests;
+        let mut tpots = Vec::new();
+        let (mut time, mut tokens, mut gaps) = (0u64, 0u64, 0u64);
+        for (i, r) in reqs.iter().enumerate() {
+            let (Some(ttft), Some(e2e)) = (self.ttft[i], self.e2e[i]) else {
+                continue;
+            };
+            if r.output_tokens < 2 {
+                continue;
+            }
+            let decoding = e2e.saturating_sub(ttft);
+            tpots.push(decoding as f64 / f64::from(r.output_tokens - 1));
+            time += decoding;
+            tokens += u64::from(r.output_tokens - 1);
+            gaps += u64::from(self.chunks[i].saturating_sub(1));
+        }
+        tpots.sort_by(f64::total_cmp);
+        let mean = if tpots.is_empty() {
+            0.0
+        } else {
+            tpots.iter().sum::<f64>() / tpots.len() as f64
+        };
+        DecodeFigures {
+            tpot_mean: mean,
+            tpot_p95: percentile_sorted(&tpots, 95.0),
+            itl_mean: if gaps == 0 { 0.0 } else { time as f64 / gaps as f64 },
+            tokens_per_chunk: if gaps == 0 { 1.0 } else { tokens as f64 / gaps as f64 },
         }
     }
 
@@ -114,6 +154,14 @@ impl TickLoop<'_> {
             })
             .collect()
     }
+}
+
+/// A run's decode figures (see [`RuleOutcome`]'s fields of these names).
+struct DecodeFigures {
+    tpot_mean: f64,
+    tpot_p95: f64,
+    itl_mean: f64,
+    tokens_per_chunk: f64,
 }
 
 /// How many decisions gave each reason, in order of first use.

@@ -132,6 +132,8 @@ pub(super) struct TickLoop<'a> {
     pub(super) ttft: Vec<Option<u64>>,
     pub(super) e2e: Vec<Option<u64>>,
     pub(super) finished_at: Vec<Option<u64>>,
+    /// Per request: the chunks its output streamed in (0 until it finishes).
+    pub(super) chunks: Vec<u32>,
     pub(super) cached: Vec<Option<u32>>,
     pub(super) decisions: Vec<Decision>,
     pub(super) sampler: QueueSampler,
@@ -191,6 +193,7 @@ impl<'a> TickLoop<'a> {
             ttft: vec![None; len],
             e2e: vec![None; len],
             finished_at: vec![None; len],
+            chunks: vec![0; len],
             cached: vec![None; len],
             decisions: Vec::with_capacity(len),
             sampler: QueueSampler::new(n),
