@@ -214,7 +214,9 @@ impl Case {
 
 /// What running a case found (a failure message, or how it went).
 enum Verdict {
-    Ran { ms: f64 },
+    Ran {
+        ms: f64,
+    },
     /// Too big; the refusal's words (which name what would fit).
     Refused(String),
     Unusable,
@@ -225,7 +227,11 @@ enum Verdict {
 /// as a pair of `specs`' own key and its value; `None` when its first fix
 /// names no value.
 fn first_fix(refusal: &str, specs: &[Spec]) -> Option<(&'static str, String)> {
-    let clause = refusal.split("to fit, set ").nth(1)?.split(", or ").next()?;
+    let clause = refusal
+        .split("to fit, set ")
+        .nth(1)?
+        .split(", or ")
+        .next()?;
     let (key, value) = match clause.strip_suffix(" off") {
         Some(key) => (key, String::from("0")),
         None => {

@@ -6,9 +6,9 @@
 //! same SLO on TPOT.
 
 use lblab_tests::SEEDS;
+use sim_core::choice::Choice;
 use sim_core::engine::Speculation;
 use sim_core::labs::routing::{self, Config, Outcome, RuleOutcome, SPEC_EXAMPLE};
-use sim_core::choice::Choice;
 use sim_core::params::from_pairs;
 use sim_core::routing::RuleKind;
 
@@ -54,7 +54,10 @@ fn the_preset_reproduces_vllms_documented_itl_and_tpot_within_ten_percent() {
         if within(r.itl_mean, 40.0, 0.1) && within(r.tpot_mean, 20.0, 0.1) {
             held += 1;
         } else {
-            println!("seed {seed}: ITL {:.2}, TPOT {:.2}", r.itl_mean, r.tpot_mean);
+            println!(
+                "seed {seed}: ITL {:.2}, TPOT {:.2}",
+                r.itl_mean, r.tpot_mean
+            );
         }
     }
     println!("vLLM example within 10%: {held} of 100 seeds");
@@ -112,7 +115,9 @@ fn an_slo_on_itl_judges_other_runs_than_the_same_slo_on_tpot() {
             );
         }
     }
-    println!("the ITL and TPOT verdicts part only with speculation: {held} of 100 seeds (needs 95)");
+    println!(
+        "the ITL and TPOT verdicts part only with speculation: {held} of 100 seeds (needs 95)"
+    );
     assert!(held >= 95, "{held} of 100");
 }
 
@@ -132,6 +137,10 @@ fn speculation_is_off_in_ticks_and_one_token_a_chunk_without_it() {
     let (a, b) = (routing::run(&ticks).unwrap(), routing::run(&with).unwrap());
     assert_eq!(a.rules, b.rules, "ticks mode has no speculative decoding");
     for r in &a.rules {
-        assert!((r.tokens_per_chunk - 1.0).abs() < 1e-12, "{}", r.rule.name());
+        assert!(
+            (r.tokens_per_chunk - 1.0).abs() < 1e-12,
+            "{}",
+            r.rule.name()
+        );
     }
 }

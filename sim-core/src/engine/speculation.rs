@@ -166,7 +166,10 @@ mod tests {
         let mean = tokens as f64 / f64::from(n);
         let expect = Speculation::tokens_per_chunk(alpha, 3);
         assert!((mean - expect).abs() < 0.01, "mean {mean} against {expect}");
-        assert!((expect - 1.989).abs() < 0.001, "eq. 1 at α 0.54, k 3: {expect}");
+        assert!(
+            (expect - 1.989).abs() < 0.001,
+            "eq. 1 at α 0.54, k 3: {expect}"
+        );
     }
 
     #[test]

@@ -1093,9 +1093,7 @@ impl Config {
             .with_speed(speed)
             .joined(at);
         match self.step_cost() {
-            Some(c) => r
-                .with_cost(c)
-                .with_speculation(self.timing.spec, self.seed),
+            Some(c) => r.with_cost(c).with_speculation(self.timing.spec, self.seed),
             None => r,
         }
     }

@@ -30,7 +30,8 @@ mod tick;
 pub mod work;
 
 pub use config::{
-    parse_speeds, parse_stages, AsRouting, Config, Rows, MAX_SPEEDS, MAX_STAGES, SPEC_EXAMPLE, TRACE_ENGINE,
+    parse_speeds, parse_stages, AsRouting, Config, Rows, MAX_SPEEDS, MAX_STAGES, SPEC_EXAMPLE,
+    TRACE_ENGINE,
 };
 pub use outcome::{
     Alternative, DecisionDetail, Outcome, QueueSeries, ReasonCount, ReplicaOutcome, RuleOutcome,

@@ -101,8 +101,16 @@ impl TickLoop<'_> {
         DecodeFigures {
             tpot_mean: mean,
             tpot_p95: percentile_sorted(&tpots, 95.0),
-            itl_mean: if gaps == 0 { 0.0 } else { time as f64 / gaps as f64 },
-            tokens_per_chunk: if gaps == 0 { 1.0 } else { tokens as f64 / gaps as f64 },
+            itl_mean: if gaps == 0 {
+                0.0
+            } else {
+                time as f64 / gaps as f64
+            },
+            tokens_per_chunk: if gaps == 0 {
+                1.0
+            } else {
+                tokens as f64 / gaps as f64
+            },
         }
     }
 
