@@ -6,7 +6,7 @@ import { serve, launch, settled, frames } from './harness.mjs';
 
 const out = process.argv[2] || '/tmp/tours';
 fs.mkdirSync(out, { recursive: true });
-const TOURS = { why: 4, routing: 4, herding: 5, prefix: 4, batching: 5, split: 5, scaling: 5, sessions: 5 };
+const TOURS = { why: 4, routing: 4, herding: 5, prefix: 4, batching: 5, split: 5, scaling: 5, sessions: 5, 'first-token': 5 };
 const srv = await serve();
 const b = await launch();
 for (const [width, scheme] of [[1280, 'light'], [360, 'light'], [1280, 'dark']]) {

@@ -84,6 +84,7 @@ mod columns {
         ("TPOT P95 (ms)", false),
         ("Mean latency (ms)", false),
         ("TPOT mean", false),
+        ("Per hedge", false),
         ("ITL mean", false),
     ];
 

@@ -19,6 +19,19 @@ crate::choices! {
     }
 }
 
+crate::choices! {
+    /// When a hedge's losing copy is stopped.
+    pub enum HedgeUntil {
+        /// At the first visible token: the copy that shows text first wins
+        /// and the other is cancelled before the user could see it.
+        FirstToken = ("first-token", "The first visible token", "The copy showing text first wins; the other is cancelled unseen."),
+        /// At the end of the answer: both copies decode on, the user is
+        /// shown whichever is ahead, and the other is cancelled when one
+        /// finishes (a hedge on the whole response, as in §9.2).
+        End = ("end", "The end of the answer", "Both copies decode on; the user reads the one ahead, and the slower is cancelled when one finishes."),
+    }
+}
+
 /// The first-token lab's configuration; ranges are in [`Config::PARAMS`].
 /// Time runs in steps of [`super::STEP_MS`] milliseconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +84,9 @@ pub struct Config {
     /// Hedge once no visible token has come after this multiple of the time
     /// the request's effort should take to reach one.
     pub hedge_after: f64,
+    /// When a hedge's losing copy is stopped (default at the first visible
+    /// token).
+    pub hedge_until: HedgeUntil,
     /// Most attempts one request makes (first, retries, hedges and resumes).
     pub attempts: u32,
     /// Conversations one replica's prefix cache holds (least recently used
@@ -115,6 +131,7 @@ impl Default for Config {
             faulty: 0.2,
             slow: 3.0,
             hedge_after: 1.5,
+            hedge_until: HedgeUntil::FirstToken,
             attempts: 3,
             cache: 64,
             seed: 1,
@@ -160,6 +177,13 @@ impl Configurable for Config {
             .show(Show::Percent(0)),
         P::real("hedge-after", "Hedge after", "× expected", (1.0, 10.0, 0.1), |c| c.hedge_after, |c, x| c.hedge_after = x)
             .doc("Hedging sends a duplicate once no visible token has come after this multiple of the time the request's effort should take to reach one (known at dispatch)."),
+        P::choice("hedge-until", "Hedge races until", HedgeUntil::options, |c| c.hedge_until.name(), |c, x| {
+            if let Some(h) = HedgeUntil::from_name(x) {
+                c.hedge_until = h;
+            }
+        })
+        .doc("When a hedge's losing copy stops: at the first visible token, or when one copy has finished the answer (the classic hedge, fired when the answer is late).")
+        .advanced(),
         P::whole("pool", "High-effort pool", "replicas", (1, 15, 1), |c| c.pool.into(), |c, x| c.pool = narrow(x))
             .doc("Replicas kept for high effort when routing uses a separate pool (the last ones of the pool)."),
         P::whole("low", "Low effort", "tokens", (0, 32_768, 16), |c| c.low.into(), |c, x| c.low = narrow(x))

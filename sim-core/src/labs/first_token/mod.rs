@@ -35,7 +35,7 @@ mod report;
 mod route;
 mod sim;
 
-pub use config::{Config, Route};
+pub use config::{Config, HedgeUntil, Route};
 pub use sim::{DRAIN_S, STEP_MS};
 
 use alloc::string::String;
@@ -102,6 +102,12 @@ pub struct RecoveryRun {
     /// Tokens decoded by hedge copies cancelled when the other copy showed
     /// its first token, as a share of all tokens decoded.
     pub hedge_share: f64,
+    /// What one hedge cost: the tokens its cancelled copies decoded, per
+    /// hedge sent, as a share of a whole answer's tokens (hidden and
+    /// visible, the mean over requests); 0 without hedges. Near 1 when the
+    /// loser ran through its answer (§9.2's hedge on a plain model), lower
+    /// when it is stopped before any visible text (§9.5).
+    pub hedge_cost: f64,
     /// Tokens decoded for nothing (cancelled or failed attempts), as a
     /// share of all tokens decoded.
     pub wasted_share: f64,
@@ -154,6 +160,13 @@ pub fn run(config: &Config, items: &[Recovery]) -> Result<Outcome, crate::params
             let mut w = sim::World::new(config, recovery, &convs);
             w.run();
             let open = w.open_requests();
+            let answers = w.requests.len().max(1) as f64;
+            let answer = w
+                .requests
+                .iter()
+                .map(|r| f64::from(r.hidden + r.visible))
+                .sum::<f64>()
+                / answers;
             let t = &mut w.t;
             let share = |x: u64| x as f64 / (t.tokens.max(1)) as f64;
             RecoveryRun {
@@ -174,6 +187,11 @@ pub fn run(config: &Config, items: &[Recovery]) -> Result<Outcome, crate::params
                 hedges: t.hedges,
                 retries: t.retries,
                 hedge_share: share(t.hedge_tokens),
+                hedge_cost: if t.hedges == 0 {
+                    0.0
+                } else {
+                    t.hedge_tokens as f64 / f64::from(t.hedges) / answer.max(1.0)
+                },
                 wasted_share: share(t.wasted_tokens),
                 cache_share: t.cached_tokens as f64 / (t.prompt_tokens.max(1)) as f64,
             }

@@ -40,6 +40,9 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         c.slow,
         100.0 * c.fail
     );
+    if c.hedge_until == super::HedgeUntil::End {
+        s.push_str("Hedges race to the end of the answer: both copies decode on, and the slower is cancelled when one finishes.\n");
+    }
     s.push_str(&format!(
         "\n{:<8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>7} {:>7} {:>7} {:>7} {:>6} {:>6}\n",
         "strategy",
@@ -84,7 +87,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
 /// One strategy's failures before and after the first visible token.
 fn detail_line(r: &RecoveryRun) -> String {
     format!(
-        "  {:<8} {} before the first visible token ({} requests recovered unseen, {} retries), {} after it; {} of {} requests answered, {} open\n",
+        "  {:<8} {} before the first visible token ({} requests recovered unseen, {} retries), {} after it; {} of {} requests answered, {} open{}\n",
         r.recovery.name(),
         r.failures_before,
         r.recovered,
@@ -92,18 +95,23 @@ fn detail_line(r: &RecoveryRun) -> String {
         r.failures_after,
         r.done,
         r.requests,
-        r.open
+        r.open,
+        if r.hedges > 0 {
+            format!("; a hedge's cancelled copy cost {:.2} of an answer", r.hedge_cost)
+        } else {
+            String::new()
+        }
     )
 }
 
 /// One row per strategy.
 pub fn csv(o: &Outcome) -> String {
     let mut s = String::from(
-        "recovery,requests,done,open,ttfvt_p50,ttfvt_p95,ttfvt_p99,interactive_p95,errors,broken,resumed,recovered,failures_before,failures_after,hedges,retries,hedge_share,wasted_share,cache_share\n",
+        "recovery,requests,done,open,ttfvt_p50,ttfvt_p95,ttfvt_p99,interactive_p95,errors,broken,resumed,recovered,failures_before,failures_after,hedges,retries,hedge_share,hedge_cost,wasted_share,cache_share\n",
     );
     for r in &o.runs {
         s.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             r.recovery.name(),
             r.requests,
             r.done,
@@ -121,6 +129,7 @@ pub fn csv(o: &Outcome) -> String {
             r.hedges,
             r.retries,
             r.hedge_share,
+            r.hedge_cost,
             r.wasted_share,
             r.cache_share
         ));

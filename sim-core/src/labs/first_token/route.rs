@@ -15,6 +15,13 @@ pub fn expected_first_visible(c: &Config, r: &Request) -> f64 {
     prefill + f64::from(r.hidden + 1) * c.tpot + super::sim::STEP_MS as f64
 }
 
+/// Milliseconds the whole answer should take on an idle healthy replica:
+/// to its first visible token, then the rest of the answer. A hedge on the
+/// whole response (`hedge-until end`) fires at a multiple of this.
+pub fn expected_answer(c: &Config, r: &Request) -> f64 {
+    expected_first_visible(c, r) + f64::from(r.visible.saturating_sub(1)) * c.tpot
+}
+
 /// The replica for the next attempt of `req`: within the replicas its
 /// route allows, one it has not tried if there is one; its conversation's
 /// last replica when that is not much busier than the least busy (where

@@ -12,7 +12,7 @@ use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use super::config::{Config, Route};
+use super::config::{Config, HedgeUntil, Route};
 use super::plan::{self, Conversation, NEW_TOKENS};
 use super::route;
 use super::Recovery;
@@ -269,7 +269,11 @@ impl<'a> World<'a> {
         });
         self.t.requests += 1;
         if matches!(self.recovery, Recovery::Hedge | Recovery::Resume) {
-            let expect = route::expected_first_visible(self.c, &self.requests[id as usize]);
+            let r = &self.requests[id as usize];
+            let expect = match self.c.hedge_until {
+                HedgeUntil::FirstToken => route::expected_first_visible(self.c, r),
+                HedgeUntil::End => route::expected_answer(self.c, r),
+            };
             self.requests[id as usize].hedge_at =
                 self.now + libm::ceil(expect * self.c.hedge_after) as u64;
             self.watch.push(id);
@@ -320,13 +324,15 @@ impl<'a> World<'a> {
         self.replicas[replica as usize].waiting.push_back(id);
     }
 
-    /// Requests whose hedge time passed with nothing shown send a duplicate.
+    /// Requests whose hedge time passed send a duplicate: with nothing shown
+    /// yet, or (hedging to the end) with the answer not finished.
     fn hedge(&mut self) {
         let now = self.now;
+        let to_end = self.c.hedge_until == HedgeUntil::End;
         let mut keep = Vec::new();
         for req in core::mem::take(&mut self.watch) {
             let r = &self.requests[req as usize];
-            if r.fate != Fate::Open || r.committed.is_some() || r.hedged {
+            if r.fate != Fate::Open || (r.committed.is_some() && !to_end) || r.hedged {
                 continue;
             }
             if now >= r.hedge_at && r.live.len() == 1 && r.tries < self.c.attempts {
@@ -447,16 +453,30 @@ impl<'a> World<'a> {
                 self.t.recovered += 1;
             }
             // The race is won: every other attempt is cancelled, its work
-            // thrown away.
-            let losers: Vec<u32> = r.live.iter().copied().filter(|&x| x != a).collect();
-            for l in losers {
-                let wasted = u64::from(self.attempts[l as usize].produced);
-                self.t.hedge_tokens += wasted;
-                self.end(l, wasted);
+            // thrown away (hedging to the end, they decode on as backups).
+            if self.c.hedge_until == HedgeUntil::FirstToken {
+                self.cancel_others(req, a);
             }
         }
         if done {
+            self.cancel_others(req, a);
             self.finish(a);
+        }
+    }
+
+    /// Cancel every attempt of `req` but `a`: the losers of a hedge, whose
+    /// tokens were decoded for nothing.
+    fn cancel_others(&mut self, req: u32, a: u32) {
+        let losers: Vec<u32> = self.requests[req as usize]
+            .live
+            .iter()
+            .copied()
+            .filter(|&x| x != a)
+            .collect();
+        for l in losers {
+            let wasted = u64::from(self.attempts[l as usize].produced);
+            self.t.hedge_tokens += wasted;
+            self.end(l, wasted);
         }
     }
 
@@ -542,6 +562,11 @@ impl<'a> World<'a> {
             return;
         }
         self.t.failures_after += 1;
+        if !r.live.is_empty() {
+            // Hedging to the end: the other copy decodes on, and the user
+            // reads it from where the text stands.
+            return;
+        }
         if recovery == Recovery::Resume && r.tries < self.c.attempts {
             self.t.resumed += u32::from(!r.resumed);
             self.pending.push((req, Why::Resume));

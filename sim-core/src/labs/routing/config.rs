@@ -731,7 +731,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.spec.k.into(),
         |c, x| c.routing_mut().timing.spec.k = narrow(x),
     )
-    .doc("Speculative decoding: tokens drafted per sequence each iteration and checked in one pass; 0 is off. One streamed chunk then carries several tokens, so mean ITL parts from TPOT (milliseconds mode).")
+    .doc("Speculative decoding: tokens drafted per sequence each iteration, checked in one pass (0: off). A streamed chunk then carries several tokens, so ITL parts from TPOT.")
     .ms_only(),
     Param::<C>::real(
         "spec-accept",
@@ -741,7 +741,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.spec.accept,
         |c, x| c.routing_mut().timing.spec.accept = x,
     )
-    .doc("Chance each drafted token of open-ended text is kept (until the first miss).")
+    .doc("Chance a drafted token of prose is kept (until the first miss).")
     .show(Show::Percent(0))
     .advanced()
     .ms_only(),
@@ -753,7 +753,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.spec.accept_structured,
         |c, x| c.routing_mut().timing.spec.accept_structured = x,
     )
-    .doc("Chance each drafted token of structured output (JSON, code) is kept: predictable text accepts longer runs.")
+    .doc("The same for structured output (JSON, code), which is easier to guess.")
     .show(Show::Percent(0))
     .advanced()
     .ms_only(),
@@ -777,7 +777,7 @@ impl<C: AsRouting> Rows<C> {
         |c| c.routing().timing.spec.draft_cost,
         |c, x| c.routing_mut().timing.spec.draft_cost = x,
     )
-    .doc("Each drafted token's cost as a share of a plain decode step: about 0.05 for a one-layer head (EAGLE), 0.15–0.2 for a small draft model.")
+    .doc("A drafted token's cost in plain decode steps: about 0.05 for a one-layer head (EAGLE), 0.15–0.2 for a small draft model.")
     .advanced()
     .ms_only(),
     ];

@@ -332,4 +332,50 @@ pub static TOURS: &[Tour] = &[
             ),
         ],
     },
+    Tour {
+        id: "first-token",
+        title: "The first token",
+        summary: "Recovery works only until the user sees text; a reasoning model moves that moment and changes what a hedge costs.",
+        stops: &[
+            Stop::at(
+                "Before the first token, a retry is unseen",
+                "lab=first-token&recovery=retry",
+                "With no recovery {15} turns end in an error; retrying on another replica recovers every failure \
+                 that came before the first visible token, leaving {0}. But {19} streams still break, because their \
+                 replica failed after the user had started reading.",
+            )
+            .claims(Claim::RetryHidesEarly)
+            .shows("table"),
+            Stop::at(
+                "After it, only the application can help",
+                "lab=first-token&recovery=resume",
+                "Retry, hedge and failover cannot touch the {19} broken streams. Re-prompting another replica with \
+                 the text already shown can: {29} streams go on from where they stopped, and none breaks.",
+            )
+            .claims(Claim::ResumeSaves)
+            .shows("table"),
+            Stop::at(
+                "A plain model's hedge races the whole answer",
+                "lab=first-token&recovery=hedge&reasoning=0&hedge-until=end",
+                "A plain model shows its first token almost at once, so a hedge that should cover a slow replica \
+                 has to run until one copy finishes. Its {43} hedges each decoded {83%} of an answer for nothing.",
+            )
+            .claims(Claim::HedgeCost { above: true, pct: 60 })
+            .shows("table"),
+            Stop::at(
+                "Reasoning makes the same hedge cheaper",
+                "lab=first-token&recovery=hedge",
+                "A reasoning model thinks before it shows anything, so the losing copy is cancelled while it is \
+                 still reasoning: {181} hedges, each {27%} of an answer.",
+            )
+            .claims(Claim::HedgeCost { above: false, pct: 50 })
+            .reveal("hedge-after")
+            .shows("table"),
+            Stop::playground(
+                "Your turn",
+                "lab=first-token",
+                "Change the effort mix, how often effort varies inside a conversation, or route high effort to a pool of its own.",
+            ),
+        ],
+    },
 ];

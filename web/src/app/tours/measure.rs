@@ -6,7 +6,9 @@
 //! player), so words and figure cannot drift apart.
 
 use sim_core::choice::Choice;
-use sim_core::labs::{agents, autoscale, batching, disagg, herding, prefix, queueing, routing};
+use sim_core::labs::{
+    agents, autoscale, batching, disagg, first_token, herding, prefix, queueing, routing,
+};
 
 use super::Claim;
 use crate::page::live::Live;
@@ -97,7 +99,70 @@ pub fn read(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
         BurstOnOne { .. } | BurstSpread | CacheButSlowest | CapHolds { .. } => {
             agents_claim(claim, s)
         }
+        RetryHidesEarly | ResumeSaves | HedgeCost { .. } => first_token_claim(claim, s),
     }
+}
+
+/// The first-token lab's claims, read off the whole runs (no player).
+fn first_token_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
+    let out = out::<first_token::Outcome>(s)?;
+    let focus: first_token::Recovery = item(s)?;
+    let of = |r: first_token::Recovery| out.runs.iter().find(|x| x.recovery == r);
+    let (run, none, retry) = (
+        of(focus)?,
+        of(first_token::Recovery::None)?,
+        of(first_token::Recovery::Retry)?,
+    );
+    let text = figure!(
+        "{}",
+        out.runs
+            .iter()
+            .map(|r| format!(
+                "{}: errors {}, broken {}, resumed {}, hedges {} at {:.2} of an answer",
+                r.recovery.name(),
+                r.errors,
+                r.broken,
+                r.resumed,
+                r.hedges,
+                r.hedge_cost
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    Some(match claim {
+        Claim::RetryHidesEarly => Reading::new(
+            run.errors == 0 && none.errors > 0 && run.broken > 0,
+            text,
+            vec![
+                Live::plain(none.errors.to_string()),
+                Live::plain(run.errors.to_string()),
+                Live::plain(run.broken.to_string()),
+            ],
+        ),
+        Claim::ResumeSaves => Reading::new(
+            run.broken == 0 && run.resumed > 0 && retry.broken > 0,
+            text,
+            vec![
+                Live::plain(retry.broken.to_string()),
+                Live::plain(run.resumed.to_string()),
+            ],
+        ),
+        _ => {
+            let Claim::HedgeCost { above, pct } = claim else {
+                return None;
+            };
+            let cost = run.hedge_cost * 100.0;
+            let bound = f64::from(pct);
+            Reading::new(
+                run.hedges > 0 && if above { cost >= bound } else { cost <= bound },
+                text,
+                vec![
+                    Live::plain(run.hedges.to_string()),
+                    Live::plain(percent(run.hedge_cost)),
+                ],
+            )
+        }
+    })
 }
 
 fn knee_claim(s: &Snap<'_>) -> Option<Reading> {

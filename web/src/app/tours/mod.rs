@@ -169,6 +169,21 @@ pub enum Claim {
         /// Other sessions' TTFT P95 bound, in seconds.
         p95_s: u32,
     },
+    /// First token: retrying leaves no error (every failure before the
+    /// first visible token is recovered unseen, where none recovers some),
+    /// yet streams still break after it.
+    RetryHidesEarly,
+    /// First token: resuming from the text shown leaves no broken stream
+    /// where retrying alone leaves some.
+    ResumeSaves,
+    /// First token: the focus strategy's hedges cost at least (`above`) or
+    /// at most `pct`% of a whole answer each.
+    HedgeCost {
+        /// Whether `pct` is a floor (else a ceiling).
+        above: bool,
+        /// The bound, in percent of an answer.
+        pct: u32,
+    },
 }
 
 impl Stop {
@@ -319,7 +334,17 @@ mod tests {
         let order: Vec<&str> = TOURS.iter().map(|t| t.id).collect();
         assert_eq!(
             order,
-            ["why", "routing", "herding", "prefix", "batching", "split", "scaling", "sessions"]
+            [
+                "why",
+                "routing",
+                "herding",
+                "prefix",
+                "batching",
+                "split",
+                "scaling",
+                "sessions",
+                "first-token"
+            ]
         );
         for t in TOURS {
             assert!(find(t.id).is_some());

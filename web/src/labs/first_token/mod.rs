@@ -68,29 +68,10 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
     .into_any()
 }
 
-/// The comparison's columns.
-pub(crate) const COLS: [Column<RecoveryRun>; 8] = [
-    Column {
-        title: "First token P95",
-        meaning: "seconds to the first visible token, 95th percentile of the turns that showed one",
-        value: |r| r.ttfvt_p95,
-        show: secs,
-        higher_is_better: false,
-    },
-    Column {
-        title: "P99",
-        meaning: "the same, 99th percentile",
-        value: |r| r.ttfvt_p99,
-        show: secs,
-        higher_is_better: false,
-    },
-    Column {
-        title: "Interactive P95",
-        meaning: "the 95th percentile for low-effort turns (every turn of a plain model)",
-        value: |r| r.interactive_p95,
-        show: secs,
-        higher_is_better: false,
-    },
+/// The comparison's columns: what became of the failures first (the
+/// lab's question, and what a phone shows before the table scrolls), then
+/// the waits and the costs.
+pub(crate) const COLS: [Column<RecoveryRun>; 9] = [
     Column {
         title: "Errors",
         meaning: "turns that failed before showing anything, with no attempt left",
@@ -113,8 +94,43 @@ pub(crate) const COLS: [Column<RecoveryRun>; 8] = [
         higher_is_better: true,
     },
     Column {
+        title: "Per hedge",
+        meaning: "what one hedge's cancelled copy decoded, as a share of a whole answer (hidden and visible tokens)",
+        // No hedges, no figure (not a best 0%).
+        value: |r| if r.hedges == 0 { f64::NAN } else { r.hedge_cost },
+        show: |x| {
+            if x.is_nan() {
+                "–".into()
+            } else {
+                format!("{}%", fixed(x * 100.0, 0))
+            }
+        },
+        higher_is_better: false,
+    },
+    Column {
+        title: "First token P95",
+        meaning: "seconds to the first visible token, 95th percentile of the turns that showed one",
+        value: |r| r.ttfvt_p95,
+        show: secs,
+        higher_is_better: false,
+    },
+    Column {
+        title: "P99",
+        meaning: "the same, 99th percentile",
+        value: |r| r.ttfvt_p99,
+        show: secs,
+        higher_is_better: false,
+    },
+    Column {
+        title: "Interactive P95",
+        meaning: "the 95th percentile for low-effort turns (every turn of a plain model)",
+        value: |r| r.interactive_p95,
+        show: secs,
+        higher_is_better: false,
+    },
+    Column {
         title: "Hedge tokens",
-        meaning: "tokens decoded by hedge copies cancelled when the other copy showed its first token, as a share of all tokens decoded",
+        meaning: "tokens decoded by cancelled hedge copies, as a share of all tokens decoded",
         value: |r| r.hedge_share,
         show: |x| format!("{}%", fixed(x * 100.0, 1)),
         higher_is_better: false,
