@@ -14,7 +14,7 @@ fn runs(seed: u64, change: impl Fn(&mut Config)) -> Vec<RecoveryRun> {
         ..Config::default()
     };
     change(&mut c);
-    first_token::run(&c, &[]).expect("valid").runs
+    first_token::run(&c, &[], &[]).expect("valid").runs
 }
 
 fn of(runs: &[RecoveryRun], r: Recovery) -> &RecoveryRun {

@@ -43,6 +43,13 @@ fn output_flags(lab: &LabEntry) -> Vec<Flag> {
             ),
         ));
     }
+    if lab.focus.is_some() && lab.info.player.is_some() {
+        out.push(Flag::new(
+            "record",
+            Takes::Value,
+            "Also record the player's timeline of these items (comma-separated, or all), as the page does for the one it plays; --json prints it, --detail lists its key moments where the lab has any",
+        ));
+    }
     out.push(Flag::new(
         "detail",
         Takes::Nothing,
@@ -136,6 +143,7 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
         println!("{json}");
         return Ok(());
     }
+    let record = recorded(lab, &parsed)?;
     let import = import_options(&parsed)?;
     let file = match parsed.value("trace").filter(|_| lab.replays_traces) {
         None => None,
@@ -147,6 +155,7 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
             parsed,
             options: &import,
         }),
+        record: &record,
         ..RunRequest::of(&pairs)
     };
     if parsed.has("estimate") {
@@ -185,6 +194,33 @@ fn print_help(lab: &LabEntry, params: &[Flag], outputs: &[Flag], traces: &[Flag]
             ]
         )
     );
+}
+
+/// The items whose timeline `--record` names (`all`: every one), or a
+/// one-line error naming the choices.
+fn recorded<'a>(lab: &LabEntry, parsed: &'a args::Parsed) -> Result<Vec<&'a str>, String> {
+    let (Some(focus), Some(list)) = (lab.focus, parsed.value("record")) else {
+        return Ok(Vec::new());
+    };
+    let names: Vec<&'static str> = (focus.options)().iter().map(|o| o.name).collect();
+    if list == "all" {
+        return Ok(names);
+    }
+    list.split(',')
+        .map(|name| {
+            names
+                .iter()
+                .find(|&&n| n == name)
+                .map(|_| name)
+                .ok_or_else(|| {
+                    format!(
+                        "--record takes {}, or all, comma-separated (got '{}')",
+                        names.join(", "),
+                        params::shown(name)
+                    )
+                })
+        })
+        .collect()
 }
 
 /// The items the focus flag names (`--rule least-kv`): none for all (or

@@ -31,18 +31,20 @@
 
 mod config;
 mod plan;
+mod player;
 mod report;
 mod route;
 mod sim;
 
 pub use config::{Config, HedgeUntil, Route};
-pub use sim::{DRAIN_S, STEP_MS};
+pub use player::{Dot, Lane, Moment, Phase, Snapshot, Then, FRAME_MS, LANES};
+pub use sim::{Fate, Why, DRAIN_S, STEP_MS};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, RunError, Tally};
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Opening, Panel, PlayerInfo, RunError, Tally};
 use super::work::Work;
 use crate::choice::Choice;
 use crate::params::Configurable;
@@ -114,6 +116,9 @@ pub struct RecoveryRun {
     /// Prompt tokens found in a replica's cache, as a share of prompt
     /// tokens admitted.
     pub cache_share: f64,
+    /// The run frame by frame ([`FRAME_MS`]), when the player asked for it
+    /// (empty otherwise).
+    pub timeline: Vec<Snapshot>,
 }
 
 impl RecoveryRun {
@@ -145,8 +150,13 @@ impl Outcome {
     }
 }
 
-/// Run `items` (every strategy when empty) on `config`.
-pub fn run(config: &Config, items: &[Recovery]) -> Result<Outcome, crate::params::ParamError> {
+/// Run `items` (every strategy when empty) on `config`, recording the
+/// player's frames of those in `record`.
+pub fn run(
+    config: &Config,
+    items: &[Recovery],
+    record: &[Recovery],
+) -> Result<Outcome, crate::params::ParamError> {
     config.validate()?;
     let convs = plan::conversations(config);
     let items: Vec<Recovery> = if items.is_empty() {
@@ -156,52 +166,69 @@ pub fn run(config: &Config, items: &[Recovery]) -> Result<Outcome, crate::params
     };
     let runs = items
         .iter()
-        .map(|&recovery| {
-            let mut w = sim::World::new(config, recovery, &convs);
-            w.run();
-            let open = w.open_requests();
-            let answers = w.requests.len().max(1) as f64;
-            let answer = w
-                .requests
-                .iter()
-                .map(|r| f64::from(r.hidden + r.visible))
-                .sum::<f64>()
-                / answers;
-            let t = &mut w.t;
-            let share = |x: u64| x as f64 / (t.tokens.max(1)) as f64;
-            RecoveryRun {
-                recovery,
-                requests: t.requests,
-                done: t.done,
-                open,
-                ttfvt_p50: sim::pct(&mut t.ttfvt, 50.0),
-                ttfvt_p95: sim::pct(&mut t.ttfvt, 95.0),
-                ttfvt_p99: sim::pct(&mut t.ttfvt, 99.0),
-                interactive_p95: sim::pct(&mut t.interactive, 95.0),
-                errors: t.errors,
-                broken: t.broken,
-                resumed: t.resumed,
-                recovered: t.recovered,
-                failures_before: t.failures_before,
-                failures_after: t.failures_after,
-                hedges: t.hedges,
-                retries: t.retries,
-                hedge_share: share(t.hedge_tokens),
-                hedge_cost: if t.hedges == 0 {
-                    0.0
-                } else {
-                    t.hedge_tokens as f64 / f64::from(t.hedges) / answer.max(1.0)
-                },
-                wasted_share: share(t.wasted_tokens),
-                cache_share: t.cached_tokens as f64 / (t.prompt_tokens.max(1)) as f64,
-            }
-        })
+        .map(|&recovery| one(config, recovery, &convs, record.contains(&recovery)))
         .collect();
     Ok(Outcome {
         config: config.clone(),
         conversations: convs.len() as u32,
         runs,
     })
+}
+
+/// One strategy's run; when `record`, run again with the first run's
+/// requests to choose the player's lanes from (the runs are the same).
+fn one(
+    config: &Config,
+    recovery: Recovery,
+    convs: &[plan::Conversation],
+    record: bool,
+) -> RecoveryRun {
+    let mut w = sim::World::new(config, recovery, convs);
+    w.run();
+    let mut timeline = Vec::new();
+    if record {
+        let mut again = sim::World::new(config, recovery, convs);
+        again.rec = Some(player::Recorder::after(&w));
+        again.run();
+        timeline = again.rec.take().map(|r| r.frames).unwrap_or_default();
+    }
+    let open = w.open_requests();
+    let answers = w.requests.len().max(1) as f64;
+    let answer = w
+        .requests
+        .iter()
+        .map(|r| f64::from(r.hidden + r.visible))
+        .sum::<f64>()
+        / answers;
+    let t = &mut w.t;
+    let share = |x: u64| x as f64 / (t.tokens.max(1)) as f64;
+    RecoveryRun {
+        recovery,
+        requests: t.requests,
+        done: t.done,
+        open,
+        ttfvt_p50: sim::pct(&mut t.ttfvt, 50.0),
+        ttfvt_p95: sim::pct(&mut t.ttfvt, 95.0),
+        ttfvt_p99: sim::pct(&mut t.ttfvt, 99.0),
+        interactive_p95: sim::pct(&mut t.interactive, 95.0),
+        errors: t.errors,
+        broken: t.broken,
+        resumed: t.resumed,
+        recovered: t.recovered,
+        failures_before: t.failures_before,
+        failures_after: t.failures_after,
+        hedges: t.hedges,
+        retries: t.retries,
+        hedge_share: share(t.hedge_tokens),
+        hedge_cost: if t.hedges == 0 {
+            0.0
+        } else {
+            t.hedge_tokens as f64 / f64::from(t.hedges) / answer.max(1.0)
+        },
+        wasted_share: share(t.wasted_tokens),
+        cache_share: t.cached_tokens as f64 / (t.prompt_tokens.max(1)) as f64,
+        timeline,
+    }
 }
 
 /// The first-token lab in the lab registry.
@@ -218,8 +245,14 @@ impl Lab for FirstTokenLab {
         layer: Layer::Client,
         summary: "Retries, hedges and failover work only until the user sees a token; a reasoning model moves that point and hands the gateway a cost hint.",
         units: "Times in seconds (the simulation steps 10 ms at a time); tokens are hidden reasoning or visible answer tokens.",
-        player: None,
-        embed_view: &[Panel::Chart, Panel::Controls, Panel::Cards],
+        player: Some(PlayerInfo {
+            unit: "step",
+            first: 0,
+            speed: 12.0,
+            vs: None,
+            opens: Opening::FirstMoment,
+        }),
+        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
     };
     const FOCUS: Option<Focus<Recovery>> = Some(Focus {
         key: "recovery",
@@ -229,7 +262,8 @@ impl Lab for FirstTokenLab {
 
     /// Each strategy's steps over the arrivals and the drain (past capacity
     /// the drain runs its full [`DRAIN_S`]), each costing a little per
-    /// replica and per attempt in a batch or a queue.
+    /// replica and per attempt in a batch or a queue; a recorded strategy
+    /// counts twice.
     fn work(config: &Config, input: &Input<'_, Recovery>) -> Work {
         let per_turn_s =
             (f64::from(config.hidden(1)) + f64::from(config.output)) * config.tpot / 1000.0;
@@ -240,8 +274,11 @@ impl Lab for FirstTokenLab {
         let steps = (f64::from(config.seconds) + drain) * 1000.0 / STEP_MS as f64;
         let in_pool = busy.min(capacity) * if load >= 1.0 { 2.0 } else { 1.0 };
         let per_step = 60.0 + f64::from(config.replicas) * 30.0 + 12.0 * in_pool;
+        // The player's strategy runs twice: once for the figures, once to
+        // record with lanes chosen from the first run.
+        let runs = input.items().len() + input.record.len();
         Work {
-            ns: input.items().len() as f64 * steps * per_step,
+            ns: runs as f64 * steps * per_step,
             drivers: &["seconds", "rate", "replicas", "slots", "high"],
             what: alloc::format!(
                 "{} strategies × {} s of conversations",
@@ -252,7 +289,7 @@ impl Lab for FirstTokenLab {
     }
 
     fn run(config: &Config, input: &Input<'_, Recovery>) -> Result<Outcome, RunError> {
-        Ok(run(config, &input.items())?)
+        Ok(run(config, &input.items(), input.record)?)
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

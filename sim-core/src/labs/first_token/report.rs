@@ -3,7 +3,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::{Outcome, RecoveryRun};
+use super::{Moment, Outcome, RecoveryRun, Then};
 use crate::choice::Choice;
 
 /// The strategies compared; with `detail`, where each one's failures fell.
@@ -80,8 +80,68 @@ pub fn text(o: &Outcome, detail: bool) -> String {
         for r in &o.runs {
             s.push_str(&detail_line(r));
         }
+        for r in o.runs.iter().filter(|r| !r.timeline.is_empty()) {
+            s.push_str(&format!(
+                "\nkey moments of {} (the player's lanes)\n",
+                r.recovery.name()
+            ));
+            for (t, f) in r.timeline.iter().enumerate() {
+                if let Some(m) = &f.moment {
+                    let at = (t as u64 + 1) * super::FRAME_MS;
+                    s.push_str(&format!(
+                        "  {:>8.2} s  {}\n",
+                        at as f64 / 1000.0,
+                        moment_text(m)
+                    ));
+                }
+            }
+        }
     }
     s
+}
+
+/// A key moment in one line.
+pub fn moment_text(m: &Moment) -> String {
+    match *m {
+        Moment::Failed {
+            req,
+            replica,
+            hidden,
+            shown,
+            then,
+        } => format!(
+            "request {} fails on replica {} after {hidden} hidden and {shown} shown tokens: {}",
+            req + 1,
+            replica + 1,
+            match then {
+                Then::Retry => "retried elsewhere, unseen",
+                Then::Twin => "its hedge twin runs on",
+                Then::Error => "an error",
+                Then::Broken => "a broken stream",
+                Then::Resume => "resumed from the text shown",
+            }
+        ),
+        Moment::Hedged {
+            req,
+            replica,
+            waited_ms,
+            shown,
+        } => format!(
+            "request {} hedged to replica {} after {:.2} s, {shown} tokens shown",
+            req + 1,
+            replica + 1,
+            waited_ms as f64 / 1000.0
+        ),
+        Moment::HedgeWon {
+            req,
+            replica,
+            wasted,
+        } => format!(
+            "request {}'s hedge copy on replica {} shows a token first; the other had made {wasted}",
+            req + 1,
+            replica + 1
+        ),
+    }
 }
 
 /// One strategy's failures before and after the first visible token.

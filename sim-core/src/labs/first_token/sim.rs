@@ -12,8 +12,11 @@ use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
+use serde::{Deserialize, Serialize};
+
 use super::config::{Config, HedgeUntil, Route};
 use super::plan::{self, Conversation, NEW_TOKENS};
+use super::player::{Moment, Recorder, Then, FRAME_MS};
 use super::route;
 use super::Recovery;
 use crate::stats::percentile_sorted;
@@ -25,8 +28,8 @@ pub const STEP_MS: u64 = 10;
 pub const DRAIN_S: u64 = 900;
 
 /// Why an attempt was sent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Why {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Why {
     /// The request's first attempt.
     First,
     /// A failure before the first visible token, sent again elsewhere.
@@ -43,6 +46,11 @@ pub(super) enum Why {
 pub(super) struct Attempt {
     pub req: u32,
     pub replica: u32,
+    /// Why it was sent.
+    pub why: Why,
+    /// Where in the request's tokens (hidden, then visible) it starts: 0,
+    /// or for a resume the request's hidden tokens and the text shown.
+    pub base: u32,
     /// Tokens of its prompt (a resume's includes the answer so far).
     pub prompt: u32,
     /// Hidden tokens it reasons before answering (none for a resume).
@@ -70,11 +78,16 @@ impl Attempt {
     fn total(&self) -> u32 {
         self.hidden + self.visible
     }
+
+    /// How far it has got, in its request's tokens.
+    pub fn at(&self) -> u32 {
+        self.base + self.produced
+    }
 }
 
 /// How a request ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Fate {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fate {
     /// Still going when the run stopped.
     Open,
     /// Answered in full.
@@ -114,6 +127,10 @@ pub(super) struct Request {
     pub early_failures: u32,
     /// Whether it was resumed after a mid-stream failure.
     pub resumed: bool,
+    /// Attempt failures it met, before or after its first visible token.
+    pub failures: u32,
+    /// When it ended (answered, error or broken).
+    pub ended: Option<u64>,
 }
 
 /// What a strategy's run adds up to; [`super::RecoveryRun`] is built from it.
@@ -176,6 +193,8 @@ pub(super) struct World<'a> {
     /// Rotating start for ties, so no replica is everyone's first choice.
     pub turn_of: u32,
     pub t: Tallies,
+    /// The player's recording, on the run that makes one.
+    pub rec: Option<Recorder>,
 }
 
 impl<'a> World<'a> {
@@ -200,6 +219,7 @@ impl<'a> World<'a> {
             watch: Vec::new(),
             turn_of: 0,
             t: Tallies::default(),
+            rec: None,
         }
     }
 
@@ -212,6 +232,12 @@ impl<'a> World<'a> {
             }
             self.step();
             self.now += STEP_MS;
+            if self.now % FRAME_MS == 0 {
+                if let Some(mut rec) = self.rec.take() {
+                    rec.frame(self);
+                    self.rec = Some(rec);
+                }
+            }
         }
     }
 
@@ -266,8 +292,13 @@ impl<'a> World<'a> {
             hedge_at: u64::MAX,
             early_failures: 0,
             resumed: false,
+            failures: 0,
+            ended: None,
         });
         self.t.requests += 1;
+        if let Some(rec) = self.rec.as_mut() {
+            rec.arrived(id);
+        }
         if matches!(self.recovery, Recovery::Hedge | Recovery::Resume) {
             let r = &self.requests[id as usize];
             let expect = match self.c.hedge_until {
@@ -294,6 +325,11 @@ impl<'a> World<'a> {
         } else {
             (r.prompt, r.hidden, r.visible, 0)
         };
+        let base = if why == Why::Resume {
+            r.hidden + r.shown
+        } else {
+            0
+        };
         let fail_at = plan::failure(self.c, u64::from(req), r.tries, replica, hidden + visible);
         r.tries += 1;
         if !r.used.contains(&replica) {
@@ -301,6 +337,14 @@ impl<'a> World<'a> {
         }
         let id = self.attempts.len() as u32;
         r.live.push(id);
+        if let (Why::Hedge, Some(rec)) = (why, self.rec.as_mut()) {
+            rec.moment(Moment::Hedged {
+                req,
+                replica,
+                waited_ms: self.now - r.arrival,
+                shown: r.shown,
+            });
+        }
         match why {
             Why::Hedge => self.t.hedges += 1,
             Why::Retry => self.t.retries += 1,
@@ -310,6 +354,8 @@ impl<'a> World<'a> {
         self.attempts.push(Attempt {
             req,
             replica,
+            why,
+            base,
             prompt,
             hidden,
             visible,
@@ -452,6 +498,21 @@ impl<'a> World<'a> {
             if r.early_failures > 0 {
                 self.t.recovered += 1;
             }
+            let won = self.attempts[a as usize].why == Why::Hedge;
+            if let (true, Some(rec)) = (won, self.rec.as_mut()) {
+                let wasted = r
+                    .live
+                    .iter()
+                    .filter(|&&x| x != a)
+                    .map(|&x| self.attempts[x as usize].produced)
+                    .sum();
+                let replica = self.attempts[a as usize].replica;
+                rec.moment(Moment::HedgeWon {
+                    req,
+                    replica,
+                    wasted,
+                });
+            }
             // The race is won: every other attempt is cancelled, its work
             // thrown away (hedging to the end, they decode on as backups).
             if self.c.hedge_until == HedgeUntil::FirstToken {
@@ -507,6 +568,7 @@ impl<'a> World<'a> {
         let c = self.c;
         let r = &mut self.requests[req as usize];
         r.fate = Fate::Done;
+        r.ended = Some(now);
         self.t.done += 1;
         let (conv, turn, effort) = (r.conv, r.turn, r.effort);
         let held = r.prompt + r.visible;
@@ -535,45 +597,67 @@ impl<'a> World<'a> {
 
     /// Attempt `a` failed.
     fn fail(&mut self, a: u32) {
-        let (req, produced) = {
+        let (req, produced, at, hidden) = {
             let at = &self.attempts[a as usize];
-            (at.req, at.produced)
+            (at.req, at.produced, at.at(), at.hidden)
         };
         self.end(a, u64::from(produced));
-        let recovery = self.recovery;
+        let shown = self.requests[req as usize].shown;
+        let then = self.after_failure(req);
+        if let (Some(then), Some(rec)) = (then, self.rec.as_mut()) {
+            rec.scar(req, at);
+            rec.moment(Moment::Failed {
+                req,
+                replica: self.attempts[a as usize].replica,
+                hidden: produced.min(hidden),
+                shown,
+                then,
+            });
+        }
+    }
+
+    /// What a failure of one of `req`'s attempts leads to (`None`: the
+    /// request had already ended).
+    fn after_failure(&mut self, req: u32) -> Option<Then> {
+        let (recovery, now) = (self.recovery, self.now + STEP_MS);
         let r = &mut self.requests[req as usize];
         if r.fate != Fate::Open {
-            return;
+            return None;
         }
+        r.failures += 1;
+        let left = recovery != Recovery::None && r.tries < self.c.attempts;
         if r.committed.is_none() {
             self.t.failures_before += 1;
             r.early_failures += 1;
             if !r.live.is_empty() {
                 // The hedge twin is still running: nothing to do.
-                return;
+                return Some(Then::Twin);
             }
-            if recovery != Recovery::None && r.tries < self.c.attempts {
+            if left {
                 self.pending.push((req, Why::Retry));
-            } else {
-                // The conversation ends here: no answer to go on from.
-                r.fate = Fate::Error;
-                self.t.errors += 1;
+                return Some(Then::Retry);
             }
-            return;
+            // The conversation ends here: no answer to go on from.
+            r.fate = Fate::Error;
+            r.ended = Some(now);
+            self.t.errors += 1;
+            return Some(Then::Error);
         }
         self.t.failures_after += 1;
         if !r.live.is_empty() {
             // Hedging to the end: the other copy decodes on, and the user
             // reads it from where the text stands.
-            return;
+            return Some(Then::Twin);
         }
         if recovery == Recovery::Resume && r.tries < self.c.attempts {
             self.t.resumed += u32::from(!r.resumed);
             self.pending.push((req, Why::Resume));
-        } else {
-            r.fate = Fate::Broken;
-            self.t.broken += 1;
+            return Some(Then::Resume);
         }
+        r.fate = Fate::Broken;
+        r.ended = Some(now);
+        self.t.broken += 1;
+        Some(Then::Broken)
     }
 
     /// The run's requests still open at its end.

@@ -4,13 +4,15 @@
 
 /// The chart spec.
 pub mod chart;
+/// What the player's stage draws and says at one frame.
+pub mod scene;
 
 use sim_core::choice::Choice;
 use sim_core::labs::first_token::{FirstTokenLab as Lab, RecoveryRun};
 
 use leptos::prelude::*;
 
-use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, View};
+use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, View};
 use crate::ui::format::{fixed, thousands};
 use crate::ui::html::Html;
 use crate::ui::table::{card, Column, Pick};
@@ -179,6 +181,19 @@ fn note(v: &View<'_, Lab>) -> AnyView {
 pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Model, failures and routing",
+    player: Some(Player {
+        records: true,
+        len: |v| run(v).map_or(0, |r| r.timeline.len()),
+        moments: |v| {
+            run(v)
+                .map(|r| crate::ui::scene::moment_steps(&r.timeline, |s| s.moment.is_some()))
+                .unwrap_or_default()
+        },
+        narrate: |v| run(v).map(|r| scene::narrate(r, v.config, v.step())).unwrap_or_default(),
+        scene: |v, width, palette| scene::scene(run(v)?, v.config, v.step(), width, palette),
+        legend: LEGEND_HTML,
+        ..Player::PLAIN
+    }),
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(
         "first-token-chart",
@@ -199,6 +214,9 @@ pub static PAGE: Page<Lab> = Page {
 impl crate::page::LabPage for Lab {
     const PAGE: &'static Page<Self> = &PAGE;
 }
+
+/// Under the player's stage.
+const LEGEND_HTML: &str = r#"<p class="small legend">Each row is one request laid over its tokens: grey is hidden reasoning, the dark line the first visible token (the commitment point), the filled part on its right the answer the user has read. A dot is an attempt in its replica's colour and number, smaller while it waits in a queue, ringed when it is a hedge copy (accent) or a retry or resume (red); a red tick marks where an attempt failed. Rows follow failures and hedges first.</p>"#;
 
 /// The page header (static).
 const HEADER_HTML: &str = r#"<h1>The first token</h1><p class="lede">A retry, a hedge or a failover can only act while the user has seen nothing. Once the first token is on screen, a failure is a broken answer, unless the application asks another replica to go on from the text already shown. A reasoning model thinks before it answers, so that moment comes later: failures during its reasoning are still invisible, and the effort a request asks for tells the gateway at dispatch how long it will run. Turn reasoning off and watch the broken streams grow; send high effort to its own pool and watch quick questions speed up.</p><p class="small muted">Times in seconds; the simulation steps 10 ms at a time. Follows §9.4 and §9.5 of the reference article.</p>"#;
