@@ -54,11 +54,18 @@ pub fn narrate(run: &RecoveryRun, c: &Config, t: usize) -> String {
         Recovery::None => "a failure is still unseen but nothing retries it",
         _ => "a recovery can still act unseen",
     };
+    let turns = |n: u32, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 turn {one}")
+        } else {
+            format!("{n} turns {many}")
+        }
+    };
     let mut out = format!(
-        "At {}: {} turns have shown nothing yet, so {before}; {} are streaming, where {after}.",
+        "At {}: {}, so {before}; {}, where {after}.",
         clock(t),
-        s.unseen,
-        s.streaming
+        turns(s.unseen, "has shown nothing yet", "have shown nothing yet"),
+        turns(s.streaming, "is streaming", "are streaming"),
     );
     if let Some(m) = s.moment {
         let lane = s.lanes.iter().find(|l| l.req == m.req());
@@ -132,6 +139,9 @@ fn moment_words(m: &Moment, l: Option<&Lane>, r: Recovery, c: &Config) -> String
     }
 }
 
+/// Below this stage width (CSS pixels) a lane's label is shortened.
+const NARROW: f64 = 480.0;
+
 /// The scene of frame `t` at `width` pixels.
 pub fn scene(run: &RecoveryRun, c: &Config, t: usize, width: f64, pal: &Palette) -> Option<Scene> {
     let s = run.timeline.get(t)?;
@@ -159,16 +169,24 @@ pub fn scene(run: &RecoveryRun, c: &Config, t: usize, width: f64, pal: &Palette)
         } else {
             "plain"
         };
-        scene.labels.push(label(
-            x0,
-            top + 10.0,
+        let act = can_act(l, run.recovery, c);
+        // On a phone the lane keeps only the state before the colon (the
+        // narration below says the rest), so the label fits its bar.
+        let text = if width < NARROW {
+            let state = act.split([':', ';']).next().unwrap_or(act);
+            format!("C{} turn {} · {effort} · {state}", l.conv + 1, l.turn + 1)
+        } else {
             format!(
-                "C{} turn {} · {effort} · {} s · {}",
+                "C{} turn {} · {effort} · {} s · {act}",
                 l.conv + 1,
                 l.turn + 1,
                 fixed(l.age_ms as f64 / 1000.0, 1),
-                can_act(l, run.recovery, c)
-            ),
+            )
+        };
+        scene.labels.push(label(
+            x0,
+            top + 10.0,
+            text,
             if l.fate == Fate::Open {
                 &pal.fg
             } else {
