@@ -252,7 +252,7 @@ impl Lab for FirstTokenLab {
             vs: None,
             opens: Opening::FirstMoment,
         }),
-        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
+        embed_view: &[Panel::Player, Panel::Cards],
     };
     const FOCUS: Option<Focus<Recovery>> = Some(Focus {
         key: "recovery",
