@@ -22,6 +22,7 @@ pub mod agents;
 pub mod autoscale;
 pub mod batching;
 pub mod disagg;
+pub mod evaluate;
 pub mod fairness;
 pub mod first_token;
 pub mod goodput;
@@ -76,6 +77,7 @@ macro_rules! with_labs {
             $crate::labs::queueing::hedging::HedgingLab,
             $crate::labs::queueing::cascade::CascadeLab,
             $crate::labs::first_token::FirstTokenLab,
+            $crate::labs::evaluate::EvaluateLab,
         }
     };
 }

@@ -10,6 +10,7 @@ pub mod batching;
 #[cfg(test)]
 mod checks;
 pub mod disagg;
+pub mod evaluate;
 pub mod fairness;
 pub mod first_token;
 pub mod goodput;

@@ -1,0 +1,549 @@
+//! How to evaluate a routing change (§15 of the reference article, with the
+//! semantic cache of §10.1): the same pool and conversations put through
+//! the experiments an operator would run, each compared with the truth.
+//!
+//! - **The truth**: each rule alone on the whole pool, after a warm-up.
+//! - **Designs** (the lab's items): a per-request canary and a per-session
+//!   canary on one shared pool, the pool split in two halves (each arm
+//!   whole on its own replicas), and shadow traffic (copies of a share of
+//!   the conversations sent to a shadow pool, their answers discarded).
+//!   For each: the arms' tails and cache hit shares, the effect it measures
+//!   against the true one, and how many requests it needs to see the sign.
+//! - **Warm-up**: the gap between the rules measured from a cold start,
+//!   after the warm-up, and over-warmed (a cache that never evicts).
+//! - **Open and closed loop**: the current rule's goodput as the load
+//!   rises, offered on schedule or by clients that wait for their answers.
+//! - **A semantic cache in front**, down for a window, with and without a
+//!   rate limit after the lookup.
+//!
+//! Conversations come from [`plan`]; each run is [`pool::run`] with its
+//! own setup. `tests/evaluate_claims.rs` holds the section's claims over
+//! seeds.
+
+mod config;
+mod measure;
+mod plan;
+mod pool;
+mod report;
+
+pub use config::Config;
+pub use measure::Arm;
+pub use report::verdict;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::lab::{Focus, Input, Lab, LabInfo, Layer, Panel, RunError, Tally};
+use super::work::Work;
+use crate::choice::Choice;
+use crate::params::Configurable;
+use pool::{Assign, Loop, Semantic, Setup};
+
+crate::choices! {
+    /// How the new rule is tried.
+    pub enum Design {
+        /// Each request to the new rule with the canary share, one pool.
+        Request = ("request", "Per-request canary", "Each request goes to the new rule with the canary share, on the pool both rules share."),
+        /// Each conversation to the new rule with the canary share, one pool.
+        Session = ("session", "Per-session canary", "Whole conversations go to the new rule with the canary share, on the pool both rules share."),
+        /// Half the conversations on half the replicas each.
+        Split = ("split", "Split pools", "The pool is cut in two: each rule runs half the replicas and half the conversations, whole."),
+        /// Copies to a shadow pool, answers discarded.
+        Shadow = ("shadow", "Shadow traffic", "Every request is served by the current rule; the conversations of the canary share are also copied to a shadow pool on the new rule, whose answers are thrown away."),
+    }
+}
+
+/// One design's experiment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DesignRun {
+    /// The design.
+    pub design: Design,
+    /// The arm on the current rule.
+    pub control: Arm,
+    /// The arm on the new rule.
+    pub canary: Arm,
+    /// Mean TTFT of the canary minus the control's, in ticks.
+    pub measured: f64,
+    /// Consecutive turns of one conversation both measured.
+    pub pairs: u32,
+    /// Of them, those with both turns on the new rule.
+    pub both: u32,
+    /// Of those, the ones whose second turn found the conversation's
+    /// history cached: the locality the new rule made for itself.
+    pub kept: u32,
+    /// Requests the experiment needs in all to see the measured effect's
+    /// sign at 95% confidence and 80% power; `None` when it measures the
+    /// wrong sign (no number of requests helps).
+    pub needed: Option<u64>,
+}
+
+/// The warm-up modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Warmth {
+    /// Measured from an empty cache, over as many ticks as the warm-up.
+    Cold,
+    /// Measured after the warm-up.
+    Warm,
+    /// After the warm-up, with a cache that never evicts.
+    Over,
+}
+
+/// Both rules on the whole pool under one warm-up mode.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WarmRow {
+    /// The mode.
+    pub warmth: Warmth,
+    /// The current rule alone.
+    pub current: Arm,
+    /// The new rule alone.
+    pub candidate: Arm,
+    /// How much lower the new rule's mean TTFT is, in ticks.
+    pub gap: f64,
+}
+
+/// One point of a load curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Requests per tick that arrived.
+    pub offered: f64,
+    /// Requests per tick whose first token met the objective.
+    pub goodput: f64,
+    /// Share of requests that met it.
+    pub within: f64,
+    /// TTFT P95, in ticks.
+    pub p95: f64,
+}
+
+/// The current rule at one load, open and closed loop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoadPoint {
+    /// The load, as a multiple of the lab's conversation rate.
+    pub scale: f64,
+    /// Clients of the closed loop (chosen by Little's law to offer the
+    /// open loop's rate when nothing waits).
+    pub clients: u32,
+    /// Open loop.
+    pub open: Point,
+    /// Closed loop.
+    pub closed: Point,
+}
+
+/// The semantic cache's outage.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outage {
+    /// Share of requests the cache answers at this threshold.
+    pub hit: f64,
+    /// Share of its answers that are wrong.
+    pub wrong: f64,
+    /// Ticks per window of the series.
+    pub width: u64,
+    /// Goodput per window without a rate limit.
+    pub unlimited: Vec<f64>,
+    /// Goodput per window with the limit after the lookup.
+    pub limited: Vec<f64>,
+    /// The pool alone, rate-limited, without the cache: its mean goodput.
+    pub baseline: f64,
+    /// Ticks below 90% of the baseline, without the limit.
+    pub below_unlimited: u64,
+    /// Ticks below 90% of the baseline, with it.
+    pub below_limited: u64,
+    /// Requests the limit refused.
+    pub refused: u32,
+}
+
+/// The experiments on one pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The validated configuration.
+    #[serde(
+        serialize_with = "crate::labs::json_only",
+        deserialize_with = "crate::labs::json_or_default"
+    )]
+    pub config: Config,
+    /// The current rule alone on the whole pool, warmed.
+    pub current: Arm,
+    /// The new rule alone on the whole pool, warmed.
+    pub candidate: Arm,
+    /// The true effect: the new rule's mean TTFT minus the current's.
+    pub truth: f64,
+    /// A per-request canary's odds of holding both of two consecutive
+    /// turns, counted over the splitter's hash buckets: the bucket pairs
+    /// with both in the canary, and all bucket pairs (exactly the share
+    /// squared: 25 of 10,000 at 5%).
+    pub pair_odds: (u64, u64),
+    /// One run per design, in the order asked.
+    pub designs: Vec<DesignRun>,
+    /// Cold, warm and over-warmed.
+    pub warmth: Vec<WarmRow>,
+    /// The load curves.
+    pub loads: Vec<LoadPoint>,
+    /// The semantic cache's outage (None without a cache or an outage).
+    pub outage: Option<Outage>,
+}
+
+impl Outcome {
+    /// The run of `design`, if it ran.
+    pub fn design(&self, design: Design) -> Option<&DesignRun> {
+        self.designs.iter().find(|d| d.design == design)
+    }
+}
+
+/// The semantic cache's hit share at `threshold`: what a perfect match
+/// would absorb, less what a strict threshold turns away (an illustrative
+/// curve, `docs/model.md`: 81% of it at 0.05, all of it by 0.2).
+pub fn hit_share(hits: f64, threshold: f64) -> f64 {
+    hits * (1.0 - libm::exp(-threshold / 0.03))
+}
+
+/// The share of the semantic cache's answers that are wrong at `threshold`
+/// (illustrative: 6% at 0.05, half at 0.2).
+pub fn wrong_share(threshold: f64) -> f64 {
+    threshold * threshold / (threshold * threshold + 0.04)
+}
+
+/// Conversations to draw: enough for the open loop at the highest load and
+/// for every closed-loop client.
+fn conversations(c: &Config) -> usize {
+    let end = f64::from(c.warm + c.measure);
+    let open = c.rate * c.peak.max(1.0) / (1.0 - hit_share(c.hits, c.threshold)).max(0.05) * end;
+    (open * 1.2 + 200.0) as usize
+}
+
+/// Run `items` (every design when empty) on `config`.
+pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::ParamError> {
+    config.validate()?;
+    let plan = plan::Plan::new(config, conversations(config));
+    let c = config;
+    let end = u64::from(c.warm + c.measure);
+    let stop = end + end / 2 + 2000;
+    let sys = plan::system_tokens(c);
+    let base = Setup {
+        arrivals: Loop::Open(1.0),
+        assign: Assign::Whole,
+        share: c.canary,
+        rules: [c.current, c.candidate],
+        cache: c.cache,
+        semantic: None,
+        from: u64::from(c.warm),
+        end,
+    };
+    let whole = |rule, s: Setup| {
+        let r = pool::run(
+            c,
+            &plan,
+            Setup {
+                rules: [rule, rule],
+                ..s
+            },
+        );
+        measure::arm(&r, 0, c.slo, stop, sys)
+    };
+    let current = whole(c.current, base);
+    let candidate = whole(c.candidate, base);
+    let truth = candidate.mean - current.mean;
+    let items: Vec<Design> = if items.is_empty() {
+        Design::ALL.to_vec()
+    } else {
+        items.to_vec()
+    };
+    let designs = items
+        .iter()
+        .map(|&d| design(c, &plan, base, d, truth, stop))
+        .collect();
+    let mut warmth = Vec::new();
+    for w in [Warmth::Cold, Warmth::Warm, Warmth::Over] {
+        let (cur, cand) = match w {
+            Warmth::Warm => (current.clone(), candidate.clone()),
+            Warmth::Cold => {
+                // A short benchmark from an empty cache: the warm-up's
+                // ticks, measured.
+                let s = Setup {
+                    from: 0,
+                    end: u64::from(c.warm.max(500)),
+                    ..base
+                };
+                (whole(c.current, s), whole(c.candidate, s))
+            }
+            Warmth::Over => {
+                let s = Setup {
+                    cache: u32::MAX / 2,
+                    ..base
+                };
+                (whole(c.current, s), whole(c.candidate, s))
+            }
+        };
+        warmth.push(WarmRow {
+            warmth: w,
+            gap: cur.mean - cand.mean,
+            current: cur,
+            candidate: cand,
+        });
+    }
+    Ok(Outcome {
+        config: c.clone(),
+        truth,
+        pair_odds: {
+            let (k, n) = (
+                u64::from(pool::canary_buckets(c.canary)),
+                u64::from(pool::BUCKETS),
+            );
+            (k * k, n * n)
+        },
+        designs,
+        warmth,
+        loads: loads(c, &plan, base, stop),
+        outage: outage(c, &plan, base),
+        current,
+        candidate,
+    })
+}
+
+/// One design's experiment, judged against `truth`.
+fn design(
+    c: &Config,
+    plan: &plan::Plan,
+    base: Setup,
+    d: Design,
+    truth: f64,
+    stop: u64,
+) -> DesignRun {
+    let assign = match d {
+        Design::Request => Assign::PerRequest,
+        Design::Session => Assign::PerSession,
+        Design::Split => Assign::Split,
+        Design::Shadow => Assign::Shadow,
+    };
+    let run = pool::run(c, plan, Setup { assign, ..base });
+    let sys = plan::system_tokens(c);
+    let control = measure::arm(&run, 0, c.slo, stop, sys);
+    let canary = measure::arm(&run, 1, c.slo, stop, sys);
+    let (pairs, both, kept) = measure::pairs(&run, sys);
+    let measured = canary.mean - control.mean;
+    // Two-sample z-test on the means (two-sided 5%, power 80%): requests
+    // per arm n = 2 (1.96 + 0.84)² σ² / δ², then in all by the arm's share.
+    let share = match d {
+        Design::Request | Design::Session => c.canary,
+        Design::Split => 0.5,
+        Design::Shadow => 1.0,
+    };
+    let sd2 = (control.sd * control.sd + canary.sd * canary.sd) / 2.0;
+    let needed = (measured != 0.0 && (measured > 0.0) == (truth > 0.0)).then(|| {
+        let per_arm = 2.0 * 2.8 * 2.8 * sd2 / (measured * measured);
+        libm::ceil(per_arm / share) as u64
+    });
+    DesignRun {
+        design: d,
+        control,
+        canary,
+        measured,
+        pairs,
+        both,
+        kept,
+        needed,
+    }
+}
+
+/// The current rule's goodput as the load rises, open and closed loop.
+fn loads(c: &Config, plan: &plan::Plan, base: Setup, stop: u64) -> Vec<LoadPoint> {
+    let end = u64::from(c.warm + c.measure / 2);
+    let base = Setup {
+        rules: [c.current, c.current],
+        end,
+        ..base
+    };
+    // A turn's length with nothing waiting: its prefill and its answer.
+    let turn = f64::from(c.system_tokens + c.message * 2) / f64::from(c.prefill)
+        + f64::from(c.output)
+        + 2.0;
+    let per_turn = c.rate * c.turns;
+    let lo = c.peak / 5.0;
+    (0..c.points)
+        .map(|i| {
+            let scale = lo + (c.peak - lo) * f64::from(i) / f64::from(c.points - 1).max(1.0);
+            // Little's law: clients = rate × (time in the pool + pause).
+            let clients = libm::ceil(per_turn * scale * (turn + c.think)).max(1.0) as u32;
+            let point = |arrivals| {
+                let run = pool::run(c, plan, Setup { arrivals, ..base });
+                let a = measure::arm(&run, 0, c.slo, stop, plan::system_tokens(c));
+                let span = (end - base.from) as f64;
+                Point {
+                    offered: f64::from(a.requests) / span,
+                    goodput: a.within * f64::from(a.requests) / span,
+                    within: a.within,
+                    p95: a.p95,
+                }
+            };
+            LoadPoint {
+                scale,
+                clients,
+                open: point(Loop::Open(scale)),
+                closed: point(Loop::Closed(clients)),
+            }
+        })
+        .collect()
+}
+
+/// The semantic cache down for a window, with and without the limit.
+fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
+    if c.hits <= 0.0 || c.outage_for == 0 {
+        return None;
+    }
+    let (hit, wrong) = (hit_share(c.hits, c.threshold), wrong_share(c.threshold));
+    // Arrivals scaled so that, with the cache up, the pool sees the lab's rate.
+    let scale = 1.0 / (1.0 - hit).max(0.05);
+    let limit = c.limit * c.rate * c.turns;
+    let down = (
+        u64::from(c.outage_at),
+        u64::from(c.outage_at + c.outage_for),
+    );
+    let sem = Semantic {
+        hit,
+        wrong,
+        down,
+        limit: None,
+    };
+    let s = Setup {
+        arrivals: Loop::Open(scale),
+        rules: [c.current, c.current],
+        from: 0,
+        ..base
+    };
+    let width = 250;
+    let series = |semantic| {
+        measure::goodput(
+            &pool::run(
+                c,
+                plan,
+                Setup {
+                    semantic: Some(semantic),
+                    ..s
+                },
+            ),
+            width,
+            c.slo,
+        )
+    };
+    let unlimited = series(sem);
+    let limited_run = pool::run(
+        c,
+        plan,
+        Setup {
+            semantic: Some(Semantic {
+                limit: Some(limit),
+                ..sem
+            }),
+            ..s
+        },
+    );
+    let refused = limited_run
+        .recs
+        .iter()
+        .filter(|r| r.fate == pool::Fate::Refused)
+        .count() as u32;
+    let limited = measure::goodput(&limited_run, width, c.slo);
+    let alone = series(Semantic {
+        hit: 0.0,
+        limit: Some(limit),
+        ..sem
+    });
+    // The baseline over the windows after the warm-up.
+    let skip = (u64::from(c.warm) / width) as usize;
+    let tail = &alone[skip.min(alone.len())..];
+    let baseline = tail.iter().sum::<f64>() / tail.len().max(1) as f64;
+    let below = |s: &[f64]| {
+        s[skip.min(s.len())..]
+            .iter()
+            .filter(|&&g| g < 0.9 * baseline)
+            .count() as u64
+            * width
+    };
+    Some(Outage {
+        hit,
+        wrong,
+        width,
+        below_unlimited: below(&unlimited),
+        below_limited: below(&limited),
+        unlimited,
+        limited,
+        baseline,
+        refused,
+    })
+}
+
+/// The evaluate lab in the lab registry.
+pub struct EvaluateLab;
+
+impl Lab for EvaluateLab {
+    type Config = Config;
+    type Outcome = Outcome;
+    type Item = Design;
+    const INFO: LabInfo = LabInfo {
+        id: "evaluate",
+        title: "Evaluating a routing change",
+        section: "§15, §10.1",
+        layer: Layer::Gateway,
+        summary: "Canary a new rule per request or per session, split the pool or shadow it; warm the cache or not; open or closed loop: which experiment tells the truth.",
+        units: "Times in ticks (one engine iteration); rates in requests or conversations per tick.",
+        player: None,
+        embed_view: &[Panel::Table, Panel::Controls, Panel::Cards],
+    };
+    const FOCUS: Option<Focus<Design>> = Some(Focus {
+        key: "design",
+        label: "Design in focus",
+        default: Design::Request,
+    });
+
+    /// Runs of the pool: two for the truth, one per design, four more for
+    /// warm-up, two per load point and three for the outage; each a tick of
+    /// every replica for as long as the run lasts.
+    fn work(config: &Config, input: &Input<'_, Design>) -> Work {
+        let ticks = f64::from(config.warm + config.measure) * 1.2;
+        let runs = 2.0 + input.items().len() as f64 + 4.0 + f64::from(config.points) + 3.0;
+        let per_tick = 40.0 + f64::from(config.replicas) * (25.0 + 6.0 * f64::from(config.slots));
+        Work {
+            ns: runs * ticks * per_tick,
+            drivers: &["measure", "warm", "replicas", "points", "rate"],
+            what: alloc::format!(
+                "{} runs of the pool × {} ticks",
+                runs as u32,
+                crate::params::thousands(ticks as u64)
+            ),
+        }
+    }
+
+    fn run(config: &Config, input: &Input<'_, Design>) -> Result<Outcome, RunError> {
+        Ok(run(config, &input.items())?)
+    }
+
+    fn report(outcome: &Outcome, detail: bool) -> String {
+        report::text(outcome, detail)
+    }
+
+    fn csv(outcome: &Outcome) -> String {
+        report::csv(outcome)
+    }
+
+    fn config_mut(outcome: &mut Self::Outcome) -> Option<&mut Self::Config> {
+        Some(&mut outcome.config)
+    }
+
+    /// Per design: requests measured in both arms, those answered, and
+    /// those without a first token when the run stopped.
+    fn tally(o: &Outcome) -> Vec<Tally> {
+        o.designs
+            .iter()
+            .map(|d| {
+                let arrived = u64::from(d.control.requests + d.canary.requests);
+                let open = u64::from(d.control.unanswered + d.canary.unanswered);
+                Tally {
+                    what: alloc::format!("design {}", d.design.name()),
+                    arrived,
+                    finished: arrived - open,
+                    rejected: 0,
+                    outstanding: open,
+                }
+            })
+            .collect()
+    }
+}
