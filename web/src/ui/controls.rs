@@ -457,8 +457,9 @@ fn check_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
     .into_any()
 }
 
-/// One of several options: a radio group, or (compact, more than four) a
-/// drop-down.
+/// One of several options: a radio group, or a drop-down when the list
+/// would be long (more than six: a list of every routing rule would fill
+/// a screen) or, in a compact embed, more than four.
 fn choice_view(
     c: &ControlSpec,
     options: &[Opt],
@@ -467,9 +468,11 @@ fn choice_view(
     hidden: bool,
 ) -> AnyView {
     let key = c.key;
-    if compact && options.len() > 4 {
+    if (compact && options.len() > 4) || options.len() > 6 {
         let (get, ctx) = (Arc::clone(&ctx.get), ctx.clone());
         let refusal = ctx.refusal(key);
+        let hint = (!compact && !c.hint.is_empty())
+            .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
         let items = options
             .iter()
             .map(|o| view! { <option value=o.name>{o.title}</option> })
@@ -479,6 +482,7 @@ fn choice_view(
                 <label for=key>{c.label}</label>
                 <select id=key name=key prop:value=move || get(key)
                     on:change=move |ev| ctx.apply_from(&ev, key, &event_target_value(&ev))>{items}</select>
+                {hint}
                 {refusal}
             </div>
         }

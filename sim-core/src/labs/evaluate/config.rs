@@ -134,11 +134,14 @@ impl Configurable for Config {
             .doc("New conversations per tick, open loop."),
         P::real("hits", "Semantic cache hits", "", (0.0, 0.9, 0.05), |c| c.hits, |c, x| c.hits = x)
             .doc("Share of requests a semantic cache in front of the pool would answer with a perfect match; 0 removes the cache.")
-            .show(Show::Percent(0)),
+            .show(Show::Percent(0))
+            .advanced(),
         P::whole("outage-for", "Cache outage", "ticks", (0, 20_000, 500), |c| c.outage_for.into(), |c, x| c.outage_for = narrow(x))
-            .doc("Ticks the semantic cache is down; 0 keeps it up."),
+            .doc("Ticks the semantic cache is down; 0 keeps it up.")
+            .advanced(),
         P::real("limit", "Rate limit", "× normal", (1.0, 3.0, 0.1), |c| c.limit, |c, x| c.limit = x)
-            .doc("The rate limit placed after the cache lookup, as a multiple of what reaches the pool while the cache works."),
+            .doc("The rate limit placed after the cache lookup, as a multiple of what reaches the pool while the cache works.")
+            .advanced(),
         P::seed(|c| c.seed, |c, x| c.seed = x),
         P::real("burstiness", "Burstiness", "", (0.1, 10.0, 0.1), |c| c.burstiness, |c, x| c.burstiness = x)
             .doc("Gamma shape of the gaps between new conversations (vLLM's --burstiness): 1 is Poisson, 0.1 a stress burst.")

@@ -65,6 +65,8 @@ pub struct DesignRun {
     pub canary: Arm,
     /// Mean TTFT of the canary minus the control's, in ticks.
     pub measured: f64,
+    /// How far `measured` is from the true effect, in ticks.
+    pub error: f64,
     /// Consecutive turns of one conversation both measured.
     pub pairs: u32,
     /// Of them, those with both turns on the new rule.
@@ -337,6 +339,7 @@ fn design(
         control,
         canary,
         measured,
+        error: libm::fabs(measured - truth),
         pairs,
         both,
         kept,
@@ -486,7 +489,7 @@ impl Lab for EvaluateLab {
         summary: "Canary a new rule per request or per session, split the pool or shadow it; warm the cache or not; open or closed loop: which experiment tells the truth.",
         units: "Times in ticks (one engine iteration); rates in requests or conversations per tick.",
         player: None,
-        embed_view: &[Panel::Table, Panel::Controls, Panel::Cards],
+        embed_view: &[Panel::Controls, Panel::Cards],
     };
     const FOCUS: Option<Focus<Design>> = Some(Focus {
         key: "design",

@@ -155,7 +155,7 @@ fn in_canary(unit: f64, share: f64) -> bool {
 
 /// Replicas of the shadow pool: the canary share of the pool, at least one.
 pub fn shadow_replicas(config: &Config) -> u32 {
-    ((f64::from(config.replicas) * config.canary).round() as u32).max(1)
+    (libm::round(f64::from(config.replicas) * config.canary) as u32).max(1)
 }
 
 /// The run's state between ticks.

@@ -54,10 +54,11 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
 /// The comparison's columns.
 pub(crate) const COLS: [Column<DesignRun>; 6] = [
     Column {
-        title: "Measured (ticks)",
-        meaning: "canary mean TTFT minus control's",
-        value: |d| d.measured,
-        show: signed,
+        title: "Off the truth (ticks)",
+        meaning:
+            "how far the measured effect (canary mean TTFT minus control's) is from the true one",
+        value: |d| d.error,
+        show: |x| fixed(x, 1),
         higher_is_better: false,
     },
     Column {
@@ -219,7 +220,7 @@ pub static PAGE: Page<Lab> = Page {
             |v, _| Some(chart::loads(v.outcome)),
             |v| chart::loads_summary(v.outcome),
         )
-        .help("The current rule on the whole pool at rising loads. The open loop sends requests on schedule whatever the pool does; the closed loop's clients (as many as Little's law needs to offer the same rate when nothing waits) send a turn only once the last is answered. Past the pool's capacity the open loop's queue grows and goodput collapses; the closed loop slows its own arrivals, so it keeps reporting a goodput near capacity."),
+        .help("The current rule on the whole pool at rising loads. The open loop sends requests on schedule whatever the pool does; the closed loop's clients (as many as Little's law needs to offer the same rate when nothing waits) send a turn only once the last is answered. Past the pool's capacity the open loop's queue grows and goodput collapses; the closed loop slows its own arrivals, so over a range of loads where the open loop has collapsed it still reports a goodput near capacity. Only once it has many more clients than the pool has batch slots does its own queue push first tokens past the objective."),
         Chart::<Lab>::new(
             "evaluate-outage",
             |_| "A semantic cache goes down: goodput with and without a rate limit".into(),
