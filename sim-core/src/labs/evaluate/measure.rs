@@ -146,14 +146,9 @@ pub fn pairs(run: &Run, system: u32) -> (u32, u32, u32) {
 /// Whether `r`'s canary copy (its shadow's, in a shadow run) found more
 /// than the system prompt cached.
 fn history_hit(run: &Run, r: &Rec, system: u32) -> bool {
-    if run.setup.assign == Assign::Shadow {
-        run.recs
-            .iter()
-            .rev()
-            .find(|m| m.mirror && m.conv == r.conv && m.turn == r.turn)
-            .is_some_and(|m| m.cached > system)
-    } else {
-        r.cached > system
+    match r.copy {
+        Some(i) => run.recs[i as usize].cached > system,
+        None => run.setup.assign != Assign::Shadow && r.cached > system,
     }
 }
 

@@ -115,6 +115,8 @@ pub struct Rec {
     pub cached: u32,
     /// Ticks to the first token, once it came.
     pub ttft: Option<u64>,
+    /// A shadow run's original: the index of its copy.
+    pub copy: Option<u32>,
 }
 
 /// A run's records.
@@ -295,6 +297,7 @@ impl World<'_> {
             prompt: req.prompt_tokens,
             cached: 0,
             ttft: None,
+            copy: None,
         };
         if let Some(sem) = self.s.semantic {
             let up = !(sem.down.0..sem.down.1).contains(&now);
@@ -324,11 +327,13 @@ impl World<'_> {
         if !served {
             self.answered(now, c, k);
         }
+        let original = self.recs.len();
         self.push(rec, req.clone(), served);
         if served
             && self.s.assign == Assign::Shadow
             && keyed_unit(seed, u64::from(c), 24) < self.mirrored
         {
+            self.recs[original].copy = Some(self.recs.len() as u32);
             let copy = Rec {
                 arm: 1,
                 mirror: true,

@@ -378,4 +378,55 @@ pub static TOURS: &[Tour] = &[
             ),
         ],
     },
+    Tour {
+        id: "evaluate",
+        title: "Evaluating a routing change",
+        summary: "Why a canary of a cache-aware rule measures less than the rule does, and how a benchmark can hide overload.",
+        stops: &[
+            Stop::at(
+                "The truth, and a 5% canary",
+                "lab=evaluate&design=request",
+                "Running alone on the whole pool, prefix-aware routing changes mean TTFT by {-3.6} ticks. A 5% per-request canary \
+                 measures {-2.4}: only {12} of {3,532} consecutive turns both reached the new rule, so little of the locality it creates is its own.",
+            )
+            .claims(Claim::CanaryUnderstates)
+            .shows("cards"),
+            Stop::at(
+                "Canary whole conversations",
+                "lab=evaluate&design=session",
+                "Choosing the canary per conversation keeps {4.84%} of consecutive turns together on the new rule, against {0.34%} per request; \
+                 {70%} of their history is found cached.",
+            )
+            .claims(Claim::SessionKeepsTurns)
+            .shows("table"),
+            Stop::at(
+                "Warm the cache before measuring",
+                "lab=evaluate&design=split",
+                "Measured from empty caches the new rule looks {1.9} ticks faster; after a warm-up, {3.6}. \
+                 A short cold benchmark understates whatever a rule gains from the cache.",
+            )
+            .claims(Claim::ColdUnderstates)
+            .shows("table"),
+            Stop::at(
+                "A closed loop hides overload",
+                "lab=evaluate",
+                "At {1.64×} the lab's rate an open-loop run gets {40%} of first tokens in time, while a closed-loop benchmark \
+                 at the same rate reports {100%}: its clients wait for answers, so it slows down with the pool.",
+            )
+            .claims(Claim::ClosedHides),
+            Stop::at(
+                "When the cache in front fails",
+                "lab=evaluate",
+                "A semantic cache absorbs over half the requests, then goes down. Without a limit, goodput stays under 90% of the pool's own \
+                 for {4,000} ticks; with a rate limit right after the lookup, for {0}.",
+            )
+            .claims(Claim::LimitShortens)
+            .reveal("limit"),
+            Stop::playground(
+                "Your turn",
+                "lab=evaluate",
+                "Try another pair of rules, a larger canary share, or a different outage.",
+            ),
+        ],
+    },
 ];

@@ -7,7 +7,7 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::{
-    agents, autoscale, batching, disagg, first_token, herding, prefix, queueing, routing,
+    agents, autoscale, batching, disagg, evaluate, first_token, herding, prefix, queueing, routing,
 };
 
 use super::Claim;
@@ -100,7 +100,105 @@ pub fn read(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             agents_claim(claim, s)
         }
         RetryHidesEarly | ResumeSaves | HedgeCost { .. } => first_token_claim(claim, s),
+        CanaryUnderstates | SessionKeepsTurns | ColdUnderstates | ClosedHides | LimitShortens => {
+            evaluate_claim(claim, s)
+        }
     }
+}
+
+/// A share of pairs as the sentences print it, two decimals.
+fn pair_share(both: u32, pairs: u32) -> String {
+    format!(
+        "{}%",
+        fixed(100.0 * f64::from(both) / f64::from(pairs.max(1)), 2)
+    )
+}
+
+/// The evaluate lab's claims, read off the whole outcome.
+fn evaluate_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
+    use evaluate::{Design, Warmth};
+    let out = out::<evaluate::Outcome>(s)?;
+    let signed = |x: f64| fixed(x, 1);
+    Some(match claim {
+        Claim::CanaryUnderstates => {
+            let d = out.design(item(s)?)?;
+            Reading::new(
+                d.measured.abs() < out.truth.abs() && (d.measured < 0.0) == (out.truth < 0.0),
+                figure!(
+                    "measured {:.2} against a true {:.2}; {} of {} pairs both new",
+                    d.measured,
+                    out.truth,
+                    d.both,
+                    d.pairs
+                ),
+                vec![
+                    Live::plain(signed(out.truth)),
+                    Live::plain(signed(d.measured)),
+                    Live::plain(thousands(d.both.into())),
+                    Live::plain(thousands(d.pairs.into())),
+                ],
+            )
+        }
+        Claim::SessionKeepsTurns => {
+            let (r, ses) = (out.design(Design::Request)?, out.design(Design::Session)?);
+            let share = |d: &evaluate::DesignRun| f64::from(d.both) / f64::from(d.pairs.max(1));
+            Reading::new(
+                share(ses) >= 10.0 * share(r),
+                figure!(
+                    "pairs both new: per session {:.4}, per request {:.4}",
+                    share(ses),
+                    share(r)
+                ),
+                vec![
+                    Live::plain(pair_share(ses.both, ses.pairs)),
+                    Live::plain(pair_share(r.both, r.pairs)),
+                    Live::plain(percent(ses.canary.history_share)),
+                ],
+            )
+        }
+        Claim::ColdUnderstates => {
+            let gap = |w| out.warmth.iter().find(|r| r.warmth == w).map(|r| r.gap);
+            let (cold, warm) = (gap(Warmth::Cold)?, gap(Warmth::Warm)?);
+            Reading::new(
+                cold < warm,
+                figure!("gap cold {cold:.2}, warm {warm:.2}"),
+                vec![Live::plain(fixed(cold, 1)), Live::plain(fixed(warm, 1))],
+            )
+        }
+        Claim::ClosedHides => {
+            let p = out
+                .loads
+                .iter()
+                .find(|p| p.open.within < 0.95 && p.closed.within >= 0.95);
+            Reading::new(
+                p.is_some(),
+                figure!("{:?}", p.map(|p| (p.scale, p.open.within, p.closed.within))),
+                match p {
+                    Some(p) => vec![
+                        Live::plain(format!("{}×", fixed(p.scale, 2))),
+                        Live::plain(percent(p.open.within)),
+                        Live::plain(percent(p.closed.within)),
+                    ],
+                    None => vec![Live::plain("–"), Live::plain("–"), Live::plain("–")],
+                },
+            )
+        }
+        _ => {
+            let u = out.outage.as_ref()?;
+            Reading::new(
+                u.below_unlimited > u.below_limited,
+                figure!(
+                    "below: {} without the limit, {} with it",
+                    u.below_unlimited,
+                    u.below_limited
+                ),
+                vec![
+                    Live::plain(thousands(u.below_unlimited)),
+                    Live::plain(thousands(u.below_limited)),
+                ],
+            )
+        }
+    })
 }
 
 /// The first-token lab's claims, read off the whole runs (no player).

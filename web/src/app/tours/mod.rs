@@ -184,6 +184,20 @@ pub enum Claim {
         /// The bound, in percent of an answer.
         pct: u32,
     },
+    /// Evaluate: the design in focus measures a smaller effect than the
+    /// truth, with the same sign.
+    CanaryUnderstates,
+    /// Evaluate: a per-session canary keeps at least ten times the
+    /// per-request canary's share of consecutive turns on the new rule.
+    SessionKeepsTurns,
+    /// Evaluate: the cold run finds a smaller advantage than the warmed one.
+    ColdUnderstates,
+    /// Evaluate: at some load the open loop misses the objective while the
+    /// closed loop keeps 95% of first tokens in time.
+    ClosedHides,
+    /// Evaluate: the rate limit shortens the time goodput spends below the
+    /// pool's own.
+    LimitShortens,
 }
 
 impl Stop {
@@ -343,7 +357,8 @@ mod tests {
                 "split",
                 "scaling",
                 "sessions",
-                "first-token"
+                "first-token",
+                "evaluate"
             ]
         );
         for t in TOURS {
