@@ -232,6 +232,10 @@ pub struct Outcome {
     /// For a replayed trace: what the import read, kept and skipped.
     #[serde(default)]
     pub import: Option<ImportReport>,
+    /// For a replayed trace: its own statistics at its own timing (§15:
+    /// its reuse before comparing rules on it).
+    #[serde(default)]
+    pub trace: Option<crate::workload::TraceStats>,
     /// One point per swept rate, lowest first.
     pub points: Vec<Point>,
     /// Each rule's capacity.
@@ -468,6 +472,7 @@ impl Lab for GoodputLab {
             config: config.clone(),
             source: TraceSource::Replayed,
             import: Some(report),
+            trace: Some(workload.stats()),
             points,
             capacities,
         })
@@ -538,6 +543,7 @@ fn generated(
         config: config.clone(),
         source: TraceSource::Generated,
         import: None,
+        trace: None,
         points,
         capacities,
     }

@@ -32,7 +32,7 @@ mod tests {
                     unit => format!("{text} {unit}"),
                 }
             }
-            (ControlKind::Radio(opts), _) => opts
+            (ControlKind::Radio(opts) | ControlKind::Select(opts), _) => opts
                 .iter()
                 .find(|o| o.name == spec.default)
                 .map_or_else(|| spec.default.clone(), |o| o.title.to_string()),

@@ -43,6 +43,9 @@ pub enum ControlKind {
     Check,
     /// One of several options.
     Radio(Vec<Opt>),
+    /// One of a long list of options (a parameter with more than six: a
+    /// list of every routing rule would fill a screen), as a drop-down.
+    Select(Vec<Opt>),
     /// A number field; changes apply when the field is left or Enter pressed.
     Number {
         /// Smallest value.
@@ -119,6 +122,7 @@ impl ControlSpec {
                 max: u64::MAX as f64,
             },
             Shape::Switch => ControlKind::Check,
+            Shape::Choice(opts) if opts.len() > 6 => ControlKind::Select(opts.clone()),
             Shape::Choice(opts) => ControlKind::Radio(opts.clone()),
             Shape::Text { .. } => ControlKind::Text,
         };
@@ -457,21 +461,21 @@ fn check_view(c: &ControlSpec, ctx: &Ctx, hidden: bool) -> AnyView {
     .into_any()
 }
 
-/// One of several options: a radio group, or a drop-down when the list
-/// would be long (more than six: a list of every routing rule would fill
-/// a screen) or, in a compact embed, more than four.
+/// One of several options: a radio group, or (compact, more than four) a
+/// drop-down, with the parameter's line under it when `hint`.
 fn choice_view(
     c: &ControlSpec,
     options: &[Opt],
     ctx: &Ctx,
     compact: bool,
     hidden: bool,
+    hint: bool,
 ) -> AnyView {
     let key = c.key;
-    if (compact && options.len() > 4) || options.len() > 6 {
+    if compact && options.len() > 4 {
         let (get, ctx) = (Arc::clone(&ctx.get), ctx.clone());
         let refusal = ctx.refusal(key);
-        let hint = (!compact && !c.hint.is_empty())
+        let hint = (hint && !c.hint.is_empty())
             .then(|| view! { <div class="slider-hint" id=hint_id(key)>{c.hint}</div> });
         let items = options
             .iter()
@@ -556,7 +560,8 @@ fn control_view(c: &ControlSpec, ctx: &Ctx, compact: bool, hidden: bool) -> AnyV
     match &c.kind {
         ControlKind::Range { .. } => range_view(c, ctx, hidden),
         ControlKind::Check => check_view(c, ctx, hidden),
-        ControlKind::Radio(options) => choice_view(c, options, ctx, compact, hidden),
+        ControlKind::Radio(options) => choice_view(c, options, ctx, compact, hidden, false),
+        ControlKind::Select(options) => choice_view(c, options, ctx, true, hidden, !compact),
         ControlKind::Number { .. } | ControlKind::Text => field_view(c, ctx, hidden),
         ControlKind::Button => {
             let (key, ctx) = (c.key, ctx.clone());

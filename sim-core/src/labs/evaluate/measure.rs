@@ -172,3 +172,25 @@ pub fn goodput(run: &Run, width: u64, slo: u32) -> Vec<f64> {
     }
     good.iter().map(|&g| f64::from(g) / width as f64).collect()
 }
+
+/// Per window of `width` ticks: requests per tick that arrived and reached
+/// the pool, and those of them answered within `slo` ticks.
+pub fn windows(run: &Run, width: u64, slo: u32) -> Vec<(f64, f64)> {
+    let n = run.setup.end.div_ceil(width) as usize;
+    let mut counts = alloc::vec![(0u32, 0u32); n];
+    for r in run
+        .recs
+        .iter()
+        .filter(|r| !r.mirror && r.fate == Fate::Served)
+    {
+        if let Some(c) = counts.get_mut((r.arrival / width) as usize) {
+            c.0 += 1;
+            c.1 += u32::from(r.ttft.is_some_and(|t| t <= u64::from(slo)));
+        }
+    }
+    let w = width as f64;
+    counts
+        .iter()
+        .map(|&(a, g)| (f64::from(a) / w, f64::from(g) / w))
+        .collect()
+}

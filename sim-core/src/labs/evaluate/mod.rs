@@ -12,7 +12,8 @@
 //! - **Warm-up**: the gap between the rules measured from a cold start,
 //!   after the warm-up, and over-warmed (a cache that never evicts).
 //! - **Open and closed loop**: the current rule's goodput as the load
-//!   rises, offered on schedule or by clients that wait for their answers.
+//!   rises, offered on schedule or by clients that wait for their answers,
+//!   and in one run whose rate ramps up linearly across the same loads.
 //! - **A semantic cache in front**, down for a window, with and without a
 //!   rate limit after the lookup.
 //!
@@ -131,6 +132,17 @@ pub struct LoadPoint {
     pub closed: Point,
 }
 
+/// One window of the linear ramp.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RampPoint {
+    /// The load at the window's middle, as a multiple of the lab's rate.
+    pub scale: f64,
+    /// Requests per tick that arrived in the window.
+    pub offered: f64,
+    /// Of them, per tick, those whose first token met the objective.
+    pub goodput: f64,
+}
+
 /// The semantic cache's outage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outage {
@@ -180,6 +192,9 @@ pub struct Outcome {
     pub warmth: Vec<WarmRow>,
     /// The load curves.
     pub loads: Vec<LoadPoint>,
+    /// One open-loop run whose rate rises linearly across the curves'
+    /// loads, window by window.
+    pub ramp: Vec<RampPoint>,
     /// The semantic cache's outage (None without a cache or an outage).
     pub outage: Option<Outage>,
 }
@@ -295,6 +310,7 @@ pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::
         designs,
         warmth,
         loads: loads(c, &plan, base, stop),
+        ramp: ramp(c, &plan, base),
         outage: outage(c, &plan, base),
         current,
         candidate,
@@ -383,6 +399,32 @@ fn loads(c: &Config, plan: &plan::Plan, base: Setup, stop: u64) -> Vec<LoadPoint
                 open: point(Loop::Open(scale)),
                 closed: point(Loop::Closed(clients)),
             }
+        })
+        .collect()
+}
+
+/// The current rule under a linear ramp over the curves' loads, from a
+/// fifth of the peak to the peak, read in windows.
+fn ramp(c: &Config, plan: &plan::Plan, base: Setup) -> Vec<RampPoint> {
+    let arrivals = Loop::Ramp {
+        from: c.peak / 5.0,
+        to: c.peak,
+    };
+    let s = Setup {
+        arrivals,
+        rules: [c.current, c.current],
+        from: 0,
+        ..base
+    };
+    let run = pool::run(c, plan, s);
+    let width = (s.end / 24).max(1);
+    measure::windows(&run, width, c.slo)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (offered, goodput))| RampPoint {
+            scale: arrivals.scale_at((i as f64 + 0.5) * width as f64, s.end),
+            offered,
+            goodput,
         })
         .collect()
 }
@@ -532,7 +574,7 @@ impl Lab for EvaluateLab {
             / t;
         let outage = 3.0 / (1.0 - hit_share(c.hits, c.threshold)).max(0.05);
         // Runs on each rule, in runs at the lab's rate over the whole window.
-        let current = 1.0 + designs + 2.0 + curve + outage;
+        let current = 1.0 + designs + 2.0 + curve + mean_load + outage;
         let candidate = 1.0 + designs + 2.0;
         let requests = c.rate * c.turns * t;
         let own = c.turns / 2.0 * f64::from(c.message + c.output);

@@ -27,6 +27,38 @@ pub enum Loop {
     /// `n` clients, each sending a turn only once the last one is answered
     /// (then pausing), conversation after conversation.
     Closed(u32),
+    /// Open loop with the rate rising linearly from `from` to `to` times
+    /// the lab's rate over the run (vLLM's `--ramp-up-strategy linear`).
+    Ramp {
+        /// The multiple at tick 0.
+        from: f64,
+        /// The multiple at the run's end.
+        to: f64,
+    },
+}
+
+impl Loop {
+    /// The multiple of the lab's rate at tick `t` of a run ending at `end`.
+    pub fn scale_at(self, t: f64, end: u64) -> f64 {
+        match self {
+            Loop::Open(scale) => scale,
+            Loop::Closed(_) => 1.0,
+            Loop::Ramp { from, to } => from + (to - from) * t / end.max(1) as f64,
+        }
+    }
+
+    /// When an open loop sends what comes at tick `s` at the lab's rate:
+    /// the tick where the arrivals a rising rate has sent so far reach
+    /// `s` (solving `from·t + (to − from)·t²/(2·end) = s`).
+    fn time_of(self, s: f64, end: u64) -> f64 {
+        match self {
+            Loop::Ramp { from, to } if to > from => {
+                let b = (to - from) / end.max(1) as f64;
+                (libm::sqrt(from * from + 2.0 * b * s) - from) / b
+            }
+            other => s / other.scale_at(0.0, end),
+        }
+    }
 }
 
 /// How requests are shared between the arms (arm 0 runs the current rule,
@@ -226,9 +258,9 @@ impl World<'_> {
     /// client's first conversation (closed loop).
     fn start(&mut self) {
         match self.s.arrivals {
-            Loop::Open(scale) => {
+            Loop::Open(_) | Loop::Ramp { .. } => {
                 for (c, &t) in self.plan.starts.iter().enumerate() {
-                    let at = (t / scale) as u64;
+                    let at = self.s.arrivals.time_of(t, self.s.end) as u64;
                     if at >= self.s.end {
                         break;
                     }
@@ -341,7 +373,8 @@ impl World<'_> {
             };
             self.push(copy, req, true);
         }
-        if let Loop::Open(scale) = self.s.arrivals {
+        if !matches!(self.s.arrivals, Loop::Closed(_)) {
+            let scale = self.s.arrivals.scale_at(now as f64, self.s.end);
             // The next turn follows after the answer's ideal length (a
             // decode step a token) and the user's pause, whatever the pool.
             let conv = &self.plan.convs[c as usize];

@@ -147,6 +147,22 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             100.0 * p.closed.within
         ));
     }
+    let knee = o.ramp.iter().find(|p| p.goodput < 0.95 * p.offered);
+    s.push_str(&match knee {
+        Some(p) => format!(
+            "linear ramp {:.2}x to {:.2}x: goodput first falls under 95% of the offered load at {:.2}x ({:.3} of {:.3} per tick)\n",
+            o.config.peak / 5.0,
+            o.config.peak,
+            p.scale,
+            p.goodput,
+            p.offered
+        ),
+        None => format!(
+            "linear ramp {:.2}x to {:.2}x: goodput keeps within 5% of the offered load throughout\n",
+            o.config.peak / 5.0,
+            o.config.peak
+        ),
+    });
     if let Some(u) = &o.outage {
         s.push_str(&format!(
             "\nsemantic cache: {:.0}% of requests answered, {:.1}% of them wrong; down ticks {}–{}\n",

@@ -390,7 +390,8 @@ pub static TOURS: &[Tour] = &[
                  measures {-2.4}: only {12} of {3,532} consecutive turns both reached the new rule, so little of the locality it creates is its own.",
             )
             .claims(Claim::CanaryUnderstates)
-            .shows("cards"),
+            .shows("table")
+            .also(&["cards"]),
             Stop::at(
                 "Canary whole conversations",
                 "lab=evaluate&design=session",

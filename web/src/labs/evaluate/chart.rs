@@ -51,6 +51,12 @@ pub fn loads(o: &Outcome) -> ChartSpec {
             line("offered, open loop", 7, &|p| p.open.offered),
             line("goodput, open loop", 0, &|p| p.open.goodput),
             line("goodput, closed loop", 2, &|p| p.closed.goodput),
+            Series {
+                label: Some("goodput, one linear ramp".to_string()),
+                color: replica_color(4),
+                mark: Mark::Line,
+                points: o.ramp.iter().map(|p| (p.scale, p.goodput)).collect(),
+            },
         ],
         marker_x: Some(1.0),
         marker_y: None,

@@ -180,7 +180,17 @@ fn summary(v: &View<'_, Lab>) -> String {
 pub static PAGE: Page<Lab> = Page {
     intro: header,
     inputs: "Sweep and workload",
-    imported: Some(|v| v.outcome.import.as_ref().map(|i| i.summary())),
+    imported: Some(|v| {
+        let o = v.outcome;
+        o.import.as_ref().map(|i| match &o.trace {
+            Some(t) => format!(
+                "{} {}",
+                i.summary(),
+                crate::labs::routing::trace_stats_text(t, true)
+            ),
+            None => i.summary(),
+        })
+    }),
     progress: "runs",
     cards: Some(cards),
     charts: &[

@@ -215,8 +215,33 @@ fn under_controls(v: &View<'_, Lab>) -> AnyView {
         </p>
         {preset}
         <p class="small" id="prompt-range">{range}</p>
+        {trace_stats(t, replayed)}
     }
     .into_any()
+}
+
+/// A workload's own statistics, as `lblab` prints them: how bursty its
+/// arrivals are, its prompt and output lengths, and the share of prompt
+/// tokens any prefix cache could have served (§15: read the reuse before
+/// comparing cache-aware rules on it).
+pub fn trace_stats(t: &sim_core::workload::TraceStats, replayed: bool) -> AnyView {
+    let text = trace_stats_text(t, replayed);
+    view! { <p class="small" id="trace-stats">{text}</p> }.into_any()
+}
+
+/// [`trace_stats`] as a sentence.
+pub fn trace_stats_text(t: &sim_core::workload::TraceStats, replayed: bool) -> String {
+    format!(
+        "{}: inter-arrival CV {}; prompts P50 {} and P99 {} tokens; outputs P50 {} and P99 {}; reuse bound {}% of prompt tokens (the most any prefix cache could serve, in {}-token blocks).",
+        if replayed { "The trace" } else { "The generated workload" },
+        fixed(t.interarrival_cv, 2),
+        thousands(t.prompt.p50.round() as u64),
+        thousands(t.prompt.p99.round() as u64),
+        thousands(t.output.p50.round() as u64),
+        thousands(t.output.p99.round() as u64),
+        fixed(t.reuse_bound * 100.0, 1),
+        t.block_tokens
+    )
 }
 
 /// The rule in focus: what it reads, and its six cards.
