@@ -133,6 +133,22 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             name, w.current.mean, w.candidate.mean, w.gap
         ));
     }
+    curves(o, &mut s);
+    if detail {
+        for d in &o.designs {
+            s.push_str(&format!(
+                "\n{}: {}\n",
+                d.design.title(),
+                verdict(d, o.truth, o.candidate.history_share)
+            ));
+        }
+    }
+    s
+}
+
+/// The load curves, the ramp's knee and the outage, for [`text`].
+fn curves(o: &Outcome, s: &mut String) {
+    let c = &o.config;
     s.push_str("\nload   clients  open: offered goodput within   closed: offered goodput within\n");
     for p in &o.loads {
         s.push_str(&format!(
@@ -179,16 +195,6 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             u.refused
         ));
     }
-    if detail {
-        for d in &o.designs {
-            s.push_str(&format!(
-                "\n{}: {}\n",
-                d.design.title(),
-                verdict(d, o.truth, o.candidate.history_share)
-            ));
-        }
-    }
-    s
 }
 
 /// One row per design and arm.
