@@ -164,6 +164,12 @@ pub struct Outage {
     pub below_limited: u64,
     /// Requests the limit refused.
     pub refused: u32,
+    /// TTFT P95 (ticks) of the requests that reached the pool while the
+    /// cache was down, without the limit (those still waiting when the
+    /// run stopped count as waiting until then).
+    pub p95_unlimited: f64,
+    /// The same with the limit (refused requests never reach the pool).
+    pub p95_limited: f64,
 }
 
 /// The experiments on one pool.
@@ -469,7 +475,15 @@ fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
             c.slo,
         )
     };
-    let unlimited = series(sem);
+    let unlimited_run = pool::run(
+        c,
+        plan,
+        Setup {
+            semantic: Some(sem),
+            ..s
+        },
+    );
+    let unlimited = measure::goodput(&unlimited_run, width, c.slo);
     let limited_run = pool::run(
         c,
         plan,
@@ -503,10 +517,31 @@ fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
             .count() as u64
             * width
     };
+    // TTFT of the requests that reached the pool while the cache was down.
+    let stop = s.end + s.end / 2 + 2000;
+    let p95 = |run: &pool::Run| {
+        measure::arm(
+            &pool::Run {
+                setup: Setup {
+                    from: down.0,
+                    end: down.1,
+                    ..run.setup
+                },
+                recs: run.recs.clone(),
+            },
+            0,
+            c.slo,
+            stop,
+            0,
+        )
+        .p95
+    };
     Some(Outage {
         hit,
         wrong,
         width,
+        p95_unlimited: p95(&unlimited_run),
+        p95_limited: p95(&limited_run),
         below_unlimited: below(&unlimited),
         below_limited: below(&limited),
         unlimited,

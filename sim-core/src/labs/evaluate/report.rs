@@ -194,6 +194,10 @@ fn curves(o: &Outcome, s: &mut String) {
             u.below_limited,
             u.refused
         ));
+        s.push_str(&format!(
+            "TTFT P95 of the requests reaching the pool during the outage: {:.0} ticks without the limit, {:.0} with it\n",
+            u.p95_unlimited, u.p95_limited
+        ));
     }
 }
 

@@ -145,10 +145,12 @@ pub fn outage(o: &Outcome) -> Option<ChartSpec> {
 pub fn outage_summary(o: &Outcome) -> String {
     o.outage.as_ref().map_or(String::new(), |u| {
         format!(
-            "Line chart of goodput over time. The cache answers {}% of requests until it goes down; without a limit goodput stays under 90% of what the pool delivers alone for {} ticks, with the limit for {}.",
+            "Line chart of goodput over time. The cache answers {}% of requests until it goes down; without a limit goodput stays under 90% of what the pool delivers alone for {} ticks, with the limit for {}; the requests that reach the pool while it is down wait {} ticks for a first token at P95 without the limit, {} with it.",
             fixed(100.0 * u.hit, 0),
             u.below_unlimited,
-            u.below_limited
+            u.below_limited,
+            fixed(u.p95_unlimited, 0),
+            fixed(u.p95_limited, 0)
         )
     })
 }

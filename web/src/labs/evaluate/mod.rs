@@ -223,7 +223,14 @@ pub static PAGE: Page<Lab> = Page {
         .help("The current rule on the whole pool at rising loads. The open loop sends requests on schedule whatever the pool does; the closed loop's clients (as many as Little's law needs to offer the same rate when nothing waits) send a turn only once the last is answered. Past the pool's capacity the open loop's queue grows and goodput collapses; the closed loop slows its own arrivals, so over a range of loads where the open loop has collapsed it still reports a goodput near capacity. Only once it has many more clients than the pool has batch slots does its own queue push first tokens past the objective. The fourth line is a single open-loop run whose rate climbs steadily across the same loads (vLLM's linear ramp-up), read window by window: it finds the knee in one run, a little later than the steady runs, because its queue has had less time to build."),
         Chart::<Lab>::new(
             "evaluate-outage",
-            |_| "A semantic cache goes down: goodput with and without a rate limit".into(),
+            |v| match &v.outcome.outage {
+                Some(u) => format!(
+                    "A semantic cache goes down: goodput with and without a rate limit (TTFT P95 while it is down: {} ticks without, {} with)",
+                    fixed(u.p95_unlimited, 0),
+                    fixed(u.p95_limited, 0)
+                ),
+                None => "A semantic cache goes down: goodput with and without a rate limit".into(),
+            },
             |v, _| chart::outage(v.outcome),
             |v| chart::outage_summary(v.outcome),
         )
