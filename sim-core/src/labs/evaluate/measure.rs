@@ -56,18 +56,36 @@ fn measured(r: &Rec, run: &Run) -> bool {
     (run.setup.from..run.setup.end).contains(&r.arrival)
 }
 
+/// [`arm`] over the requests arriving in `window` instead of the run's
+/// measured window (the outage's ticks, say).
+pub fn arm_over(run: &Run, window: core::ops::Range<u64>, slo: u32, stop: u64) -> Arm {
+    arm_in(run, 0, slo, stop, 0, window)
+}
+
 /// Arm `arm` of `run`, its first tokens judged against `slo` ticks, its
 /// prompts starting with `system` tokens of system prompt. Unanswered
 /// requests count as missing the objective and, in the percentiles, as
 /// waiting until the run stopped at `stop`.
 pub fn arm(run: &Run, arm: u8, slo: u32, stop: u64, system: u32) -> Arm {
+    arm_in(run, arm, slo, stop, system, run.setup.from..run.setup.end)
+}
+
+/// [`arm`] over the requests arriving in `window`.
+fn arm_in(
+    run: &Run,
+    arm: u8,
+    slo: u32,
+    stop: u64,
+    system: u32,
+    window: core::ops::Range<u64>,
+) -> Arm {
     let mut ttft: Vec<f64> = Vec::new();
     let (mut prompt, mut cached, mut unanswered, mut within) = (0u64, 0u64, 0u32, 0u32);
     let (mut own, mut own_cached) = (0u64, 0u64);
     for r in run
         .recs
         .iter()
-        .filter(|r| measured(r, run) && member(r, arm, run.setup.assign))
+        .filter(|r| window.contains(&r.arrival) && member(r, arm, run.setup.assign))
     {
         if r.fate != Fate::Served {
             continue;

@@ -519,23 +519,7 @@ fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
     };
     // TTFT of the requests that reached the pool while the cache was down.
     let stop = s.end + s.end / 2 + 2000;
-    let p95 = |run: &pool::Run| {
-        measure::arm(
-            &pool::Run {
-                setup: Setup {
-                    from: down.0,
-                    end: down.1,
-                    ..run.setup
-                },
-                recs: run.recs.clone(),
-            },
-            0,
-            c.slo,
-            stop,
-            0,
-        )
-        .p95
-    };
+    let p95 = |run: &pool::Run| measure::arm_over(run, down.0..down.1, c.slo, stop).p95;
     Some(Outage {
         hit,
         wrong,
