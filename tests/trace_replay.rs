@@ -120,3 +120,83 @@ fn the_full_mooncake_conversation_trace_replays_when_present() {
         assert!(r.cache_hit_share <= s.reuse_bound + 1e-12, "{:?}", r.rule);
     }
 }
+
+/// Every turn after a recovered conversation's first extends an earlier
+/// turn of it: that turn's last whole block is in the later prompt (the
+/// link `Workload::sessions` follows, checked here from the outside; a
+/// conversation may branch, as when a user edits a message). A request that
+/// extends no earlier one starts a conversation of its own.
+fn check_conversations(w: &Workload) -> (u32, f64) {
+    let s = w.sessions();
+    assert_eq!(s.of.len(), w.requests.len());
+    let mut links: Vec<Vec<u32>> = vec![Vec::new(); s.count as usize];
+    let mut turns = vec![0u32; s.count as usize];
+    for (i, (r, &c)) in w.requests.iter().zip(&s.of).enumerate() {
+        let c = c as usize;
+        if turns[c] > 0 {
+            assert!(
+                links[c].iter().any(|b| r.blocks.contains(b)),
+                "request {i} extends no earlier turn of conversation {c}"
+            );
+        }
+        turns[c] += 1;
+        let whole = (r.prompt_tokens / w.block_tokens) as usize;
+        if whole > 0 {
+            links[c].push(r.blocks[whole - 1]);
+        }
+        assert!(s.shared_blocks[i] as usize <= r.blocks.len());
+    }
+    assert!(turns
+        .iter()
+        .all(|&t| (1..=sim_core::workload::sessions::MAX_TURNS).contains(&t)));
+    (s.count, w.requests.len() as f64 / f64::from(s.count))
+}
+
+#[test]
+fn conversations_recovered_from_the_excerpt_extend_their_earlier_turns() {
+    let w = read(&excerpt("mooncake_conversation_first2000.jsonl"), 2000);
+    let (count, turns) = check_conversations(&w);
+    println!("excerpt: {count} conversations, {turns:.2} turns each");
+    // Every request starts with the same block, yet they are not one
+    // conversation; some do continue one.
+    assert_eq!(count, 1590);
+}
+
+#[test]
+fn conversations_recovered_from_the_full_trace_when_present() {
+    let Some(path) = full_trace("mooncake_conversation_trace.jsonl") else {
+        skipped("mooncake_conversation_trace.jsonl not found (set LBLAB_TRACES to its directory)");
+        return;
+    };
+    let w = read(&path, 200_000);
+    let (count, turns) = check_conversations(&w);
+    println!("full trace: {count} conversations, {turns:.2} turns each");
+    assert!(count > 1000 && count < 12_031, "{count}");
+}
+
+/// The page sizes the engines when a trace is loaded with each lab's own
+/// keys: every key must be one of the lab's parameters and every value in
+/// range (an unknown key would be dropped without a word).
+#[test]
+fn each_lab_that_replays_traces_sizes_its_engines_with_its_own_keys() {
+    let labs: Vec<_> = sim_core::labs::LABS
+        .iter()
+        .filter(|l| l.replays_traces)
+        .collect();
+    assert!(
+        labs.len() >= 3,
+        "routing, goodput and evaluate replay traces"
+    );
+    for lab in labs {
+        let keys: Vec<&str> = (lab.params)().iter().map(|p| p.key).collect();
+        for (k, _) in lab.trace_settings {
+            assert!(keys.contains(k), "{}: {k} is not a parameter", lab.info.id);
+        }
+        // The page applies them one at a time, refusing any that leaves the
+        // settings inconsistent, so every prefix must hold on its own.
+        for n in 1..=lab.trace_settings.len() {
+            (lab.canonical)(&lab.trace_settings[..n])
+                .unwrap_or_else(|e| panic!("{} after {n} settings: {e}", lab.info.id));
+        }
+    }
+}

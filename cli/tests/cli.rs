@@ -267,6 +267,48 @@ fn a_replayed_trace_prints_its_own_summary() {
     assert!(err.contains("unknown flag '--trace'"), "{err}");
 }
 
+/// The evaluate lab on a bundled trace: its conversations are recovered
+/// from the prefix chains, the report leads with the trace's own figures,
+/// and the whole report is a golden (`tests/golden/evaluate-trace.txt`).
+#[test]
+fn evaluate_replays_a_trace_with_its_statistics() {
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets/traces/mooncake_conversation_first2000.jsonl");
+    let trace = trace.to_string_lossy();
+    // The settings the page applies when a trace is loaded.
+    let mut args = vec!["evaluate", "--trace", &trace];
+    let flags: Vec<String> = sim_core::labs::evaluate::TRACE_SETTINGS
+        .iter()
+        .map(|(k, _)| format!("--{k}"))
+        .collect();
+    for ((_, v), flag) in sim_core::labs::evaluate::TRACE_SETTINGS.iter().zip(&flags) {
+        args.extend([flag.as_str(), v]);
+    }
+    let (code, out, err) = lblab(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("a replayed trace"), "{out}");
+    assert!(out.contains("trace: 2,000 requests"), "{out}");
+    assert!(
+        out.contains("reuse bound 28.9% of prompt blocks (512-token blocks)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("conversations recovered from its prefix chains"),
+        "{out}"
+    );
+    assert!(!out.contains("note: the trace's last request"), "{out}");
+    if let Some(changed) = golden("evaluate-trace", &out) {
+        panic!("output differs from its golden; review {changed}");
+    }
+    // A trace too short for the window says so.
+    let (code, out, err) = lblab(&[&args[..3], &["--warm", "7000", "--outage-at", "0"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("note: the trace's last request arrives at tick"),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_input_is_one_line_naming_the_flag_and_range() {
     let cases: &[(&[&str], &str)] = &[

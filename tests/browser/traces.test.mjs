@@ -97,6 +97,33 @@ test('a bundled excerpt loads in one click, and its link replays it', async () =
   await page.close();
 });
 
+// Issue 53: the evaluate lab replays a trace too, sized by its own settings,
+// and says what the trace holds (its reuse bound and the conversations found
+// in its prefix chains) beside what the import kept.
+const EVALUATE = ['--replicas', '8', '--slots', '16', '--prefill', '8192', '--cache', '262144', '--slo', '50', '--warm', '1000', '--measure', '5000', '--outage-at', '1200', '--outage-for', '800'];
+test('the evaluate lab replays a bundled excerpt and shows its statistics, as the CLI does', async () => {
+  const { page, problems } = await watchedPage(env.browser.context);
+  await page.goto(`${env.srv.base}?lab=evaluate`);
+  await settled(page);
+  const before = await runs(page);
+  await page.locator('#trace-mooncake-conversation').click();
+  await page.waitForFunction((n) => Number(document.documentElement.dataset.runs) > n, before);
+  await settled(page);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('trace'), 'mooncake-conversation');
+  assert.equal(url.searchParams.get('prefill'), '8192');
+  const status = await page.locator('#trace-status').textContent();
+  assert.match(status, /Mooncake JSONL: 2000 of 2000 rows kept/);
+  assert.match(status, /1,590 conversations, found by following its prefix chains/);
+  assert.match(status, /reuse bound 28\.9% of prompt tokens/);
+  const native = JSON.parse(lblab(['evaluate', '--trace', excerpt('mooncake_conversation_first2000.jsonl'), ...EVALUATE, '--json']));
+  const wasm = JSON.parse(await page.evaluate(() => window.wasmBindings.lblab_outcome_json()));
+  assert.deepStrictEqual(wasm, native);
+  assert.equal(wasm.replay.conversations, 1590);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 // Issue 47: the worker parses a loaded trace once per file; every change of
 // the settings after that replays the parsed rows (it used to parse the
 // file again on each one).

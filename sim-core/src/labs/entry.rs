@@ -97,6 +97,8 @@ pub struct LabEntry {
     pub params: fn() -> Vec<Spec>,
     /// Whether the lab replays traces.
     pub replays_traces: bool,
+    /// What the page sets when a trace is loaded ([`Lab::TRACE_SETTINGS`]).
+    pub trace_settings: &'static [(&'static str, &'static str)],
     /// Build the config from `(key, text)` pairs and read every parameter back
     /// as canonical text, in table order.
     pub canonical: fn(&Pairs<'_>) -> Result<Canonical, ParamError>,
@@ -118,6 +120,7 @@ impl LabEntry {
             },
             params: L::Config::specs,
             replays_traces: L::REPLAYS_TRACES,
+            trace_settings: L::TRACE_SETTINGS,
             canonical: canonical::<L>,
         }
     }

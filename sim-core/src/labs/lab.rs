@@ -276,6 +276,11 @@ pub trait Lab: 'static {
     const FOCUS: Option<Focus<Self::Item>> = None;
     /// Whether [`Lab::run`] replays traces (so the CLI offers `--trace`).
     const REPLAYS_TRACES: bool = false;
+    /// Settings the page applies when a reader loads a trace, so the
+    /// engines can hold its prompts (tens of thousands of tokens where the
+    /// labs' teaching defaults use hundreds): the Routing Lab's keys,
+    /// unless the lab names its own.
+    const TRACE_SETTINGS: &'static [(&'static str, &'static str)] = super::routing::TRACE_ENGINE;
     /// Whether [`Lab::join`] joins runs of parts of the items, so a caller
     /// with threads may run the parts at once ([`super::fork`]).
     const JOINS: bool = false;

@@ -10,6 +10,7 @@ pub mod azure;
 pub mod generator;
 pub mod mooncake;
 pub mod row;
+pub mod sessions;
 pub mod summary;
 pub mod trace;
 

@@ -66,7 +66,7 @@ fn inputs(state: State) -> impl IntoView {
         let summary = Signal::derive(move || state.with_snap(|s| page.imported(s)).flatten());
         let set: Setter = Arc::new(move |k: &str, v: &str| state.set(k, v));
         let locked = !state.allows("trace");
-        view! { <TracePanel trace=state.trace import=state.import set=set summary=summary refused=state.main.trace_refused locked=locked /> }
+        view! { <TracePanel trace=state.trace import=state.import set=set settings=entry.trace_settings summary=summary refused=state.main.trace_refused locked=locked /> }
     });
     let editor = page.editor().map(|legend| {
         let edits: Edits = Callback::new(move |e: Edit| {

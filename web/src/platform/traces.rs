@@ -135,10 +135,6 @@ impl TraceState {
     }
 }
 
-/// Engine settings applied when a reader loads a trace (sim-core owns them,
-/// so the CLI bench and the tests replay with the same engine).
-pub use sim_core::labs::routing::TRACE_ENGINE;
-
 /// Fetch bundled excerpt `b` into `state`.
 pub fn fetch(b: &'static Bundled, state: RwSignal<TraceState>) {
     state.set(TraceState::Loading(b.file.to_string()));

@@ -11,7 +11,7 @@ use sim_core::workload::trace::ImportOptions;
 use wasm_bindgen::JsCast;
 
 use super::{ControlSpec, Controls, Getter, Setter};
-use crate::platform::traces::{self, TraceState, BUNDLED, TRACE_ENGINE};
+use crate::platform::traces::{self, TraceState, BUNDLED};
 
 /// The controls of the import options.
 fn import_controls(import: RwSignal<ImportOptions>) -> (Vec<ControlSpec>, Getter, Setter) {
@@ -58,7 +58,8 @@ fn source_line(state: &TraceState, summary: Option<String>, refused: Option<Stri
                 .trim_start_matches("trace: ")
         )),
         TraceState::Loaded { name, bundled, .. } => {
-            let summary = summary.map(|s| format!("{s}. "));
+            // A summary may end in a sentence of its own (a trace's statistics).
+            let summary = summary.map(|s| format!("{}. ", s.trim_end_matches('.')));
             let unlinked = bundled.is_none().then(|| {
                 view! {
                     <span class="muted">
@@ -87,6 +88,8 @@ pub fn TracePanel(
     import: RwSignal<ImportOptions>,
     /// The lab's setter, to size the engines for real traces on load.
     set: Setter,
+    /// The settings that size them (the lab's `TRACE_SETTINGS`).
+    settings: &'static [(&'static str, &'static str)],
     /// What the last run's import read, kept and skipped.
     #[prop(into)]
     summary: Signal<Option<String>>,
@@ -102,7 +105,7 @@ pub fn TracePanel(
     let apply_engine = {
         let set = Arc::clone(&set);
         move || {
-            for (k, v) in TRACE_ENGINE {
+            for (k, v) in settings {
                 let _ = set(k, v);
             }
         }

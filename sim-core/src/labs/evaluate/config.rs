@@ -6,6 +6,27 @@ use crate::choice::Choice;
 use crate::params::{narrow, Configurable, Param, ParamError, Problem, Show};
 use crate::routing::RuleKind;
 
+/// What the page sets when a reader loads a trace: the Routing Lab's
+/// engine for traces (eight replicas of sixteen slots, 8,192 prompt tokens
+/// a prefill step, a 262,144-token prefix cache, a 50-tick objective), and
+/// a window short enough for the bundled Mooncake excerpt (2,000 requests
+/// over some 6,700 ticks at 100 ms a tick), and an outage early enough to
+/// see the pool recover before the excerpt, sent 2.3 times faster while
+/// the semantic cache absorbs 57% of it, runs out (near tick 2,900).
+pub const TRACE_SETTINGS: &[(&str, &str)] = &[
+    ("replicas", "8"),
+    ("slots", "16"),
+    ("prefill", "8192"),
+    ("cache", "262144"),
+    ("slo", "50"),
+    // The outage moves first: the page applies these one by one, and a
+    // shorter run must never end before the outage does.
+    ("outage-at", "1200"),
+    ("outage-for", "800"),
+    ("warm", "1000"),
+    ("measure", "5000"),
+];
+
 /// The evaluate lab's configuration; ranges are in [`Config::PARAMS`].
 /// Times are in ticks, one engine iteration each, as in the Routing Lab.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -59,26 +59,18 @@ fn measured(r: &Rec, run: &Run) -> bool {
 /// [`arm`] over the requests arriving in `window` instead of the run's
 /// measured window (the outage's ticks, say).
 pub fn arm_over(run: &Run, window: core::ops::Range<u64>, slo: u32, stop: u64) -> Arm {
-    arm_in(run, 0, slo, stop, 0, window)
+    arm_in(run, 0, slo, stop, window)
 }
 
-/// Arm `arm` of `run`, its first tokens judged against `slo` ticks, its
-/// prompts starting with `system` tokens of system prompt. Unanswered
+/// Arm `arm` of `run`, its first tokens judged against `slo` ticks. Unanswered
 /// requests count as missing the objective and, in the percentiles, as
 /// waiting until the run stopped at `stop`.
-pub fn arm(run: &Run, arm: u8, slo: u32, stop: u64, system: u32) -> Arm {
-    arm_in(run, arm, slo, stop, system, run.setup.from..run.setup.end)
+pub fn arm(run: &Run, arm: u8, slo: u32, stop: u64) -> Arm {
+    arm_in(run, arm, slo, stop, run.setup.from..run.setup.end)
 }
 
 /// [`arm`] over the requests arriving in `window`.
-fn arm_in(
-    run: &Run,
-    arm: u8,
-    slo: u32,
-    stop: u64,
-    system: u32,
-    window: core::ops::Range<u64>,
-) -> Arm {
+fn arm_in(run: &Run, arm: u8, slo: u32, stop: u64, window: core::ops::Range<u64>) -> Arm {
     let mut ttft: Vec<f64> = Vec::new();
     let (mut prompt, mut cached, mut unanswered, mut within) = (0u64, 0u64, 0u32, 0u32);
     let (mut own, mut own_cached) = (0u64, 0u64);
@@ -93,8 +85,8 @@ fn arm_in(
         prompt += u64::from(r.prompt);
         cached += u64::from(r.cached);
         if r.turn > 0 {
-            own += u64::from(r.prompt.saturating_sub(system));
-            own_cached += u64::from(r.cached.saturating_sub(system));
+            own += u64::from(r.prompt.saturating_sub(r.shared));
+            own_cached += u64::from(r.cached.saturating_sub(r.shared));
         }
         let t = match r.ttft {
             Some(t) => t,
@@ -128,8 +120,8 @@ fn arm_in(
 
 /// Consecutive turns of one conversation both measured: how many, in how
 /// many both went to the canary arm, and in how many of those the second
-/// found more than the `system` prompt cached (its history).
-pub fn pairs(run: &Run, system: u32) -> (u32, u32, u32) {
+/// found more than its shared prefix cached (its history).
+pub fn pairs(run: &Run) -> (u32, u32, u32) {
     let convs = run
         .recs
         .iter()
@@ -153,7 +145,7 @@ pub fn pairs(run: &Run, system: u32) -> (u32, u32, u32) {
             if turn + 1 == r.turn && measured(r, run) {
                 pairs += 1;
                 both += u32::from(was && canary);
-                kept += u32::from(was && canary && history_hit(run, r, system));
+                kept += u32::from(was && canary && history_hit(run, r));
             }
         }
         last[c] = Some((r.turn, canary));
@@ -162,11 +154,11 @@ pub fn pairs(run: &Run, system: u32) -> (u32, u32, u32) {
 }
 
 /// Whether `r`'s canary copy (its shadow's, in a shadow run) found more
-/// than the system prompt cached.
-fn history_hit(run: &Run, r: &Rec, system: u32) -> bool {
+/// than its shared prefix (the system prompt) cached.
+fn history_hit(run: &Run, r: &Rec) -> bool {
     match r.copy {
-        Some(i) => run.recs[i as usize].cached > system,
-        None => run.setup.assign != Assign::Shadow && r.cached > system,
+        Some(i) => run.recs[i as usize].cached > r.shared,
+        None => run.setup.assign != Assign::Shadow && r.cached > r.shared,
     }
 }
 

@@ -25,10 +25,12 @@ mod config;
 mod measure;
 mod plan;
 mod pool;
+mod replay;
 mod report;
 
-pub use config::Config;
+pub use config::{Config, TRACE_SETTINGS};
 pub use measure::Arm;
+pub use replay::Replay;
 pub use report::verdict;
 
 use alloc::string::String;
@@ -79,6 +81,9 @@ pub struct DesignRun {
     /// sign at 95% confidence and 80% power; `None` when it measures the
     /// wrong sign (no number of requests helps).
     pub needed: Option<u64>,
+    /// What it measured in plain words ([`verdict`]), written by the run
+    /// so the page shows it without the code that words it.
+    pub verdict: String,
 }
 
 /// The warm-up modes.
@@ -181,6 +186,9 @@ pub struct Outcome {
         deserialize_with = "crate::labs::json_or_default"
     )]
     pub config: Config,
+    /// A replayed trace: what was read and what it holds (None: the lab's
+    /// own conversations).
+    pub replay: Option<replay::Replay>,
     /// The current rule alone on the whole pool, warmed.
     pub current: Arm,
     /// The new rule alone on the whole pool, warmed.
@@ -237,10 +245,19 @@ fn conversations(c: &Config) -> usize {
 pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::ParamError> {
     config.validate()?;
     let plan = plan::Plan::new(config, conversations(config));
-    let c = config;
+    Ok(experiments(config, &plan, items, None))
+}
+
+/// Every experiment of `items` (all designs when empty) on `plan`'s
+/// conversations; `replay` says where they came from when a trace.
+fn experiments(
+    c: &Config,
+    plan: &plan::Plan,
+    items: &[Design],
+    replay: Option<replay::Replay>,
+) -> Outcome {
     let end = u64::from(c.warm + c.measure);
     let stop = end + end / 2 + 2000;
-    let sys = plan::system_tokens(c);
     let base = Setup {
         arrivals: Loop::Open(1.0),
         assign: Assign::Whole,
@@ -254,13 +271,13 @@ pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::
     let whole = |rule, s: Setup| {
         let r = pool::run(
             c,
-            &plan,
+            plan,
             Setup {
                 rules: [rule, rule],
                 ..s
             },
         );
-        measure::arm(&r, 0, c.slo, stop, sys)
+        measure::arm(&r, 0, c.slo, stop)
     };
     let current = whole(c.current, base);
     let candidate = whole(c.candidate, base);
@@ -272,7 +289,11 @@ pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::
     };
     let designs = items
         .iter()
-        .map(|&d| design(c, &plan, base, d, truth, stop))
+        .map(|&d| {
+            let mut run = design(c, plan, base, d, truth, stop);
+            run.verdict = verdict(&run, truth, candidate.history_share);
+            run
+        })
         .collect();
     let mut warmth = Vec::new();
     for w in [Warmth::Cold, Warmth::Warm, Warmth::Over] {
@@ -303,8 +324,9 @@ pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::
             candidate: cand,
         });
     }
-    Ok(Outcome {
+    Outcome {
         config: c.clone(),
+        replay,
         truth,
         pair_odds: {
             let (k, n) = (
@@ -315,12 +337,12 @@ pub fn run(config: &Config, items: &[Design]) -> Result<Outcome, crate::params::
         },
         designs,
         warmth,
-        loads: loads(c, &plan, base, stop),
-        ramp: ramp(c, &plan, base),
-        outage: outage(c, &plan, base),
+        loads: loads(c, plan, base, stop),
+        ramp: ramp(c, plan, base),
+        outage: outage(c, plan, base),
         current,
         candidate,
-    })
+    }
 }
 
 /// One design's experiment, judged against `truth`.
@@ -339,10 +361,9 @@ fn design(
         Design::Shadow => Assign::Shadow,
     };
     let run = pool::run(c, plan, Setup { assign, ..base });
-    let sys = plan::system_tokens(c);
-    let control = measure::arm(&run, 0, c.slo, stop, sys);
-    let canary = measure::arm(&run, 1, c.slo, stop, sys);
-    let (pairs, both, kept) = measure::pairs(&run, sys);
+    let control = measure::arm(&run, 0, c.slo, stop);
+    let canary = measure::arm(&run, 1, c.slo, stop);
+    let (pairs, both, kept) = measure::pairs(&run);
     let measured = canary.mean - control.mean;
     // Two-sample z-test on the means (two-sided 5%, power 80%): requests
     // per arm n = 2 (1.96 + 0.84)² σ² / δ², then in all by the arm's share.
@@ -366,6 +387,7 @@ fn design(
         both,
         kept,
         needed,
+        verdict: String::new(),
     }
 }
 
@@ -378,20 +400,25 @@ fn loads(c: &Config, plan: &plan::Plan, base: Setup, stop: u64) -> Vec<LoadPoint
         ..base
     };
     // A turn's length with nothing waiting: its prefill and its answer.
-    let turn = f64::from(c.system_tokens + c.message * 2) / f64::from(c.prefill)
-        + f64::from(c.output)
-        + 2.0;
-    let per_turn = c.rate * c.turns;
+    let (turn, per_turn, think) = (plan.turn_ticks, plan.per_tick, plan.think);
     let lo = c.peak / 5.0;
     (0..c.points)
         .map(|i| {
             let scale = lo + (c.peak - lo) * f64::from(i) / f64::from(c.points - 1).max(1.0);
             // Little's law: clients = rate × (time in the pool + pause).
-            let clients = libm::ceil(per_turn * scale * (turn + c.think)).max(1.0) as u32;
-            let point = |arrivals| {
-                let run = pool::run(c, plan, Setup { arrivals, ..base });
-                let a = measure::arm(&run, 0, c.slo, stop, plan::system_tokens(c));
-                let span = (end - base.from) as f64;
+            let clients = libm::ceil(per_turn * scale * (turn + think)).max(1.0) as u32;
+            let point = |arrivals, end: u64| {
+                let run = pool::run(
+                    c,
+                    plan,
+                    Setup {
+                        arrivals,
+                        end,
+                        ..base
+                    },
+                );
+                let a = measure::arm(&run, 0, c.slo, stop);
+                let span = end.saturating_sub(base.from).max(1) as f64;
                 Point {
                     offered: f64::from(a.requests) / span,
                     goodput: a.within * f64::from(a.requests) / span,
@@ -402,8 +429,8 @@ fn loads(c: &Config, plan: &plan::Plan, base: Setup, stop: u64) -> Vec<LoadPoint
             LoadPoint {
                 scale,
                 clients,
-                open: point(Loop::Open(scale)),
-                closed: point(Loop::Closed(clients)),
+                open: point(Loop::Open(scale), plan.end_at(scale, end)),
+                closed: point(Loop::Closed(clients), end),
             }
         })
         .collect()
@@ -443,7 +470,7 @@ fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
     let (hit, wrong) = (hit_share(c.hits, c.threshold), wrong_share(c.threshold));
     // Arrivals scaled so that, with the cache up, the pool sees the lab's rate.
     let scale = 1.0 / (1.0 - hit).max(0.05);
-    let limit = c.limit * c.rate * c.turns;
+    let limit = c.limit * plan.per_tick;
     let down = (
         u64::from(c.outage_at),
         u64::from(c.outage_at + c.outage_for),
@@ -458,6 +485,7 @@ fn outage(c: &Config, plan: &plan::Plan, base: Setup) -> Option<Outage> {
         arrivals: Loop::Open(scale),
         rules: [c.current, c.current],
         from: 0,
+        end: plan.end_at(scale, base.end),
         ..base
     };
     let width = 250;
@@ -553,10 +581,65 @@ fn rule_block_ns(rule: crate::routing::RuleKind, replicas: f64) -> f64 {
 /// The evaluate lab in the lab registry.
 pub struct EvaluateLab;
 
+/// What a run's requests look like to the work estimate.
+struct Shape {
+    /// Turns per tick offered at the lab's rate.
+    per_tick: f64,
+    /// Mean prompt blocks per request.
+    blocks: f64,
+    /// Tokens per block.
+    block_tokens: u32,
+}
+
+/// The work of every experiment on `designs` designs over requests of
+/// `shape`.
+fn estimate(c: &Config, designs: usize, shape: &Shape) -> Work {
+    let t = f64::from(c.warm + c.measure);
+    let designs = designs as f64;
+    let mean_load = 0.6 * c.peak;
+    let curve =
+        f64::from(c.points) * 2.0 * mean_load * (f64::from(c.warm) + f64::from(c.measure) / 2.0)
+            / t;
+    let outage = 3.0 / (1.0 - hit_share(c.hits, c.threshold)).max(0.05);
+    // Runs on each rule, in runs at the lab's rate over the whole window.
+    let current = 1.0 + designs + 2.0 + curve + mean_load + outage;
+    let candidate = 1.0 + designs + 2.0;
+    let requests = shape.per_tick * t;
+    let blocks = shape.blocks + 1.0;
+    let replicas = f64::from(c.replicas);
+    // The engines' caches: past a few hundred thousand blocks in all
+    // the lookups miss the processor's caches (as the Routing Lab's
+    // estimate finds).
+    let resident = f64::from(c.cache) / f64::from(shape.block_tokens) * replicas;
+    let per_block = |rule| 14.0 * (1.0 + resident / 200_000.0) + rule_block_ns(rule, replicas);
+    let routed =
+        requests * blocks * (current * per_block(c.current) + candidate * per_block(c.candidate));
+    let ticks = 1.6 * t * (current + candidate);
+    let ns = routed + ticks * replicas * (8.0 + f64::from(c.slots));
+    Work {
+        ns,
+        drivers: &[
+            "measure",
+            "warm",
+            "rate",
+            "system-tokens",
+            "turns",
+            "points",
+            "replicas",
+        ],
+        what: alloc::format!(
+            "about {} runs of the pool × {} ticks",
+            (current + candidate) as u32,
+            crate::params::thousands(t as u64)
+        ),
+    }
+}
 impl Lab for EvaluateLab {
     type Config = Config;
     type Outcome = Outcome;
     type Item = Design;
+    const REPLAYS_TRACES: bool = true;
+    const TRACE_SETTINGS: &'static [(&'static str, &'static str)] = config::TRACE_SETTINGS;
     const INFO: LabInfo = LabInfo {
         id: "evaluate",
         title: "Evaluating a routing change",
@@ -583,53 +666,20 @@ impl Lab for EvaluateLab {
     /// reads every replica's cache ([`rule_block_ns`]) pays per replica.
     fn work(config: &Config, input: &Input<'_, Design>) -> Work {
         let c = config;
-        let t = f64::from(c.warm + c.measure);
-        let designs = input.items().len() as f64;
-        let mean_load = 0.6 * c.peak;
-        let curve = f64::from(c.points)
-            * 2.0
-            * mean_load
-            * (f64::from(c.warm) + f64::from(c.measure) / 2.0)
-            / t;
-        let outage = 3.0 / (1.0 - hit_share(c.hits, c.threshold)).max(0.05);
-        // Runs on each rule, in runs at the lab's rate over the whole window.
-        let current = 1.0 + designs + 2.0 + curve + mean_load + outage;
-        let candidate = 1.0 + designs + 2.0;
-        let requests = c.rate * c.turns * t;
         let own = c.turns / 2.0 * f64::from(c.message + c.output);
-        let blocks = libm::ceil((f64::from(c.system_tokens) + own) / f64::from(plan::BLOCK)) + 1.0;
-        let replicas = f64::from(c.replicas);
-        // The engines' caches: past a few hundred thousand blocks in all
-        // the lookups miss the processor's caches (as the Routing Lab's
-        // estimate finds).
-        let resident = f64::from(c.cache) / f64::from(plan::BLOCK) * replicas;
-        let per_block = |rule| 14.0 * (1.0 + resident / 200_000.0) + rule_block_ns(rule, replicas);
-        let routed = requests
-            * blocks
-            * (current * per_block(c.current) + candidate * per_block(c.candidate));
-        let ticks = 1.6 * t * (current + candidate);
-        let ns = routed + ticks * replicas * (8.0 + f64::from(c.slots));
-        Work {
-            ns,
-            drivers: &[
-                "measure",
-                "warm",
-                "rate",
-                "system-tokens",
-                "turns",
-                "points",
-                "replicas",
-            ],
-            what: alloc::format!(
-                "about {} runs of the pool × {} ticks",
-                (current + candidate) as u32,
-                crate::params::thousands(t as u64)
-            ),
-        }
+        let shape = Shape {
+            per_tick: c.rate * c.turns,
+            blocks: libm::ceil((f64::from(c.system_tokens) + own) / f64::from(plan::BLOCK)),
+            block_tokens: plan::BLOCK,
+        };
+        estimate(c, input.items().len(), &shape)
     }
 
     fn run(config: &Config, input: &Input<'_, Design>) -> Result<Outcome, RunError> {
-        Ok(run(config, &input.items())?)
+        match &input.trace {
+            Some(t) => replay::run(config, t, &input.items()),
+            None => Ok(run(config, &input.items())?),
+        }
     }
 
     fn report(outcome: &Outcome, detail: bool) -> String {

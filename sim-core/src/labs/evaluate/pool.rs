@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use core::cmp::Reverse;
 use core::ops::Range;
 
-use super::plan::{Plan, BLOCK};
+use super::plan::Plan;
 use super::Config;
 use crate::engine::{EngineEvent, EngineSpec, Replica};
 use crate::rng::{keyed_unit, stream, Rng};
@@ -145,6 +145,8 @@ pub struct Rec {
     pub prompt: u32,
     /// Prompt tokens found cached.
     pub cached: u32,
+    /// Leading prompt tokens other conversations share (a system prompt).
+    pub shared: u32,
     /// Ticks to the first token, once it came.
     pub ttft: Option<u64>,
     /// A shadow run's original: the index of its copy.
@@ -159,11 +161,12 @@ pub struct Run {
     pub setup: Setup,
 }
 
-/// The engine every replica runs, from the lab's settings.
-fn engine(config: &Config, cache: u32) -> EngineSpec {
+/// The engine every replica runs, from the lab's settings and the plan's
+/// KV memory.
+fn engine(config: &Config, plan: &Plan, cache: u32) -> EngineSpec {
     EngineSpec {
         slots: config.slots,
-        kv_blocks: 4096,
+        kv_blocks: plan.kv_blocks,
         kv_block_tokens: 16,
         prefill_budget: config.prefill,
         cache_tokens: cache,
@@ -226,12 +229,12 @@ pub fn run(config: &Config, plan: &Plan, setup: Setup) -> Run {
         plan,
         s: setup,
         w: Workload {
-            block_tokens: BLOCK,
+            block_tokens: plan.block_tokens,
             requests: Vec::new(),
         },
         recs: Vec::new(),
         replicas: (0..total)
-            .map(|_| Replica::new(engine(config, setup.cache), BLOCK))
+            .map(|_| Replica::new(engine(config, plan, setup.cache), plan.block_tokens))
             .collect(),
         arms,
         routers: [
@@ -328,6 +331,7 @@ impl World<'_> {
             fate: Fate::Served,
             prompt: req.prompt_tokens,
             cached: 0,
+            shared: self.plan.shared(c, k),
             ttft: None,
             copy: None,
         };
@@ -403,7 +407,7 @@ impl World<'_> {
         let ctx = RouteContext {
             now: Tick(rec.arrival),
             request: &self.w.requests[index as usize],
-            block_tokens: BLOCK,
+            block_tokens: self.plan.block_tokens,
             kv_block_tokens: 16,
             replicas: &self.replicas[range.clone()],
         };

@@ -67,17 +67,47 @@ pub fn verdict(d: &DesignRun, truth: f64, whole_history: f64) -> String {
     s
 }
 
+/// A replayed trace: what the import kept, its own statistics (as the
+/// Routing Lab prints them), and the conversations found in it.
+fn replay(r: &super::Replay) -> String {
+    let t = &r.stats;
+    format!(
+        "{}\ntrace: {} requests, {:.3} per tick, inter-arrival CV {:.2}; prompts p50 {:.0} / p99 {:.0} tokens, outputs p50 {:.0} / p99 {:.0}; reuse bound {:.1}% of prompt blocks ({}-token blocks); {} conversations recovered from its prefix chains ({:.2} turns each)\n",
+        r.import.summary(),
+        thousands(t.requests.into()),
+        t.rate,
+        t.interarrival_cv,
+        t.prompt.p50,
+        t.prompt.p99,
+        t.output.p50,
+        t.output.p99,
+        100.0 * t.reuse_bound,
+        t.block_tokens,
+        thousands(r.conversations.into()),
+        f64::from(t.requests) / f64::from(r.conversations.max(1))
+    )
+}
+
 /// The report `lblab evaluate` prints.
 pub fn text(o: &Outcome, detail: bool) -> String {
     let c = &o.config;
+    let traffic = match &o.replay {
+        Some(_) => String::from("a replayed trace"),
+        None => format!("{:.3} conversations per tick", c.rate),
+    };
     let mut s = format!(
-        "Evaluating {} against {} (current) on {} replicas, {:.3} conversations per tick, canary {:.0}%\n",
+        "Evaluating {} against {} (current) on {} replicas, {traffic}, canary {:.0}%\n",
         c.candidate.title(),
         c.current.title(),
         c.replicas,
-        c.rate,
         100.0 * c.canary
     );
+    if let Some(r) = &o.replay {
+        s.push_str(&replay(r));
+        if let Some(short) = &r.shortfall {
+            s.push_str(&format!("note: {short}\n"));
+        }
+    }
     s.push_str(&format!(
         "truth (whole pool, warmed): current mean TTFT {:.1}, new {:.1} ticks: effect {} ticks; cache {:.1}% against {:.1}%, history {:.1}% against {:.1}%\n",
         o.current.mean,
@@ -136,11 +166,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     curves(o, &mut s);
     if detail {
         for d in &o.designs {
-            s.push_str(&format!(
-                "\n{}: {}\n",
-                d.design.title(),
-                verdict(d, o.truth, o.candidate.history_share)
-            ));
+            s.push_str(&format!("\n{}: {}\n", d.design.title(), d.verdict));
         }
     }
     s

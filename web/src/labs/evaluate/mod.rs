@@ -7,7 +7,7 @@
 pub mod chart;
 
 use sim_core::choice::Choice;
-use sim_core::labs::evaluate::{verdict, DesignRun, EvaluateLab as Lab, Warmth};
+use sim_core::labs::evaluate::{DesignRun, EvaluateLab as Lab, Warmth};
 
 use leptos::prelude::*;
 
@@ -36,7 +36,7 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
     };
     let o = v.outcome;
     let needed = d.needed.map_or("never".to_string(), thousands);
-    let words = verdict(d, o.truth, o.candidate.history_share);
+    let words = d.verdict.clone();
     view! {
         <h2>{format!("Design: {}", d.design.title())}</h2>
         <div class="cards">
@@ -212,6 +212,14 @@ fn warmth(v: &View<'_, Lab>, _: Pick) -> AnyView {
 pub static PAGE: Page<Lab> = Page {
     intro: || Html::trusted(HEADER_HTML),
     inputs: "Experiment, traffic and cache",
+    imported: Some(|v| {
+        let r = v.outcome.replay.as_ref()?;
+        Some(format!(
+            "{} {}",
+            r.words,
+            crate::labs::routing::trace_stats_text(&r.stats, true)
+        ))
+    }),
     cards: Some(cards),
     charts: &[
         Chart::<Lab>::new(
@@ -220,7 +228,7 @@ pub static PAGE: Page<Lab> = Page {
             |v, _| Some(chart::loads(v.outcome)),
             |v| chart::loads_summary(v.outcome),
         )
-        .help("The current rule on the whole pool at rising loads. The open loop sends requests on schedule whatever the pool does; the closed loop's clients (as many as Little's law needs to offer the same rate when nothing waits) send a turn only once the last is answered. Past the pool's capacity the open loop's queue grows and goodput collapses; the closed loop slows its own arrivals, so over a range of loads where the open loop has collapsed it still reports a goodput near capacity. Only once it has many more clients than the pool has batch slots does its own queue push first tokens past the objective. The fourth line is a single open-loop run whose rate climbs steadily across the same loads (vLLM's linear ramp-up), read window by window: it finds the knee in one run, a little later than the steady runs, because its queue has had less time to build."),
+        .help("The current rule on the whole pool at rising loads. The open loop sends on schedule whatever the pool does; the closed loop's clients (as many as Little's law needs for the same rate) send a turn only once the last is answered. Past capacity the open loop's queue grows and goodput collapses, while the closed loop slows its own arrivals and still reports goodput near capacity, until it has far more clients than batch slots. The fourth line is one open-loop run whose rate climbs across the same loads (vLLM's linear ramp-up): it finds the knee in one run, a little late, as its queue has had less time to build."),
         Chart::<Lab>::new(
             "evaluate-outage",
             |v| match &v.outcome.outage {
