@@ -731,6 +731,10 @@ impl crate::routing::ReplicaState for Replica {
         self.backlog
     }
 
+    fn kv_capacity(&self) -> Option<u32> {
+        Some(self.spec.kv_blocks)
+    }
+
     fn weight(&self) -> f64 {
         self.speed
     }

@@ -17,6 +17,7 @@
 //! web page list rules from: a new rule is one file here plus one line there.
 
 mod chooser;
+pub mod llmd;
 mod reason;
 #[macro_use]
 mod registry;
@@ -84,6 +85,11 @@ pub trait ReplicaState {
     }
     /// Tokens in flight as an external load monitor reports them, if one does.
     fn token_load(&self) -> Option<u64> {
+        None
+    }
+    /// KV blocks the replica holds in all, if it reports its size (vLLM's
+    /// block count: what llm-d reads to turn use into a share).
+    fn kv_capacity(&self) -> Option<u32> {
         None
     }
     /// Capacity relative to a standard replica (a 2× faster one is 2).

@@ -94,6 +94,13 @@ pub enum Reason {
         /// Its active requests at the pick.
         active: u32,
     },
+    /// The highest weighted sum of scorers' scores (llm-d's picker).
+    HighestScore {
+        /// The sum, in thousandths.
+        score_milli: u32,
+        /// Its prefix scorer's share of the prompt, in thousandths.
+        prefix_permille: u32,
+    },
     /// No replica held enough of the prompt: fall back to the least loaded.
     LowMatch {
         /// Best match anywhere, in thousandths of the prompt.
@@ -121,6 +128,7 @@ impl Reason {
             Reason::LowestCost { .. } => "lowest-cost",
             Reason::EarliestDeadline { .. } => "earliest-deadline",
             Reason::LowMatch { .. } => "low-match",
+            Reason::HighestScore { .. } => "highest-score",
         }
     }
 
@@ -188,6 +196,16 @@ impl Reason {
                 "earliest deadline in the weighted schedule (weight {}.{:03} with {active} active)",
                 weight_permille / 1000,
                 weight_permille % 1000
+            ),
+            Reason::HighestScore {
+                score_milli,
+                prefix_permille,
+            } => format!(
+                "highest weighted score ({}.{:03}), with {}.{}% of the prompt sent there before",
+                score_milli / 1000,
+                score_milli % 1000,
+                prefix_permille / 10,
+                prefix_permille % 10
             ),
             Reason::LowMatch {
                 match_permille,

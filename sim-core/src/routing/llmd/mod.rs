@@ -1,0 +1,158 @@
+//! llm-d's endpoint picker (EPP) as a pipeline, pinned to
+//! llm-d-inference-scheduler v0.8.0 (`05c91f0d`), where the EPP now lives
+//! (gateway-api-inference-extension removed it after `1748e829`, whose
+//! scorers behave the same).
+//!
+//! A scheduling profile runs its filters, then its scorers. Each scorer
+//! gives every remaining endpoint a score, clamped to [0, 1] and multiplied
+//! by the scorer's weight; the weighted scores are summed, not averaged
+//! (`pkg/epp/scheduling/scheduler_profile.go`). The max-score picker takes
+//! the highest sum, ties uniformly at random (it shuffles, then sorts
+//! stably). With no configuration llm-d runs no filters and three scorers:
+//! queue (weight 2), KV-cache utilisation (2) and the approximate prefix
+//! cache (3) (`pkg/epp/config/loader/defaults.go`, the Helm chart and the
+//! inference-scheduling guide agree).
+//!
+//! One file per scorer, each with upstream's formula and its unit tests'
+//! vectors in `tests/llmd_conformance.rs`. The pipeline here reads a
+//! replica's waiting queue, its KV use and its capacity, and keeps the
+//! approximate scorer's index; the LoRA and precise-prefix scorers need
+//! adapter residency and reported cache tiers, which the engine does not
+//! model yet, so they are formulas only for now.
+
+pub mod active_request;
+pub mod kv_utilization;
+pub mod load_aware;
+pub mod lora_affinity;
+pub mod precise_prefix;
+pub mod prefix;
+pub mod queue;
+
+use alloc::vec::Vec;
+
+use super::{Chooser, Decision, OrdF64, Reason, ReplicaState, RouteContext, Router};
+
+/// The weights of the default profile's scorers (0 leaves one out).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LlmdWeights {
+    /// `queue-scorer`.
+    pub queue: f64,
+    /// `kv-cache-utilization-scorer`.
+    pub kv_cache: f64,
+    /// `prefix-cache-scorer` (approximate).
+    pub prefix: f64,
+    /// `load-aware-scorer` (not in the default profile).
+    pub load_aware: f64,
+}
+
+impl Default for LlmdWeights {
+    fn default() -> Self {
+        LlmdWeights {
+            queue: 2.0,
+            kv_cache: 2.0,
+            prefix: 3.0,
+            load_aware: 0.0,
+        }
+    }
+}
+
+/// The weighted sum per endpoint: each `(weight, scores)` pair's scores
+/// clamped to [0, 1], times the weight, added up (upstream's
+/// `enforceScoreRange` and profile loop).
+pub fn weighted_sum(n: usize, scorers: &[(f64, &[f64])]) -> Vec<f64> {
+    let mut total = alloc::vec![0.0; n];
+    for (w, scores) in scorers {
+        for (t, s) in total.iter_mut().zip(scores.iter()) {
+            *t += s.clamp(0.0, 1.0) * w;
+        }
+    }
+    total
+}
+
+/// The max-score picker: the endpoint with the highest total, ties broken
+/// uniformly at random by `choose`.
+pub fn pick(total: &[f64], choose: &mut Chooser<'_>) -> Option<usize> {
+    choose
+        .argmin(total.iter().map(|&t| OrdF64(-t)).enumerate())
+        .map(|(i, _)| i)
+}
+
+/// llm-d's default profile over a pool of replicas.
+#[derive(Clone, Debug, Default)]
+pub struct Llmd {
+    weights: LlmdWeights,
+    index: prefix::Index,
+}
+
+impl Llmd {
+    /// A picker with `weights`.
+    pub fn new(weights: LlmdWeights) -> Llmd {
+        Llmd {
+            weights,
+            index: prefix::Index::new(),
+        }
+    }
+}
+
+impl Router for Llmd {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
+        let n = ctx.replicas.len();
+        if n == 0 {
+            return None;
+        }
+        let waiting: Vec<u32> = ctx.replicas.iter().map(ReplicaState::waiting).collect();
+        // A replica that does not report its KV size reads as empty.
+        let usage: Vec<f64> = ctx
+            .replicas
+            .iter()
+            .map(|r| {
+                r.kv_capacity()
+                    .filter(|&c| c > 0)
+                    .map_or(0.0, |c| f64::from(r.kv_used()) / f64::from(c))
+            })
+            .collect();
+        // The index holds as many prompt blocks as the replica's KV cache
+        // holds tokens (upstream sizes it in vLLM's own blocks).
+        let (bt, kt) = (ctx.block_tokens.max(1), ctx.kv_block_tokens.max(1));
+        self.index.ensure(n, |i| {
+            ctx.replicas[i]
+                .kv_capacity()
+                .map_or(prefix::DEFAULT_CAPACITY, |c| {
+                    (u64::from(c) * u64::from(kt) / u64::from(bt)) as usize
+                })
+        });
+        let hashes = prefix::Index::hashes(&ctx.request.blocks);
+        let matched = self.index.matches(hashes, n);
+        let prefix: Vec<f64> = matched
+            .iter()
+            .map(|&m| prefix::score(m, hashes.len()))
+            .collect();
+        let load: Vec<f64> = waiting
+            .iter()
+            .map(|&q| load_aware::score(q, load_aware::THRESHOLD))
+            .collect();
+        let w = self.weights;
+        let total = weighted_sum(
+            n,
+            &[
+                (w.queue, &queue::scores(&waiting)),
+                (w.kv_cache, &kv_utilization::scores(&usage)),
+                (w.prefix, &prefix),
+                (w.load_aware, &load),
+            ],
+        );
+        let i = pick(&total, choose)?;
+        self.index.add(i, hashes);
+        Some(Decision {
+            replica: i as u32,
+            reason: Reason::HighestScore {
+                score_milli: libm::round(total[i] * 1000.0) as u32,
+                prefix_permille: libm::round(prefix[i] * 1000.0) as u32,
+            },
+        })
+    }
+}
