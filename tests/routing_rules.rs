@@ -17,6 +17,8 @@ const SPEC: EngineSpec = EngineSpec {
     prefill_budget: 320,
     cache_tokens: 64 * 64,
     cache_in_kv: false,
+    host_cache_tokens: 0,
+    host_tokens_per_tick: 0,
 };
 
 fn request(blocks: Vec<u32>) -> Request {

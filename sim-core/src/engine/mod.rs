@@ -61,6 +61,22 @@ pub struct EngineSpec {
     /// KV, so a full batch evicts it (default off: the two are apart).
     #[serde(default)]
     pub cache_in_kv: bool,
+    /// A host-memory tier under the prefix cache, in tokens (0, the
+    /// default: none). It holds every block the accelerator's cache held,
+    /// for longer (an inclusive LRU, as an offloading connector that copies
+    /// each computed block to host memory keeps it), so a prefix evicted
+    /// from the accelerator can come back over the host link instead of
+    /// being computed again.
+    #[serde(default)]
+    pub host_cache_tokens: u32,
+    /// Prompt tokens a tick the host link moves into accelerator memory
+    /// (0: the tier is off). A prefix found only in host memory costs its
+    /// transfer in place of its prefill: it occupies the prefill step for
+    /// `tokens × prefill_budget / host_tokens_per_tick` tokens' worth, and
+    /// never more than computing it would (an engine would recompute rather
+    /// than wait on a slower link).
+    #[serde(default)]
+    pub host_tokens_per_tick: u32,
 }
 
 /// What a replica did that the lab needs to record.
@@ -150,6 +166,9 @@ pub struct Replica {
     prefilling: u32,
     kv_used: u32,
     cache: PrefixCache,
+    /// The host-memory tier ([`EngineSpec::host_cache_tokens`]; empty and
+    /// of capacity 0 when off).
+    host: PrefixCache,
     stats: ReplicaStats,
     /// Iterations per tick (a 2× faster replica runs two).
     speed: f64,
@@ -192,6 +211,11 @@ impl Replica {
             prefilling: 0,
             kv_used: 0,
             cache: PrefixCache::new((spec.cache_tokens / block_tokens) as usize),
+            host: PrefixCache::new(if spec.host_tokens_per_tick > 0 {
+                (spec.host_cache_tokens / block_tokens) as usize
+            } else {
+                0
+            }),
             stats: ReplicaStats::default(),
             speed: 1.0,
             credit: 0.0,
@@ -327,7 +351,12 @@ impl Replica {
             };
             let cached =
                 (matched as u32 * self.block_tokens).min(req.prompt_tokens.saturating_sub(1));
+            // Tokens not in the accelerator's cache: they take KV blocks.
             let uncached = req.prompt_tokens - cached;
+            let (from_host, host_matched) = self.host_part(&req.blocks, matched, uncached);
+            // Work for the prefill step: what is computed, plus the host
+            // transfer in prefill tokens' worth.
+            let work = uncached - from_host.0 + from_host.1;
             // Room for the prompt and the first token: the tick that finishes a
             // prefill also emits that token, and it must never overflow KV. If
             // it could, the newcomer would be preempted at the end of every
@@ -339,17 +368,19 @@ impl Replica {
             }
             self.waiting.pop_front();
             // Cached tokens need no prefill: the backlog keeps only the rest.
-            self.backlog = self.backlog + u64::from(uncached) - u64::from(req.prompt_tokens);
+            self.backlog = self.backlog + u64::from(work) - u64::from(req.prompt_tokens);
             self.cache.touch(&req.blocks[..matched]);
+            self.host.touch(&req.blocks[..host_matched]);
             self.kv_used += need;
             self.prefilling += 1;
             self.running.push(Seq {
                 request: index,
-                prefill_left: uncached,
+                prefill_left: work,
                 left: req.output_tokens.max(1),
                 kv: need,
                 room: need * self.spec.kv_block_tokens.max(1) - uncached,
-                ctx: cached,
+                // The context reaches the whole prompt as the work is done.
+                ctx: req.prompt_tokens - work,
                 chunks: 0,
                 structured: self
                     .speculation
@@ -357,9 +388,35 @@ impl Replica {
             });
             events.push(EngineEvent::Admitted {
                 request: index,
-                cached_tokens: cached,
+                cached_tokens: cached + from_host.0,
             });
         }
+    }
+
+    /// The host tier's part of a prompt whose first `device` blocks the
+    /// accelerator holds and whose other `uncached` tokens it does not:
+    /// `((tokens from host, their transfer in prefill tokens' worth),
+    /// blocks the host tier matched)`. Nothing when the tier is off.
+    #[inline(always)]
+    fn host_part(
+        &self,
+        blocks: &[crate::workload::BlockId],
+        device: usize,
+        uncached: u32,
+    ) -> ((u32, u32), usize) {
+        if self.host.is_empty() {
+            return ((0, 0), 0);
+        }
+        let matched = self.host.match_len(blocks);
+        // Keep the last prompt token to compute, as the device cache does.
+        let tokens = (matched.saturating_sub(device) as u32 * self.block_tokens)
+            .min(uncached.saturating_sub(1));
+        let rate = u64::from(self.spec.host_tokens_per_tick.max(1));
+        let budget = u64::from(self.spec.prefill_budget.max(1));
+        let worth = (u64::from(tokens) * budget)
+            .div_ceil(rate)
+            .min(u64::from(tokens)) as u32;
+        ((tokens, worth), matched)
     }
 
     /// Emit one token for `seq`, growing its KV by a block when the held
@@ -630,6 +687,7 @@ impl Replica {
                     self.prefilling -= 1;
                     let req = &workload.requests[seq.request as usize];
                     self.cache.touch(&req.blocks);
+                    self.host.touch(&req.blocks);
                     events.push(EngineEvent::FirstToken {
                         request: seq.request,
                         tick: now,
@@ -725,6 +783,16 @@ impl crate::routing::ReplicaState for Replica {
 
     fn cached_tokens(&self, request: &Request, block_tokens: u32) -> u32 {
         self.cache.match_len(&request.blocks) as u32 * block_tokens
+    }
+
+    fn cached_tiers(&self, request: &Request, block_tokens: u32) -> crate::routing::Tiers {
+        let device = self.cache.match_len(&request.blocks);
+        let host = self.host.match_len(&request.blocks).saturating_sub(device);
+        crate::routing::Tiers {
+            device: device as u32 * block_tokens,
+            host: host as u32 * block_tokens,
+            disk: 0,
+        }
     }
 
     fn prefill_backlog(&self) -> u64 {

@@ -171,6 +171,8 @@ fn engine(config: &Config, plan: &Plan, cache: u32) -> EngineSpec {
         prefill_budget: config.prefill,
         cache_tokens: cache,
         cache_in_kv: false,
+        host_cache_tokens: 0,
+        host_tokens_per_tick: 0,
     }
 }
 

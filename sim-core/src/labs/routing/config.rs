@@ -1111,6 +1111,8 @@ impl Config {
             prefill_budget: self.prefill_budget,
             cache_tokens: self.cache_tokens,
             cache_in_kv: self.cache_in_kv,
+            host_cache_tokens: 0,
+            host_tokens_per_tick: 0,
         }
     }
 }
