@@ -46,6 +46,7 @@ pub mod engine;
 pub mod hardware;
 pub mod labs;
 pub mod params;
+pub mod providers;
 pub mod rng;
 pub mod routing;
 pub mod stats;
