@@ -24,8 +24,6 @@ pub struct Replay {
     pub stats: TraceStats,
     /// Conversations recovered from its prefix chains.
     pub conversations: u32,
-    /// Its requests that arrive (at its own timing) in the measured window.
-    pub in_window: u32,
     /// A warning when the trace does not fill the measured window.
     pub shortfall: Option<String>,
     /// The import, the conversations and any shortfall in a few sentences
@@ -33,22 +31,21 @@ pub struct Replay {
     pub words: String,
 }
 
-impl Replay {
-    /// A warning when the trace does not fill the measured window of
-    /// `config` (a short trace behind a long warm-up measures little).
-    fn shortfall(&self, config: &Config) -> Option<String> {
-        let end = u64::from(config.warm + config.measure);
-        (self.stats.last_arrival < end).then(|| {
-            alloc::format!(
-                "the trace's last request arrives at tick {}, before the measured window (ticks {}–{}) ends: only {} of its {} requests arrive in it; lower warm or measure to fit it",
-                crate::params::thousands(self.stats.last_arrival),
-                crate::params::thousands(config.warm.into()),
-                crate::params::thousands(end),
-                crate::params::thousands(self.in_window.into()),
-                crate::params::thousands(self.stats.requests.into())
-            )
-        })
-    }
+/// A warning when a trace whose statistics are `t`, with `in_window` of
+/// its requests in the measured window, does not fill that window of
+/// `config` (a short trace behind a long warm-up measures little).
+fn shortfall(config: &Config, t: &TraceStats, in_window: usize) -> Option<String> {
+    let end = u64::from(config.warm + config.measure);
+    (t.last_arrival < end).then(|| {
+        alloc::format!(
+            "the trace's last request arrives at tick {}, before the measured window (ticks {}–{}) ends: only {} of its {} requests arrive in it; lower warm or measure to fit it",
+            crate::params::thousands(t.last_arrival),
+            crate::params::thousands(config.warm.into()),
+            crate::params::thousands(end),
+            crate::params::thousands(in_window as u64),
+            crate::params::thousands(t.requests.into())
+        )
+    })
 }
 
 /// Every experiment of `items` on the trace `t`, imported against this
@@ -86,28 +83,28 @@ pub fn run(config: &Config, t: &TraceInput<'_>, items: &[Design]) -> Result<Outc
         )));
     }
     let window = u64::from(config.warm)..u64::from(config.warm + config.measure);
-    let mut replay = Replay {
-        shortfall: None,
-        words: String::new(),
-        in_window: w
-            .requests
-            .iter()
-            .filter(|r| window.contains(&r.arrival.0))
-            .count() as u32,
-        import,
-        conversations: plan.convs.len() as u32,
-        stats,
-    };
-    replay.shortfall = replay.shortfall(config);
-    replay.words = alloc::format!(
+    let in_window = w
+        .requests
+        .iter()
+        .filter(|r| window.contains(&r.arrival.0))
+        .count();
+    let shortfall = shortfall(config, &stats, in_window);
+    let conversations = plan.convs.len() as u32;
+    let words = alloc::format!(
         "{}. It holds {} conversations, found by following its prefix chains; rate, burstiness, turns, think and the prompt settings are not used.{}",
-        replay.import.summary(),
-        crate::params::thousands(replay.conversations.into()),
-        replay
-            .shortfall
+        import.summary(),
+        crate::params::thousands(conversations.into()),
+        shortfall
             .as_ref()
             .map(|s| alloc::format!(" Note: {s}."))
             .unwrap_or_default()
     );
+    let replay = Replay {
+        import,
+        stats,
+        conversations,
+        shortfall,
+        words,
+    };
     Ok(experiments(config, &plan, items, Some(replay)))
 }
