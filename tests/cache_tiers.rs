@@ -26,6 +26,7 @@ fn spec(host: u32) -> EngineSpec {
 
 fn request(blocks: &[u32]) -> Request {
     Request {
+        adapter: 0,
         arrival: Tick(0),
         prompt_tokens: blocks.len() as u32 * 64,
         output_tokens: 1,

@@ -260,6 +260,7 @@ fn the_default_profile_weighs_a_prompts_home_against_its_load() {
     use sim_core::routing::{RouteContext, Router};
     use sim_core::time::Tick;
     let req = sim_core::workload::Request {
+        adapter: 0,
         arrival: Tick(0),
         prompt_tokens: 64,
         output_tokens: 1,

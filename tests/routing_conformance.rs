@@ -77,6 +77,7 @@ impl ReplicaState for View {
 /// A request whose blocks are `ids`, `block_tokens` tokens each.
 fn request(ids: &[u32], block_tokens: u32) -> Request {
     Request {
+        adapter: 0,
         arrival: Tick(0),
         prompt_tokens: ids.len() as u32 * block_tokens,
         output_tokens: 1,

@@ -23,6 +23,7 @@ const SPEC: EngineSpec = EngineSpec {
 
 fn request(blocks: Vec<u32>) -> Request {
     Request {
+        adapter: 0,
         arrival: Tick(0),
         prompt_tokens: blocks.len() as u32 * 64,
         output_tokens: 4,

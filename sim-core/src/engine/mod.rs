@@ -28,6 +28,7 @@
 //!   blocks is reused (at least one prompt token is always computed); when a
 //!   prompt finishes prefill its blocks enter the replica's LRU [`PrefixCache`].
 
+pub mod adapters;
 pub mod prefix_cache;
 pub mod speculation;
 mod stretch;
@@ -36,6 +37,7 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+pub use adapters::{AdapterSpec, AdapterStats, AdapterView, Adapters};
 pub use prefix_cache::PrefixCache;
 pub use speculation::Speculation;
 
@@ -197,6 +199,9 @@ pub struct Replica {
     /// Milliseconds mode: speculative decoding and the run's seed its
     /// acceptance draws are keyed by (`None`: one token per iteration).
     speculation: Option<(Speculation, u64)>,
+    /// LoRA adapters ([`adapters`]; `None`: every request runs on the
+    /// base model and admission never looks at adapters).
+    adapters: Option<alloc::boxed::Box<Adapters>>,
 }
 
 impl Replica {
@@ -227,7 +232,22 @@ impl Replica {
             credit_us: 0,
             tick_us: 1000,
             speculation: None,
+            adapters: None,
         }
+    }
+
+    /// The same replica with LoRA adapter slots ([`adapters`]; off when
+    /// `spec.slots` is 0).
+    pub fn with_adapters(mut self, spec: AdapterSpec) -> Replica {
+        self.adapters = spec
+            .on()
+            .then(|| alloc::boxed::Box::new(Adapters::new(spec)));
+        self
+    }
+
+    /// The replica's adapters, when it models them.
+    pub fn adapters(&self) -> Option<&Adapters> {
+        self.adapters.as_deref()
     }
 
     /// The same replica in milliseconds mode: one tick is a millisecond and
@@ -335,10 +355,30 @@ impl Replica {
 
     #[inline(always)]
     fn admit(&mut self, workload: &Workload, events: &mut Vec<EngineEvent>) {
+        if self.adapters.is_some() {
+            return self.admit_adapters(workload, events);
+        }
         while (self.running.len() as u32) < self.spec.slots {
             let Some(&index) = self.waiting.front() else {
                 break;
             };
+            if !self.try_admit(0, index, workload, events) {
+                break; // head-of-line blocking
+            }
+        }
+    }
+
+    /// Admit request `index`, at position `at` of the waiting queue, if its
+    /// KV fits (or the batch is empty); false when it does not.
+    #[inline(always)]
+    fn try_admit(
+        &mut self,
+        at: usize,
+        index: u32,
+        workload: &Workload,
+        events: &mut Vec<EngineEvent>,
+    ) -> bool {
+        {
             let req: &Request = &workload.requests[index as usize];
             let version = self.cache.version();
             let matched = match self.head_match {
@@ -364,9 +404,13 @@ impl Replica {
             // a decode tick (a livelock the invariants test caught).
             let need = self.blocks_for(uncached + 1);
             if self.kv_used + need > self.spec.kv_blocks && !self.running.is_empty() {
-                break; // head-of-line blocking
+                return false;
             }
-            self.waiting.pop_front();
+            if at == 0 {
+                self.waiting.pop_front();
+            } else {
+                self.waiting.remove(at);
+            }
             // Cached tokens need no prefill: the backlog keeps only the rest.
             self.backlog = self.backlog + u64::from(work) - u64::from(req.prompt_tokens);
             self.cache.touch(&req.blocks[..matched]);
@@ -391,6 +435,7 @@ impl Replica {
                 cached_tokens: cached + from_host.0,
             });
         }
+        true
     }
 
     /// The host tier's part of a prompt whose first `device` blocks the
@@ -518,7 +563,10 @@ impl Replica {
                         self.credit_us = 0;
                         return;
                     }
-                    let us = libm::ceil(self.plan_ms(cost) * 1000.0).max(1.0) as u64;
+                    let mut us = libm::ceil(self.plan_ms(cost) * 1000.0).max(1.0) as u64;
+                    if self.adapters.is_some() {
+                        us += self.adapter_us(workload, us);
+                    }
                     self.pending = Some(us);
                     us
                 }
@@ -640,6 +688,9 @@ impl Replica {
     pub fn step(&mut self, now: Tick, workload: &Workload, events: &mut Vec<EngineEvent>) {
         self.admit(workload, events);
         self.fit_cache();
+        if self.adapters.is_some() && self.adapter_stall(workload) {
+            return;
+        }
         self.execute(now, workload, events);
         self.fit_cache();
     }

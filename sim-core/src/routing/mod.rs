@@ -100,6 +100,10 @@ pub trait ReplicaState {
     fn joined_at(&self) -> Tick {
         Tick::ZERO
     }
+    /// Where LoRA adapters sit on the replica, if the view models them.
+    fn adapters(&self) -> Option<crate::engine::AdapterView> {
+        None
+    }
 }
 
 /// Everything a rule may look at for one decision.

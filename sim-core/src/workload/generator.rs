@@ -168,6 +168,7 @@ pub fn generate(spec: &GeneratorSpec, seed: u64) -> Workload {
             next_unique = next_unique.wrapping_add(1);
         }
         requests.push(Request {
+            adapter: 0,
             arrival,
             prompt_tokens,
             output_tokens,

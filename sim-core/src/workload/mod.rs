@@ -38,6 +38,11 @@ pub struct Request {
     pub blocks: Vec<BlockId>,
     /// Whether the generator drew this request from the long-output class.
     pub long: bool,
+    /// The LoRA adapter it runs on (0: the base model, as every request of
+    /// a lab without adapters). Engines with adapter slots load it before
+    /// the request's first step ([`crate::engine::adapters`]).
+    #[serde(default)]
+    pub adapter: u16,
 }
 
 /// A trace: requests sorted by arrival, plus the size of one hash block.

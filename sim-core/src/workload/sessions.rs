@@ -142,6 +142,7 @@ mod tests {
 
     fn req(t: u64, prompt: u32, blocks: &[BlockId]) -> Request {
         Request {
+            adapter: 0,
             arrival: Tick(t),
             prompt_tokens: prompt,
             output_tokens: 10,

@@ -146,6 +146,7 @@ mod tests {
 
     fn req(arrival: u64, prompt: u32, output: u32, blocks: Vec<BlockId>) -> Request {
         Request {
+            adapter: 0,
             arrival: Tick(arrival),
             prompt_tokens: prompt,
             output_tokens: output,

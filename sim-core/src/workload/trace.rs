@@ -459,6 +459,7 @@ impl ImportOptions {
                     ids
                 });
                 Request {
+                    adapter: 0,
                     arrival: Tick(libm::floor((r.ms - base) / ms_per_tick) as u64),
                     prompt_tokens: r.prompt.max(1),
                     output_tokens: r.output.max(1),

@@ -240,6 +240,7 @@ impl Plan {
         let base = 64 * 4096 + conv.wrapping_mul(1 << 12);
         blocks.extend((0..own.div_ceil(BLOCK)).map(|j| base.wrapping_add(j)));
         Request {
+            adapter: 0,
             arrival: crate::time::Tick(arrival),
             prompt_tokens: sys + own,
             output_tokens: out.max(1),

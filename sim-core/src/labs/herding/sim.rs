@@ -64,6 +64,7 @@ fn simulate(config: &Config, arrivals: &[u32], rule: HerdingRule) -> RuleSummary
     let mut selector = rule.rule().build(&RuleSettings::default());
     // Herding requests carry no prompt: only the count matters.
     let request = Request {
+        adapter: 0,
         arrival: Tick::ZERO,
         prompt_tokens: 1,
         output_tokens: 1,

@@ -201,6 +201,7 @@ pub fn simulate(
     for (i, req) in trace.iter().enumerate() {
         fill_views(&mut views, &caches, &loads, req);
         let request = Request {
+            adapter: 0,
             arrival: Tick(i as u64),
             prompt_tokens: req.prompt_tokens(),
             output_tokens: 1,
