@@ -81,7 +81,11 @@ fn a_cold_adapter_delays_its_first_token_by_the_load() {
     let mut r = Replica::new(spec(), 64).with_adapters(adapters());
     let lora = first_tokens(&mut r, &w);
     assert_eq!(base, vec![1]);
-    assert_eq!(lora, vec![11], "10 ticks of cold load, then the prefill tick");
+    assert_eq!(
+        lora,
+        vec![11],
+        "10 ticks of cold load, then the prefill tick"
+    );
     let s = r.adapters().unwrap().stats();
     assert_eq!((s.cold_loads, s.host_loads, s.load_ticks), (1, 0, 10));
 }
@@ -109,7 +113,10 @@ fn a_request_on_a_further_adapter_is_passed_over_not_blocking() {
     let mut r = Replica::new(spec(), 64).with_adapters(adapters());
     let firsts = first_tokens(&mut r, &w);
     assert_eq!(firsts[0], 11);
-    assert_eq!(firsts[2], 12, "prefilled right after the first, on the loaded adapter");
+    assert_eq!(
+        firsts[2], 12,
+        "prefilled right after the first, on the loaded adapter"
+    );
     assert!(
         firsts[1] > 20,
         "adapter 2 waits until adapter 1's batch is gone: {firsts:?}"

@@ -27,6 +27,7 @@ pub mod fairness;
 pub mod first_token;
 pub mod goodput;
 pub mod herding;
+pub mod lora;
 pub mod prefix;
 pub mod queueing;
 pub mod routing;
@@ -78,6 +79,7 @@ macro_rules! with_labs {
             $crate::labs::queueing::cascade::CascadeLab,
             $crate::labs::first_token::FirstTokenLab,
             $crate::labs::evaluate::EvaluateLab,
+            $crate::labs::lora::LoraLab,
         }
     };
 }

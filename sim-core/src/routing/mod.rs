@@ -16,8 +16,10 @@
 //! by lowest index. [`RuleKind`] is the one registry the CLI, the tests and the
 //! web page list rules from: a new rule is one file here plus one line there.
 
+pub mod aibrix_placement;
 mod chooser;
 pub mod llmd;
+pub mod lora_residency;
 mod reason;
 #[macro_use]
 mod registry;

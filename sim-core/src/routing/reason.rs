@@ -101,6 +101,25 @@ pub enum Reason {
         /// Its prefix scorer's share of the prompt, in thousandths.
         prefix_permille: u32,
     },
+    /// The request's adapter is already on this replica (in a slot or
+    /// queued to load), the least loaded of those holding it.
+    AdapterResident {
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
+    /// No replica holds the request's adapter: the least loaded, where it
+    /// will load.
+    AdapterAbsent {
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
+    /// One of the replicas the adapter was placed on, the least loaded.
+    Placed {
+        /// Replicas the adapter is placed on.
+        copies: u32,
+        /// Outstanding requests on the chosen replica.
+        load: u32,
+    },
     /// No replica held enough of the prompt: fall back to the least loaded.
     LowMatch {
         /// Best match anywhere, in thousandths of the prompt.
@@ -129,6 +148,9 @@ impl Reason {
             Reason::EarliestDeadline { .. } => "earliest-deadline",
             Reason::LowMatch { .. } => "low-match",
             Reason::HighestScore { .. } => "highest-score",
+            Reason::AdapterResident { .. } => "adapter-resident",
+            Reason::AdapterAbsent { .. } => "adapter-absent",
+            Reason::Placed { .. } => "placed",
         }
     }
 
@@ -206,6 +228,15 @@ impl Reason {
                 score_milli % 1000,
                 prefix_permille / 10,
                 prefix_permille % 10
+            ),
+            Reason::AdapterResident { load } => format!(
+                "its adapter is already here; the least loaded of the replicas holding it ({load} outstanding)"
+            ),
+            Reason::AdapterAbsent { load } => format!(
+                "no replica holds its adapter: the least loaded ({load} outstanding), which will load it"
+            ),
+            Reason::Placed { copies, load } => format!(
+                "the least loaded ({load} outstanding) of the {copies} replicas its adapter is placed on"
             ),
             Reason::LowMatch {
                 match_permille,

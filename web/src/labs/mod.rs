@@ -15,6 +15,7 @@ pub mod fairness;
 pub mod first_token;
 pub mod goodput;
 pub mod herding;
+pub mod lora;
 pub mod prefix;
 pub mod queueing;
 pub mod routing;

@@ -16,9 +16,9 @@
 //! One file per scorer, each with upstream's formula and its unit tests'
 //! vectors in `tests/llmd_conformance.rs`. The pipeline here reads a
 //! replica's waiting queue, its KV use and its capacity, and keeps the
-//! approximate scorer's index; the LoRA and precise-prefix scorers need
-//! adapter residency and reported cache tiers, which the engine does not
-//! model yet, so they are formulas only for now.
+//! approximate scorer's index; the LoRA scorer reads a replica's adapters
+//! when its weight is above 0 (the LoRA lab). The precise-prefix scorer
+//! needs cache tiers reported per block, so it is a formula only for now.
 
 pub mod active_request;
 pub mod kv_utilization;
@@ -43,6 +43,9 @@ pub struct LlmdWeights {
     pub prefix: f64,
     /// `load-aware-scorer` (not in the default profile).
     pub load_aware: f64,
+    /// `lora-affinity-scorer` (not in the default profile; a profile that
+    /// names it without a weight gives it the loader's default, 1).
+    pub lora: f64,
 }
 
 impl Default for LlmdWeights {
@@ -52,6 +55,7 @@ impl Default for LlmdWeights {
             kv_cache: 2.0,
             prefix: 3.0,
             load_aware: 0.0,
+            lora: 0.0,
         }
     }
 }
@@ -75,6 +79,31 @@ pub fn pick(total: &[f64], choose: &mut Chooser<'_>) -> Option<usize> {
     choose
         .argmin(total.iter().map(|&t| OrdF64(-t)).enumerate())
         .map(|(i, _)| i)
+}
+
+/// The LoRA-affinity scorer's score for every replica (all 0 when its
+/// weight is 0, the request runs on the base model, or a replica does not
+/// report adapters).
+fn lora_scores<S: ReplicaState>(ctx: &RouteContext<'_, S>, weight: f64) -> Vec<f64> {
+    let adapter = u32::from(ctx.request.adapter);
+    ctx.replicas
+        .iter()
+        .map(|r| match r.adapters() {
+            Some(v) if weight > 0.0 && adapter != 0 => {
+                let wide = |a: &[u16]| a.iter().map(|&x| u32::from(x)).collect::<Vec<u32>>();
+                let (active, waiting) = (wide(&v.running), wide(&v.waiting));
+                lora_affinity::score(
+                    adapter,
+                    &lora_affinity::Adapters {
+                        active: &active,
+                        waiting: &waiting,
+                        max: v.slots,
+                    },
+                )
+            }
+            _ => 0.0,
+        })
+        .collect()
 }
 
 /// llm-d's default profile over a pool of replicas.
@@ -136,6 +165,7 @@ impl Router for Llmd {
             .map(|&q| load_aware::score(q, load_aware::THRESHOLD))
             .collect();
         let w = self.weights;
+        let lora = lora_scores(ctx, w.lora);
         let total = weighted_sum(
             n,
             &[
@@ -143,6 +173,7 @@ impl Router for Llmd {
                 (w.kv_cache, &kv_utilization::scores(&usage)),
                 (w.prefix, &prefix),
                 (w.load_aware, &load),
+                (w.lora, &lora),
             ],
         );
         let i = pick(&total, choose)?;
