@@ -21,6 +21,7 @@ fn spec(host: u32) -> EngineSpec {
         cache_in_kv: false,
         host_cache_tokens: host,
         host_tokens_per_tick: 256,
+        shared_tokens_per_tick: 0,
     }
 }
 
@@ -102,4 +103,53 @@ fn a_link_slower_than_computing_costs_no_more_than_computing() {
     };
     let (ttft, cached, _) = replay_a(slow);
     assert_eq!((ttft, cached), (4, 255));
+}
+
+/// TTFT of prompt A on replica 2 after replica 1 computed it, with a store
+/// shared by the pool moving `link` tokens a tick (0: no store), and the
+/// tokens replica 2's admission reported cached.
+fn a_elsewhere(link: u32) -> (u64, u32) {
+    let w = Workload {
+        block_tokens: 64,
+        requests: vec![request(&[1, 2, 3, 4]), request(&[1, 2, 3, 4])],
+    };
+    let spec = EngineSpec {
+        shared_tokens_per_tick: link,
+        ..spec(0)
+    };
+    let mut store = sim_core::engine::PrefixCache::new(if link > 0 { 64 } else { 0 });
+    let mut pool = [Replica::new(spec, 64), Replica::new(spec, 64)];
+    let mut events = Vec::new();
+    let (mut now, mut result) = (0u64, (0, 0));
+    for (i, r) in pool.iter_mut().enumerate() {
+        r.enqueue(i as u32, 256);
+        let sent = now;
+        while !r.is_idle() {
+            events.clear();
+            r.tick_shared(Tick(now), &w, &mut events, &mut store);
+            now += 1;
+            for e in &events {
+                match *e {
+                    EngineEvent::Admitted {
+                        request: 1,
+                        cached_tokens,
+                    } => result.1 = cached_tokens,
+                    EngineEvent::FirstToken { request: 1, tick } => result.0 = tick.0 + 1 - sent,
+                    _ => {}
+                }
+            }
+        }
+    }
+    result
+}
+
+#[test]
+fn a_prefix_computed_on_one_replica_reaches_another_through_the_shared_store() {
+    // Without a store replica 2 computes A again: 4 ticks.
+    assert_eq!(a_elsewhere(0), (4, 0));
+    // With one at 256 tokens a tick, 255 tokens arrive in 64 tokens'
+    // worth of the prefill step and one is computed: 2 ticks.
+    assert_eq!(a_elsewhere(256), (2, 255));
+    // A store slower than computing costs what computing does.
+    assert_eq!(a_elsewhere(16), (4, 255));
 }

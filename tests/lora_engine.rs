@@ -20,6 +20,7 @@ fn spec() -> EngineSpec {
         cache_in_kv: false,
         host_cache_tokens: 0,
         host_tokens_per_tick: 0,
+        shared_tokens_per_tick: 0,
     }
 }
 

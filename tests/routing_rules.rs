@@ -19,6 +19,7 @@ const SPEC: EngineSpec = EngineSpec {
     cache_in_kv: false,
     host_cache_tokens: 0,
     host_tokens_per_tick: 0,
+    shared_tokens_per_tick: 0,
 };
 
 fn request(blocks: Vec<u32>) -> Request {

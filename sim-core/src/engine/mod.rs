@@ -79,6 +79,14 @@ pub struct EngineSpec {
     /// than wait on a slower link).
     #[serde(default)]
     pub host_tokens_per_tick: u32,
+    /// Prompt tokens a tick the link to a store shared by the whole pool
+    /// moves into accelerator memory (0, the default: no shared tier). The
+    /// store itself belongs to the pool and is lent to each replica for its
+    /// tick ([`Replica::tick_shared`]); a replica writes every prompt it
+    /// prefills there, and a prefix found there and in no nearer tier costs
+    /// its transfer as a host-tier one does.
+    #[serde(default)]
+    pub shared_tokens_per_tick: u32,
 }
 
 /// What a replica did that the lab needs to record.
@@ -171,6 +179,9 @@ pub struct Replica {
     /// The host-memory tier ([`EngineSpec::host_cache_tokens`]; empty and
     /// of capacity 0 when off).
     host: PrefixCache,
+    /// The pool's shared store while [`Replica::tick_shared`] lends it
+    /// (empty, of capacity 0, otherwise).
+    shared: PrefixCache,
     stats: ReplicaStats,
     /// Iterations per tick (a 2× faster replica runs two).
     speed: f64,
@@ -221,6 +232,7 @@ impl Replica {
             } else {
                 0
             }),
+            shared: PrefixCache::new(0),
             stats: ReplicaStats::default(),
             speed: 1.0,
             credit: 0.0,
@@ -394,9 +406,14 @@ impl Replica {
             // Tokens not in the accelerator's cache: they take KV blocks.
             let uncached = req.prompt_tokens - cached;
             let (from_host, host_matched) = self.host_part(&req.blocks, matched, uncached);
-            // Work for the prefill step: what is computed, plus the host
-            // transfer in prefill tokens' worth.
-            let work = uncached - from_host.0 + from_host.1;
+            let (from_shared, shared_matched) = self.shared_part(
+                &req.blocks,
+                matched.max(host_matched),
+                uncached - from_host.0,
+            );
+            // Work for the prefill step: what is computed, plus the
+            // transfers in prefill tokens' worth.
+            let work = uncached - from_host.0 - from_shared.0 + from_host.1 + from_shared.1;
             // Room for the prompt and the first token: the tick that finishes a
             // prefill also emits that token, and it must never overflow KV. If
             // it could, the newcomer would be preempted at the end of every
@@ -415,6 +432,9 @@ impl Replica {
             self.backlog = self.backlog + u64::from(work) - u64::from(req.prompt_tokens);
             self.cache.touch(&req.blocks[..matched]);
             self.host.touch(&req.blocks[..host_matched]);
+            if self.spec.shared_tokens_per_tick > 0 {
+                self.shared.touch(&req.blocks[..shared_matched]);
+            }
             self.kv_used += need;
             self.prefilling += 1;
             self.running.push(Seq {
@@ -432,7 +452,7 @@ impl Replica {
             });
             events.push(EngineEvent::Admitted {
                 request: index,
-                cached_tokens: cached + from_host.0,
+                cached_tokens: cached + from_host.0 + from_shared.0,
             });
         }
         true
@@ -457,6 +477,31 @@ impl Replica {
         let tokens = (matched.saturating_sub(device) as u32 * self.block_tokens)
             .min(uncached.saturating_sub(1));
         let rate = u64::from(self.spec.host_tokens_per_tick.max(1));
+        let budget = u64::from(self.spec.prefill_budget.max(1));
+        let worth = (u64::from(tokens) * budget)
+            .div_ceil(rate)
+            .min(u64::from(tokens)) as u32;
+        ((tokens, worth), matched)
+    }
+
+    /// The shared tier's part of a prompt whose first `nearer` blocks a
+    /// nearer tier holds and of which `left` tokens are still to compute:
+    /// `((tokens from the store, their transfer in prefill tokens' worth),
+    /// blocks the store matched)`. Nothing without a lent store.
+    #[inline(always)]
+    fn shared_part(
+        &self,
+        blocks: &[crate::workload::BlockId],
+        nearer: usize,
+        left: u32,
+    ) -> ((u32, u32), usize) {
+        if self.spec.shared_tokens_per_tick == 0 || self.shared.is_empty() {
+            return ((0, 0), 0);
+        }
+        let matched = self.shared.match_len(blocks);
+        let tokens =
+            (matched.saturating_sub(nearer) as u32 * self.block_tokens).min(left.saturating_sub(1));
+        let rate = u64::from(self.spec.shared_tokens_per_tick);
         let budget = u64::from(self.spec.prefill_budget.max(1));
         let worth = (u64::from(tokens) * budget)
             .div_ceil(rate)
@@ -503,6 +548,21 @@ impl Replica {
             self.credit -= 1.0;
             self.step(now, workload, events);
         }
+    }
+
+    /// [`Replica::tick`] with the pool's shared store lent for the tick
+    /// ([`EngineSpec::shared_tokens_per_tick`]): the replica reads prefixes
+    /// from it and writes what it prefills to it.
+    pub fn tick_shared(
+        &mut self,
+        now: Tick,
+        workload: &Workload,
+        events: &mut Vec<EngineEvent>,
+        shared: &mut PrefixCache,
+    ) {
+        core::mem::swap(&mut self.shared, shared);
+        self.tick(now, workload, events);
+        core::mem::swap(&mut self.shared, shared);
     }
 
     /// Let `ticks` idle ticks pass (the replica must be idle): exactly what
@@ -739,6 +799,9 @@ impl Replica {
                     let req = &workload.requests[seq.request as usize];
                     self.cache.touch(&req.blocks);
                     self.host.touch(&req.blocks);
+                    if self.spec.shared_tokens_per_tick > 0 {
+                        self.shared.touch(&req.blocks);
+                    }
                     events.push(EngineEvent::FirstToken {
                         request: seq.request,
                         tick: now,

@@ -21,6 +21,7 @@ mod chooser;
 pub mod llmd;
 pub mod lora_residency;
 mod reason;
+pub mod tier_cost;
 #[macro_use]
 mod registry;
 

@@ -173,6 +173,7 @@ fn engine(config: &Config, plan: &Plan, cache: u32) -> EngineSpec {
         cache_in_kv: false,
         host_cache_tokens: 0,
         host_tokens_per_tick: 0,
+        shared_tokens_per_tick: 0,
     }
 }
 

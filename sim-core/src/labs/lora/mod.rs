@@ -17,12 +17,15 @@
 //! scorer pipeline with its LoRA-affinity scorer, and AIBrix-style
 //! placement first. A sixth run, the prefix twin, sends the same requests
 //! with no adapters through prefix-aware routing, so the hottest replica's
-//! share under the two kinds of affinity can be compared.
+//! share under the two kinds of affinity can be compared. Then [`tiers`]
+//! sweeps a store shared by the pool over a range of bandwidths, on the
+//! same arrivals with long shared documents and no adapters.
 //! `tests/lora_claims.rs` holds the claims over seeds.
 
 mod config;
 mod report;
 mod sim;
+pub mod tiers;
 
 pub use config::{Config, Rule, TICK_MS};
 pub use report::moment_text;
@@ -53,6 +56,8 @@ pub struct Outcome {
     pub runs: Vec<RuleRun>,
     /// The same requests with no adapters under prefix-aware routing.
     pub twin: PrefixTwin,
+    /// The cache-tier sweep ([`tiers`]).
+    pub tiers: Vec<tiers::TierPoint>,
 }
 
 impl Outcome {
@@ -74,6 +79,7 @@ pub fn run(c: &Config, rules: &[Rule], record: &[Rule]) -> Result<Outcome, Param
         config: c.clone(),
         runs,
         twin: prefix_twin(c, &w),
+        tiers: tiers::sweep(c),
     })
 }
 
@@ -86,10 +92,10 @@ impl Lab for LoraLab {
     type Item = Rule;
     const INFO: LabInfo = LabInfo {
         id: "lora",
-        title: "LoRA adapters",
+        title: "LoRA and cache tiers",
         section: "§6.3",
         layer: Layer::EndpointSelection,
-        summary: "Adapters as a routing resource: a few slots per replica, loads that stall it, and a popular adapter that piles onto the replicas holding it.",
+        summary: "Affinity on other resources: adapters that stall a replica while they load and pile onto the few replicas holding them, and a shared KV store that makes affinity a matter of bandwidth.",
         units: "One tick is a 25 ms engine iteration; times are in milliseconds.",
         player: Some(PlayerInfo {
             unit: "tick",
@@ -117,8 +123,13 @@ impl Lab for LoraLab {
         let requests = config.rate * f64::from(config.seconds);
         let per_tick = 30.0 * replicas + 4.0 * replicas * f64::from(config.slots);
         let per_request = 400.0 * replicas + 60.0 * f64::from(config.prompt / 64);
+        // The tier sweep: three rules at each bandwidth, on prompts of
+        // `tiers::PROMPT` tokens.
+        let sweep = (3 * tiers::GBPS.len()) as f64
+            * (ticks * per_tick
+                + requests * (400.0 * replicas + 60.0 * f64::from(tiers::PROMPT / 64)));
         Work {
-            ns: runs * (ticks * per_tick + requests * per_request),
+            ns: runs * (ticks * per_tick + requests * per_request) + sweep,
             drivers: &["seconds", "rate", "replicas", "slots"],
             what: alloc::format!(
                 "{} runs × {} s of requests",

@@ -95,6 +95,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
     s.push_str(
         ".\nTimes in ms; goodput is requests a second with a first token within the objective.\n",
     );
+    s.push_str(&tiers_text(o));
     if detail {
         for r in &o.runs {
             let Some(tl) = &r.timeline else { continue };
@@ -106,6 +107,38 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             }
         }
     }
+    s
+}
+
+/// The cache-tier sweep: TTFT against the shared store's bandwidth.
+fn tiers_text(o: &Outcome) -> String {
+    let mut s = format!(
+        "\nCache tiers: {}-token prompts sharing {}-token documents, {} documents fit a replica's accelerator cache, a store shared by the pool holds them all\n{:>12} {:>14} {:>14} {:>14} {:>12}\n",
+        super::tiers::PROMPT,
+        super::tiers::DOCUMENT,
+        super::tiers::DEVICE_DOCUMENTS,
+        "store GB/s",
+        "prefix P95",
+        "least-load P95",
+        "tier-cost P95",
+        "gap (mean)"
+    );
+    for p in &o.tiers {
+        let gbps = if p.gbps > 0.0 {
+            format!("{:.0}", p.gbps)
+        } else {
+            String::from("none")
+        };
+        s.push_str(&format!(
+            "{:>12} {:>14.0} {:>14.0} {:>14.0} {:>12.0}\n",
+            gbps,
+            p.prefix_p95,
+            p.least_p95,
+            p.tier_p95,
+            p.least_mean - p.prefix_mean
+        ));
+    }
+    s.push_str("The gap is least load's mean TTFT minus prefix-aware's, ms.\n");
     s
 }
 

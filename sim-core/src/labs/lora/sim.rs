@@ -211,6 +211,7 @@ fn engine(c: &Config) -> EngineSpec {
         cache_in_kv: false,
         host_cache_tokens: 0,
         host_tokens_per_tick: 0,
+        shared_tokens_per_tick: 0,
     }
 }
 

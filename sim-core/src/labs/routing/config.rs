@@ -1113,6 +1113,7 @@ impl Config {
             cache_in_kv: self.cache_in_kv,
             host_cache_tokens: 0,
             host_tokens_per_tick: 0,
+            shared_tokens_per_tick: 0,
         }
     }
 }

@@ -84,3 +84,87 @@ pub fn summary(o: &Outcome) -> String {
         parts.join("; ")
     )
 }
+
+/// Where a bandwidth sits on the tier chart's axis: log₂ of GB/s, with no
+/// shared tier at 2 (a step left of 8 GB/s).
+fn at(gbps: f64) -> f64 {
+    if gbps > 0.0 {
+        libm::log2(gbps)
+    } else {
+        2.0
+    }
+}
+
+fn bandwidth(x: f64) -> String {
+    if x < 2.5 {
+        "none".into()
+    } else {
+        format!("{}", libm::exp2(x.round()) as u64)
+    }
+}
+
+fn millis(y: f64) -> String {
+    crate::ui::format::fixed(libm::pow(10.0, y), 0)
+}
+
+/// TTFT P95 against the shared store's bandwidth, one line per rule, on
+/// logarithmic axes.
+pub fn tiers(o: &Outcome) -> Option<ChartSpec> {
+    if o.tiers.is_empty() {
+        return None;
+    }
+    let lines: [(&str, fn(&sim_core::labs::lora::tiers::TierPoint) -> f64); 3] = [
+        ("Prefix-aware", |p| p.prefix_p95),
+        ("Least load", |p| p.least_p95),
+        ("Tier-aware cost", |p| p.tier_p95),
+    ];
+    let top = o
+        .tiers
+        .iter()
+        .map(|p| p.prefix_p95.max(p.least_p95).max(p.tier_p95))
+        .fold(100.0, f64::max);
+    let series = lines
+        .iter()
+        .enumerate()
+        .map(|(i, (label, value))| Series {
+            label: Some((*label).to_string()),
+            color: replica_color(i),
+            mark: Mark::LineDots,
+            points: o
+                .tiers
+                .iter()
+                .map(|p| (at(p.gbps), libm::log10(value(p).max(1.0))))
+                .collect(),
+        })
+        .collect();
+    Some(ChartSpec {
+        x_desc: "shared store bandwidth (GB/s, log scale)",
+        y_desc: "TTFT P95 (ms, log scale)",
+        x_range: (1.8, 9.2),
+        y_range: (1.0, libm::log10(top) + 0.2),
+        x_label: bandwidth,
+        y_label: millis,
+        x_labels: 8,
+        series,
+        marker_x: None,
+        marker_y: None,
+        ring: None,
+        notes: Vec::new(),
+        legend: Legend::UpperRight,
+    })
+}
+
+/// The tier chart in words.
+pub fn tiers_summary(o: &Outcome) -> String {
+    let (Some(first), Some(last)) = (o.tiers.first(), o.tiers.last()) else {
+        return String::new();
+    };
+    format!(
+        "Line chart of TTFT P95 against the shared store's bandwidth. With no shared tier, least load reaches {} ms against prefix-aware's {} ms; at {} GB/s they are {} and {} ms: once a transfer is cheaper than a prefill, scattering a document costs little.",
+        crate::ui::format::fixed(first.least_p95, 0),
+        crate::ui::format::fixed(first.prefix_p95, 0),
+        last.gbps,
+        crate::ui::format::fixed(last.least_p95, 0),
+        crate::ui::format::fixed(last.prefix_p95, 0)
+    )
+}

@@ -180,7 +180,14 @@ pub static PAGE: Page<Lab> = Page {
         |v| chart::summary(v.outcome),
     )
     .seek(Seek::Step)
-    .help("Each line is one rule: the most requests waiting on any one replica in each second. Affinity without a load guard piles a popular adapter onto the replicas holding it; balance without affinity makes every replica load adapters all the time and stall. Click to move the player there.")],
+    .help("Each line is one rule: the most requests waiting on any one replica in each second. Affinity without a load guard piles a popular adapter onto the replicas holding it; balance without affinity makes every replica load adapters all the time and stall. Click to move the player there."),
+    Chart::<Lab>::new(
+        "lora-tier-chart",
+        |_| "Cache tiers: TTFT P95 against the shared store's bandwidth".into(),
+        |v, _| chart::tiers(v.outcome),
+        |v| chart::tiers_summary(v.outcome),
+    )
+    .help("A separate run on the same arrivals without adapters: long prompts that mostly repeat one of the popular documents, replicas whose accelerator cache holds only four of them, and a store the whole pool shares. A document missing on a replica comes from the store at its bandwidth instead of being computed again (a transfer never costs more than the prefill it replaces). Without the store, least load scatters documents and pays for recomputing them; as the store gets faster that penalty fades and prefix affinity's advantage goes with it. The tier-aware cost is Dynamo's KV cost with the store's tokens weighed by what they save: one minus the prefill rate over the link rate.")],
     comparison: Some(Comparison {
         heading: "Five rules on the same requests",
         table: compare,
@@ -197,4 +204,4 @@ impl crate::page::LabPage for Lab {
 const LEGEND_HTML: &str = r#"<p class="small legend">One column per replica: its adapter slots as numbered squares, one colour per adapter, ringed while that adapter loads and the replica waits; the red bar and number above are the requests in its queue, the count below the sequences it runs. Lines from the router are this tick's requests, in their adapter's colour.</p>"#;
 
 /// The page header (static).
-const HEADER_HTML: &str = r#"<h1>LoRA adapters</h1><p class="lede">Many fine-tunes share one base model as LoRA adapters, but a replica holds only a few in accelerator memory, and loading another stalls it. Routing on adapters is the prefix trade-off again, on a lumpier resource: send a request where its adapter is and a popular adapter piles up there; send it where the load is lowest and every replica keeps loading. The player opens on residency-only affinity; compare least load, then llm-d's pipeline, which weighs both.</p><p class="small muted">One tick is a 25 ms engine iteration; times are in milliseconds. Follows §6.3 of the reference article.</p>"#;
+const HEADER_HTML: &str = r#"<h1>LoRA and cache tiers</h1><p class="lede">Many fine-tunes share one base model as LoRA adapters, but a replica holds only a few in accelerator memory, and loading another stalls it. Routing on adapters is the prefix trade-off again, on a lumpier resource: send a request where its adapter is and a popular adapter piles up there; send it where the load is lowest and every replica keeps loading. The player opens on residency-only affinity; compare least load, then llm-d's pipeline, which weighs both.</p><p>Below, the same trade on another resource: when a store shared by the pool can hand any replica a prefix it lacks, affinity is bandwidth against compute.</p><p class="small muted">One tick is a 25 ms engine iteration; times are in milliseconds. Follows §6.3 and the last row of §6.1's table in the reference article.</p>"#;

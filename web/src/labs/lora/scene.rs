@@ -22,7 +22,7 @@ pub fn narrate(run: &RuleRun, c: &Config, t: usize) -> String {
     let loading = s.replicas.iter().filter(|r| r.loading.is_some()).count();
     let waiting: u32 = s.replicas.iter().map(|r| r.waiting).sum();
     let mut out = format!(
-        "At {}: {} arrived this tick; {waiting} requests wait over the pool; {loading} of {} replicas are stalled loading an adapter; {} cold loads so far.",
+        "At {}: {} requests arrived this tick; {waiting} wait over the pool; {loading} of {} replicas are stalled loading an adapter; {} cold loads so far.",
         clock(t),
         s.routed.len(),
         c.replicas,
