@@ -22,8 +22,9 @@ pub fn worth(prefill: u32, link: u32) -> f64 {
 /// Dynamo's cost with tier weights from the links: `host` and `shared`
 /// tokens a tick against `prefill`.
 pub fn router(prefill: u32, host: u32, shared: u32) -> DynamoKv {
-    let mut s = <DynamoKv as Rule>::Settings::default();
-    s.host_cache_hit_weight = worth(prefill, host);
-    s.disk_cache_hit_weight = worth(prefill, shared);
-    DynamoKv::build(&s)
+    DynamoKv::build(&super::dynamo_kv::DynamoSettings {
+        host_cache_hit_weight: worth(prefill, host),
+        disk_cache_hit_weight: worth(prefill, shared),
+        ..Default::default()
+    })
 }

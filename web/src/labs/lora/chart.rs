@@ -107,13 +107,16 @@ fn millis(y: f64) -> String {
     crate::ui::format::fixed(libm::pow(10.0, y), 0)
 }
 
+/// One rule's figure at one bandwidth.
+type Value = fn(&sim_core::labs::lora::tiers::TierPoint) -> f64;
+
 /// TTFT P95 against the shared store's bandwidth, one line per rule, on
 /// logarithmic axes.
 pub fn tiers(o: &Outcome) -> Option<ChartSpec> {
     if o.tiers.is_empty() {
         return None;
     }
-    let lines: [(&str, fn(&sim_core::labs::lora::tiers::TierPoint) -> f64); 3] = [
+    let lines: [(&str, Value); 3] = [
         ("Prefix-aware", |p| p.prefix_p95),
         ("Least load", |p| p.least_p95),
         ("Tier-aware cost", |p| p.tier_p95),
