@@ -150,6 +150,30 @@ pub static TOURS: &[Tour] = &[
             )
             .claims(Claim::LetsGo)
             .reveal("threshold"),
+            Stop::at(
+                "The same trade on adapters",
+                "lab=lora",
+                "A LoRA adapter is either in a replica's few slots or not, so affinity to a popular one cannot be half-kept: \
+                 sending requests where their adapter sits puts {26%} of them on one replica, where the same popularity on prompt prefixes puts {13%}.",
+            )
+            .claims(Claim::AdapterHotSpot)
+            .playing(),
+            Stop::at(
+                "Weigh both",
+                "lab=lora&rule=llm-d",
+                "llm-d's pipeline adds its adapter score to load and cache scores: TTFT P95 {350} ms, against {8771} ms for \
+                 affinity alone and {26346} ms for load alone, whose replicas keep stalling to load adapters.",
+            )
+            .claims(Claim::PipelineBeatsBoth)
+            .also(&["table"]),
+            Stop::at(
+                "When a transfer beats a prefill",
+                "lab=lora",
+                "With a KV store shared by the pool, a replica missing a prefix can fetch it instead of computing it. \
+                 Without the store least load's TTFT P95 is {10900} ms against prefix-aware's {300}; at 512 GB/s it is {50}.",
+            )
+            .claims(Claim::TierGapShrinks)
+            .also(&["chart"]),
             Stop::playground(
                 "Your turn",
                 "lab=prefix",

@@ -7,7 +7,8 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::{
-    agents, autoscale, batching, disagg, evaluate, first_token, herding, prefix, queueing, routing,
+    agents, autoscale, batching, disagg, evaluate, first_token, herding, lora, prefix, queueing,
+    routing,
 };
 
 use super::Claim;
@@ -103,7 +104,61 @@ pub fn read(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
         CanaryUnderstates | SessionKeepsTurns | ColdUnderstates | ClosedHides | LimitShortens => {
             evaluate_claim(claim, s)
         }
+        AdapterHotSpot | PipelineBeatsBoth | TierGapShrinks => lora_claim(claim, s),
     }
+}
+
+/// The LoRA lab's claims, read off the whole outcome.
+fn lora_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
+    let out = out::<lora::Outcome>(s)?;
+    let ms = |x: f64| fixed(x, 0);
+    Some(match claim {
+        Claim::AdapterHotSpot => {
+            let r = out.run(lora::Rule::Residency)?;
+            Reading::new(
+                r.hottest_share >= 1.5 * out.twin.hottest_share,
+                figure!(
+                    "busiest replica: residency {:.3}, prefix twin {:.3}",
+                    r.hottest_share,
+                    out.twin.hottest_share
+                ),
+                vec![
+                    Live::plain(percent(r.hottest_share)),
+                    Live::plain(percent(out.twin.hottest_share)),
+                ],
+            )
+        }
+        Claim::PipelineBeatsBoth => {
+            let p95 = |rule| out.run(rule).map(|r: &lora::RuleRun| r.ttft_p95);
+            let (l, a, b) = (
+                p95(lora::Rule::Llmd)?,
+                p95(lora::Rule::Residency)?,
+                p95(lora::Rule::LeastLoad)?,
+            );
+            Reading::new(
+                l < a && l < b,
+                figure!("TTFT P95 llm-d {l:.0}, residency {a:.0}, least load {b:.0} ms"),
+                vec![Live::plain(ms(l)), Live::plain(ms(a)), Live::plain(ms(b))],
+            )
+        }
+        _ => {
+            let (first, last) = (out.tiers.first()?, out.tiers.last()?);
+            let gap = |p: &lora::tiers::TierPoint| p.least_mean - p.prefix_mean;
+            Reading::new(
+                gap(first) > 0.0 && gap(last) < 0.25 * gap(first),
+                figure!(
+                    "mean-TTFT gap {:.0} ms without a store, {:.0} at the fastest",
+                    gap(first),
+                    gap(last)
+                ),
+                vec![
+                    Live::plain(ms(first.least_p95)),
+                    Live::plain(ms(first.prefix_p95)),
+                    Live::plain(ms(last.least_p95)),
+                ],
+            )
+        }
+    })
 }
 
 /// A share of pairs as the sentences print it, two decimals.

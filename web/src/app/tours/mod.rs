@@ -198,6 +198,15 @@ pub enum Claim {
     /// Evaluate: the rate limit shortens the time goodput spends below the
     /// pool's own.
     LimitShortens,
+    /// LoRA: under residency-only affinity the busiest replica takes at
+    /// least 1.5 times the share the prefix twin's busiest takes.
+    AdapterHotSpot,
+    /// LoRA: llm-d's pipeline has a shorter TTFT P95 than both residency
+    /// only and least load.
+    PipelineBeatsBoth,
+    /// LoRA: least load's mean-TTFT gap to prefix-aware routing at the
+    /// fastest shared store is below a quarter of the gap without one.
+    TierGapShrinks,
 }
 
 impl Stop {
