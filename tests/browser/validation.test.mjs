@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { useAppAndBrowser, watchedPage, lblab } from './harness.mjs';
 
 const env = await useAppAndBrowser();
-const SCENARIOS = ['llm-d', 'smg', 'kubeai'];
+const SCENARIOS = ['llm-d', 'llm-d-pipeline', 'smg', 'smg-tiers', 'kubeai'];
 const cells = (page, id, n) => page.locator(`#scenario-${id} table tbody tr td:nth-child(${n})`).allTextContents();
 
 test('the validation page shows the published figures at once, then measures every scenario in the worker with progress', async () => {

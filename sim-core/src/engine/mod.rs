@@ -74,9 +74,11 @@ pub struct EngineSpec {
     /// Prompt tokens a tick the host link moves into accelerator memory
     /// (0: the tier is off). A prefix found only in host memory costs its
     /// transfer in place of its prefill: it occupies the prefill step for
-    /// `tokens × prefill_budget / host_tokens_per_tick` tokens' worth, and
+    /// `tokens × prefill rate / host_tokens_per_tick` tokens' worth, and
     /// never more than computing it would (an engine would recompute rather
-    /// than wait on a slower link).
+    /// than wait on a slower link). The prefill rate is the budget in
+    /// ticks mode (a step is a tick); in milliseconds mode, what a full
+    /// step of the budget computes per millisecond.
     #[serde(default)]
     pub host_tokens_per_tick: u32,
     /// Prompt tokens a tick the link to a store shared by the whole pool
@@ -198,6 +200,10 @@ pub struct Replica {
     head_match: Option<(u32, u64, usize)>,
     /// Milliseconds mode: what an iteration costs (`None`: one tick each).
     cost: Option<StepCost>,
+    /// Milliseconds mode: prompt tokens a full prefill step computes per
+    /// tick of time, the rate a lower tier's link is weighed against (in
+    /// ticks mode the step is the tick, and the budget is the rate).
+    prefill_per_tick: f64,
     /// Milliseconds mode: the length, in µs, of the iteration planned and
     /// not yet run (its batch was fixed when it was planned).
     pending: Option<u64>,
@@ -240,6 +246,7 @@ impl Replica {
             backlog: 0,
             head_match: None,
             cost: None,
+            prefill_per_tick: 0.0,
             pending: None,
             credit_us: 0,
             tick_us: 1000,
@@ -265,8 +272,29 @@ impl Replica {
     /// The same replica in milliseconds mode: one tick is a millisecond and
     /// an iteration lasts what `cost` says ([`crate::hardware`]).
     pub fn with_cost(mut self, cost: StepCost) -> Replica {
+        let budget = f64::from(self.spec.prefill_budget.max(1));
+        // A step of a whole budget from scratch, in milliseconds (a tick).
+        let ms = cost.prefill_s(budget, 0.0) * 1000.0;
+        self.prefill_per_tick = budget / ms.max(1e-9);
         self.cost = Some(cost);
         self
+    }
+
+    /// A lower tier's transfer of `tokens` over a link of `rate` tokens a
+    /// tick, in prefill tokens' worth: the prefill time it takes, never
+    /// more than computing the tokens (an engine would recompute rather
+    /// than wait on a slower link).
+    #[inline(always)]
+    fn transfer_worth(&self, tokens: u32, rate: u32) -> u32 {
+        let rate = u64::from(rate.max(1));
+        if self.cost.is_some() {
+            let worth = f64::from(tokens) * self.prefill_per_tick / rate as f64;
+            return (libm::ceil(worth) as u64).min(u64::from(tokens)) as u32;
+        }
+        let budget = u64::from(self.spec.prefill_budget.max(1));
+        (u64::from(tokens) * budget)
+            .div_ceil(rate)
+            .min(u64::from(tokens)) as u32
     }
 
     /// The same replica decoding speculatively ([`speculation`]), its
@@ -476,11 +504,7 @@ impl Replica {
         // Keep the last prompt token to compute, as the device cache does.
         let tokens = (matched.saturating_sub(device) as u32 * self.block_tokens)
             .min(uncached.saturating_sub(1));
-        let rate = u64::from(self.spec.host_tokens_per_tick.max(1));
-        let budget = u64::from(self.spec.prefill_budget.max(1));
-        let worth = (u64::from(tokens) * budget)
-            .div_ceil(rate)
-            .min(u64::from(tokens)) as u32;
+        let worth = self.transfer_worth(tokens, self.spec.host_tokens_per_tick);
         ((tokens, worth), matched)
     }
 
@@ -501,11 +525,7 @@ impl Replica {
         let matched = self.shared.match_len(blocks);
         let tokens =
             (matched.saturating_sub(nearer) as u32 * self.block_tokens).min(left.saturating_sub(1));
-        let rate = u64::from(self.spec.shared_tokens_per_tick);
-        let budget = u64::from(self.spec.prefill_budget.max(1));
-        let worth = (u64::from(tokens) * budget)
-            .div_ceil(rate)
-            .min(u64::from(tokens)) as u32;
+        let worth = self.transfer_worth(tokens, self.spec.shared_tokens_per_tick);
         ((tokens, worth), matched)
     }
 

@@ -18,7 +18,6 @@
 
 pub mod aibrix_placement;
 mod chooser;
-pub mod llmd;
 pub mod lora_residency;
 mod reason;
 pub mod tier_cost;
@@ -43,6 +42,7 @@ rules! {
     sglang_prefix_hash::SglangPrefixHash,
     dynamo_kv::DynamoKv,
     envoy_least_request::EnvoyLeastRequest,
+    llmd::Llmd,
 }
 
 use crate::time::Tick;

@@ -109,6 +109,14 @@ pub struct Config {
     /// The prefix cache lives in the KV blocks running sequences leave free,
     /// as vLLM's does, rather than beside them (default off).
     pub cache_in_kv: bool,
+    /// A host-memory tier under the prefix cache, in tokens per replica
+    /// (default 0: none; [`EngineSpec::host_cache_tokens`]).
+    #[serde(default)]
+    pub host_cache_tokens: u32,
+    /// Prompt tokens a tick the host link moves into accelerator memory
+    /// (default 0: the tier is off; [`EngineSpec::host_tokens_per_tick`]).
+    #[serde(default)]
+    pub host_tokens_per_tick: u32,
     /// Tokens per prefix hash block of generated traces (default 64).
     pub hash_block_tokens: u32,
     /// Every selection rule's settings (one field per rule; see each rule's file).
@@ -175,6 +183,8 @@ impl Default for Config {
             prefill_budget: 192,
             cache_tokens: 8192,
             cache_in_kv: false,
+            host_cache_tokens: 0,
+            host_tokens_per_tick: 0,
             hash_block_tokens: 64,
             rules: RuleSettings::default(),
             speeds: Vec::new(),
@@ -544,6 +554,26 @@ impl<C: AsRouting> Rows<C> {
         |c, x| c.routing_mut().cache_in_kv = x,
     )
     .doc("The prefix cache holds only the KV running sequences leave free, as vLLM's does.")
+    .advanced(),
+    Param::<C>::whole(
+        "host-cache-tokens",
+        "Host-memory tier",
+        "tokens",
+        (0, 100_000_000, 1),
+        |c| c.routing().host_cache_tokens.into(),
+        |c, x| c.routing_mut().host_cache_tokens = narrow(x),
+    )
+    .doc("Tokens of KV a replica keeps in host memory under its prefix cache (0: none); a prefix evicted from the accelerator comes back over the host link instead of being computed again.")
+    .advanced(),
+    Param::<C>::whole(
+        "host-tokens-per-tick",
+        "Host link",
+        "tokens/tick",
+        (0, 100_000_000, 1),
+        |c| c.routing().host_tokens_per_tick.into(),
+        |c, x| c.routing_mut().host_tokens_per_tick = narrow(x),
+    )
+    .doc("Prompt tokens a tick the host link moves into accelerator memory (0: the tier is off); a transfer never costs more than the prefill it replaces.")
     .advanced(),
     Param::<C>::whole(
         "hash-block-tokens",
@@ -1111,8 +1141,8 @@ impl Config {
             prefill_budget: self.prefill_budget,
             cache_tokens: self.cache_tokens,
             cache_in_kv: self.cache_in_kv,
-            host_cache_tokens: 0,
-            host_tokens_per_tick: 0,
+            host_cache_tokens: self.host_cache_tokens,
+            host_tokens_per_tick: self.host_tokens_per_tick,
             shared_tokens_per_tick: 0,
         }
     }

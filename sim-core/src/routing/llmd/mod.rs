@@ -30,10 +30,15 @@ pub mod queue;
 
 use alloc::vec::Vec;
 
-use super::{Chooser, Decision, OrdF64, Reason, ReplicaState, RouteContext, Router};
+use super::{
+    Chooser, Decision, HasRules, OrdF64, Origin, Reason, ReplicaState, RouteContext, Router, Rows,
+    Rule,
+};
+use crate::params::Param;
 
 /// The weights of the default profile's scorers (0 leaves one out).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct LlmdWeights {
     /// `queue-scorer`.
     pub queue: f64,
@@ -46,6 +51,11 @@ pub struct LlmdWeights {
     /// `lora-affinity-scorer` (not in the default profile; a profile that
     /// names it without a weight gives it the loader's default, 1).
     pub lora: f64,
+    /// `precise-prefix-cache-scorer` (not in the default profile; llm-d's
+    /// precise sample profile gives it 2, with KV use and queue at 1). It
+    /// reads what the engines hold, tier by tier, instead of the gateway's
+    /// own index.
+    pub precise: f64,
 }
 
 impl Default for LlmdWeights {
@@ -56,6 +66,7 @@ impl Default for LlmdWeights {
             prefix: 3.0,
             load_aware: 0.0,
             lora: 0.0,
+            precise: 0.0,
         }
     }
 }
@@ -106,6 +117,28 @@ fn lora_scores<S: ReplicaState>(ctx: &RouteContext<'_, S>, weight: f64) -> Vec<f
         .collect()
 }
 
+/// The precise prefix scorer's score for every replica from the tiers it
+/// reports holding the prompt's leading blocks in (all 0 when its weight is
+/// 0): the device run at the GPU weight, the host run beyond it at the CPU
+/// weight, scaled min–max as release v0.8.0 does.
+fn precise_scores<S: ReplicaState>(ctx: &RouteContext<'_, S>, weight: f64) -> Vec<f64> {
+    if weight <= 0.0 {
+        return alloc::vec![0.0; ctx.replicas.len()];
+    }
+    let w = precise_prefix::TierWeights::default();
+    let bt = ctx.block_tokens.max(1);
+    let raw: Vec<Option<f64>> = ctx
+        .replicas
+        .iter()
+        .map(|r| {
+            let t = r.cached_tiers(ctx.request, bt);
+            let (device, host) = (t.device / bt, t.host / bt);
+            (device + host > 0).then(|| f64::from(device) * w.gpu + f64::from(host) * w.cpu)
+        })
+        .collect();
+    precise_prefix::normalised(&raw)
+}
+
 /// llm-d's default profile over a pool of replicas.
 #[derive(Clone, Debug, Default)]
 pub struct Llmd {
@@ -123,9 +156,11 @@ impl Llmd {
     }
 }
 
-impl Router for Llmd {
-    fn select<S: ReplicaState>(
-        &mut self,
+impl Llmd {
+    /// The profile's choice for `ctx.request`, reading the index without
+    /// changing it: the endpoint, its hashes' prefix, and the decision.
+    fn decide<S: ReplicaState>(
+        &self,
         ctx: &RouteContext<'_, S>,
         choose: &mut Chooser<'_>,
     ) -> Option<Decision> {
@@ -144,16 +179,6 @@ impl Router for Llmd {
                     .map_or(0.0, |c| f64::from(r.kv_used()) / f64::from(c))
             })
             .collect();
-        // The index holds as many prompt blocks as the replica's KV cache
-        // holds tokens (upstream sizes it in vLLM's own blocks).
-        let (bt, kt) = (ctx.block_tokens.max(1), ctx.kv_block_tokens.max(1));
-        self.index.ensure(n, |i| {
-            ctx.replicas[i]
-                .kv_capacity()
-                .map_or(prefix::DEFAULT_CAPACITY, |c| {
-                    (u64::from(c) * u64::from(kt) / u64::from(bt)) as usize
-                })
-        });
         let hashes = prefix::Index::hashes(&ctx.request.blocks);
         let matched = self.index.matches(hashes, n);
         let prefix: Vec<f64> = matched
@@ -166,6 +191,7 @@ impl Router for Llmd {
             .collect();
         let w = self.weights;
         let lora = lora_scores(ctx, w.lora);
+        let precise = precise_scores(ctx, w.precise);
         let total = weighted_sum(
             n,
             &[
@@ -174,10 +200,10 @@ impl Router for Llmd {
                 (w.prefix, &prefix),
                 (w.load_aware, &load),
                 (w.lora, &lora),
+                (w.precise, &precise),
             ],
         );
         let i = pick(&total, choose)?;
-        self.index.add(i, hashes);
         Some(Decision {
             replica: i as u32,
             reason: Reason::HighestScore {
@@ -186,4 +212,108 @@ impl Router for Llmd {
             },
         })
     }
+
+    /// Size the index for the pool: each endpoint's LRU holds as many
+    /// prompt blocks as its KV cache holds tokens (upstream sizes it in
+    /// vLLM's own blocks).
+    fn ensure<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>) {
+        let (bt, kt) = (ctx.block_tokens.max(1), ctx.kv_block_tokens.max(1));
+        self.index.ensure(ctx.replicas.len(), |i| {
+            ctx.replicas[i]
+                .kv_capacity()
+                .map_or(prefix::DEFAULT_CAPACITY, |c| {
+                    (u64::from(c) * u64::from(kt) / u64::from(bt)) as usize
+                })
+        });
+    }
+}
+
+impl Router for Llmd {
+    fn select<S: ReplicaState>(
+        &mut self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
+        self.ensure(ctx);
+        let d = self.decide(ctx, choose)?;
+        self.index
+            .add(d.replica as usize, prefix::Index::hashes(&ctx.request.blocks));
+        Some(d)
+    }
+
+    /// The gateway's index records where the request went, whoever chose.
+    fn observe<S: ReplicaState>(&mut self, ctx: &RouteContext<'_, S>, chosen: u32) {
+        self.ensure(ctx);
+        self.index
+            .add(chosen as usize, prefix::Index::hashes(&ctx.request.blocks));
+    }
+
+    /// Read-only: the index is large, and choosing does not change it.
+    fn peek<S: ReplicaState>(
+        &self,
+        ctx: &RouteContext<'_, S>,
+        choose: &mut Chooser<'_>,
+    ) -> Option<Decision> {
+        self.decide(ctx, choose)
+    }
+}
+
+impl Rule for Llmd {
+    const NAME: &'static str = "llm-d";
+    const TITLE: &'static str = "llm-d scorers";
+    const SIGNAL: &'static str = "Sums llm-d's weighted scores: queue 2, KV use 2, prefix the gateway sent there 3; the highest total wins.";
+    const ORIGIN: Origin = Origin::Upstream {
+        project: "llm-d inference scheduler",
+        version: "v0.8.0 (05c91f0d)",
+        file: "pkg/epp/scheduling/scheduler_profile.go",
+    };
+    type Settings = LlmdWeights;
+    fn build(settings: &LlmdWeights) -> Self {
+        Llmd::new(*settings)
+    }
+}
+
+impl<C: HasRules> Rows<C> for Llmd {
+    const ROWS: &'static [Param<C>] = &[
+        Param::<C>::real(
+            "llmd-queue",
+            "llm-d: queue weight",
+            "",
+            (0.0, 100.0, 0.5),
+            |c| c.rules().llmd.queue,
+            |c, x| c.rules_mut().llmd.queue = x,
+        )
+        .doc("Weight of llm-d's queue scorer (default 2).")
+        .advanced(),
+        Param::<C>::real(
+            "llmd-kv",
+            "llm-d: KV-use weight",
+            "",
+            (0.0, 100.0, 0.5),
+            |c| c.rules().llmd.kv_cache,
+            |c, x| c.rules_mut().llmd.kv_cache = x,
+        )
+        .doc("Weight of llm-d's KV-cache utilisation scorer (default 2).")
+        .advanced(),
+        Param::<C>::real(
+            "llmd-prefix",
+            "llm-d: prefix weight",
+            "",
+            (0.0, 100.0, 0.5),
+            |c| c.rules().llmd.prefix,
+            |c, x| c.rules_mut().llmd.prefix = x,
+        )
+        .doc("Weight of llm-d's approximate prefix-cache scorer (default 3).")
+        .advanced(),
+        Param::<C>::real(
+            "llmd-precise",
+            "llm-d: precise prefix weight",
+            "",
+            (0.0, 100.0, 0.5),
+            |c| c.rules().llmd.precise,
+            |c, x| c.rules_mut().llmd.precise = x,
+        )
+        .doc("Weight of llm-d's precise prefix-cache scorer, which reads what the engines hold (default 0: not in the default profile).")
+        .advanced(),
+    ];
 }

@@ -75,7 +75,7 @@ pub static TOURS: &[Tour] = &[
             Stop::playground(
                 "Your turn",
                 "lab=routing",
-                "All ten rules, every setting, real traces: try your own pool.",
+                "All eleven rules, every setting, real traces: try your own pool.",
             ),
         ],
     },

@@ -300,7 +300,7 @@ fn comparison_note(v: &View<'_, Lab>) -> AnyView {
         <p class="small muted">
             {words}
             <a id="validation-link" href="?lab=validate" target="_blank" rel="noopener">"The validation page"</a>
-            " (or lblab validate) sets the lab beside three published deployments."
+            " (or lblab validate) sets the lab beside published deployments."
         </p>
     }
     .into_any()
