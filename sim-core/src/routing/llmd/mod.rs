@@ -17,8 +17,9 @@
 //! vectors in `tests/llmd_conformance.rs`. The pipeline here reads a
 //! replica's waiting queue, its KV use and its capacity, and keeps the
 //! approximate scorer's index; the LoRA scorer reads a replica's adapters
-//! when its weight is above 0 (the LoRA lab). The precise-prefix scorer
-//! needs cache tiers reported per block, so it is a formula only for now.
+//! when its weight is above 0 (the LoRA lab), and the precise-prefix
+//! scorer reads each replica's cached run by tier when its weight is above
+//! 0 (the validation page's llm-d pipeline scenario).
 
 pub mod active_request;
 pub mod kv_utilization;
