@@ -653,12 +653,22 @@ fn fairness_one_scheduler_lists_its_key_moments() {
 fn validate_prints_links_rows_and_verdicts() {
     let (code, out, _) = lblab(&["validate", "--links"]);
     assert_eq!(code, 0);
-    let ids = ["[llm-d]", "[llm-d-pipeline]", "[smg]", "[smg-tiers]", "[kubeai]"];
+    let ids = [
+        "[llm-d]",
+        "[llm-d-pipeline]",
+        "[smg]",
+        "[smg-tiers]",
+        "[kubeai]",
+    ];
     for id in ids {
         assert!(out.contains(id), "{id} listed: {out}");
     }
     assert_eq!(out.matches("?lab=routing&gpu=").count(), ids.len(), "{out}");
-    assert_eq!(out.matches("lblab routing --gpu=").count(), ids.len(), "{out}");
+    assert_eq!(
+        out.matches("lblab routing --gpu=").count(),
+        ids.len(),
+        "{out}"
+    );
 
     let (code, out, _) = lblab(&["validate", "--scenario=kubeai", "--seeds=2"]);
     assert_eq!(code, 0);
