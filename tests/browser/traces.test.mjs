@@ -220,10 +220,10 @@ test('Cancel stops a sweep and keeps the previous results', async () => {
   await page.goto(`${env.srv.base}?lab=goodput`);
   const previous = await page.evaluate(() => window.wasmBindings.lblab_outcome_json());
   const before = await runs(page);
-  // A heavy sweep, just inside the work bound: 4,500 requests at every
+  // A heavy sweep, just inside the work bound: 4,200 requests at every
   // rate under every rule (about a second natively, more in the worker).
   await page.locator('.more-settings summary').first().click();
-  await page.locator('#requests').fill('4500');
+  await page.locator('#requests').fill('4200');
   await page.locator('#requests').press('Enter');
   await page.locator('#run-progress').waitFor({ state: 'visible' });
   await page.waitForFunction(() => /Computing… \d+ of \d+ runs/.test(document.querySelector('#run-status')?.textContent ?? ''));

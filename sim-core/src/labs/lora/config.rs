@@ -130,7 +130,7 @@ type P = Param<Config>;
 
 impl Configurable for Config {
     const PARAMS: &'static [Param<Config>] = &[
-        P::real("rate", "Arrival rate", "req/s", (1.0, 400.0, 1.0), |c| c.rate, |c, x| c.rate = x)
+        P::real("rate", "Arrival rate", "req/s", (1.0, 100.0, 1.0), |c| c.rate, |c, x| c.rate = x)
             .doc("Requests per second (Poisson), the same stream for every rule."),
         P::whole("adapters", "Adapters", "", (1, 500, 1), |c| c.adapters.into(), |c, x| c.adapters = narrow(x))
             .doc("Distinct LoRA adapters the requests ask for."),
@@ -142,7 +142,7 @@ impl Configurable for Config {
             .doc("How fast an adapter in neither accelerator nor host memory arrives (disk or a remote store); size over this is the cold-load time, during which the replica stalls."),
         P::whole("copies", "Placement copies", "", (1, 64, 1), |c| c.copies.into(), |c, x| c.copies = narrow(x))
             .doc("Placement first: replicas each adapter is placed on, each time on the replica with the fewest adapters."),
-        P::whole("replicas", "Replicas", "", (1, 64, 1), |c| c.replicas.into(), |c, x| c.replicas = narrow(x))
+        P::whole("replicas", "Replicas", "", (1, 32, 1), |c| c.replicas.into(), |c, x| c.replicas = narrow(x))
             .doc("Model replicas, each with its own adapter slots and host cache."),
         P::whole("host-adapters", "Adapters in host memory", "", (0, 1000, 1), |c| c.host_adapters.into(), |c, x| c.host_adapters = narrow(x))
             .doc("Adapters a replica keeps in host memory (vLLM's max_cpu_loras); loading one of those is fast.")

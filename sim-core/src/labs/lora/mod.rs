@@ -112,27 +112,36 @@ impl Lab for LoraLab {
         default: Rule::Residency,
     });
 
-    /// Six runs (five rules and the twin), each ticking every replica for
-    /// the arrivals and the drain, with a routing decision per request
-    /// that reads every replica's adapters. Fitted to `lblab lora` release
-    /// runs with room above them.
+    /// Six runs (five rules and the twin) and the tier sweep's 24, each
+    /// ticking every replica for the arrivals and the drain, with a routing
+    /// decision per request that reads every replica's adapters. Fitted to
+    /// release runs with room above them (default: 0.20 s against an
+    /// estimate of 0.33 s; 100 req/s: 0.54 s against 0.87 s).
     fn work(config: &Config, input: &Input<'_, Rule>) -> Work {
         let runs = input.items().len() as f64 + 1.0;
-        let ticks = config.ticks() as f64 * 1.5;
         let replicas = f64::from(config.replicas);
-        let requests = config.rate * f64::from(config.seconds);
-        let per_tick = 30.0 * replicas + 4.0 * replicas * f64::from(config.slots);
-        let per_request = 400.0 * replicas + 60.0 * f64::from(config.prompt / 64);
+        // A run's ticks (arrivals and some drain) cost a little per replica
+        // and per sequence; each request a routing decision over every
+        // replica and its prompt's blocks through the caches. Past capacity
+        // the queues grow with time and every tick scans them, so a term in
+        // the square of the requests (fitted: 600 s at 100 req/s, where
+        // five rules took 9.5 s on 8 replicas).
+        let run = |seconds: u32, prompt: u32| {
+            let ticks = f64::from(seconds) * 1000.0 / f64::from(TICK_MS) * 1.5;
+            let requests = config.rate * f64::from(seconds);
+            let per_tick = 30.0 * replicas + 4.0 * replicas * f64::from(config.slots);
+            let per_request = 150.0 * replicas + 40.0 * f64::from(prompt / 64);
+            ticks * per_tick + requests * per_request + 5.0 * requests * requests / replicas
+        };
         // The tier sweep: three rules at each bandwidth, on prompts of
-        // `tiers::PROMPT` tokens.
-        let sweep = (3 * tiers::GBPS.len()) as f64
-            * (ticks * per_tick
-                + requests * (400.0 * replicas + 60.0 * f64::from(tiers::PROMPT / 64)));
+        // `tiers::PROMPT` tokens, over at most `tiers::SECONDS`.
+        let sweep =
+            (3 * tiers::GBPS.len()) as f64 * run(config.seconds.min(tiers::SECONDS), tiers::PROMPT);
         Work {
-            ns: runs * (ticks * per_tick + requests * per_request) + sweep,
+            ns: runs * run(config.seconds, config.prompt) + sweep,
             drivers: &["seconds", "rate", "replicas", "slots"],
             what: alloc::format!(
-                "{} runs × {} s of requests",
+                "{} runs and a 24-run tier sweep × {} s of requests",
                 runs as u32,
                 crate::params::thousands(config.seconds.into())
             ),

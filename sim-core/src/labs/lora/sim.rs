@@ -215,11 +215,13 @@ fn engine(c: &Config) -> EngineSpec {
     }
 }
 
-/// A replica as a router sees it: its engine, with the adapters of its
-/// batch and queue read from the workload.
+/// A replica as a router sees it: its engine, and where its adapters are
+/// (read once a tick from the engine and kept up to date as requests are
+/// routed to it: scanning every queue for every request grew with the
+/// square of the backlog).
 struct Seen<'a> {
     replica: &'a Replica,
-    workload: &'a Workload,
+    view: Option<&'a AdapterView>,
 }
 
 impl ReplicaState for Seen<'_> {
@@ -242,7 +244,7 @@ impl ReplicaState for Seen<'_> {
         self.replica.kv_capacity()
     }
     fn adapters(&self) -> Option<AdapterView> {
-        self.replica.adapter_view(self.workload)
+        self.view.cloned()
     }
 }
 
@@ -332,13 +334,20 @@ fn simulate(
     let mut longest = 0;
     for t in 0..end {
         let mut routed = Vec::new();
+        let arriving = next < w.requests.len() && w.requests[next].arrival.0 <= t;
+        let mut views: Vec<AdapterView> = if arriving {
+            replicas.iter().filter_map(|r| r.adapter_view(w)).collect()
+        } else {
+            Vec::new()
+        };
         while next < w.requests.len() && w.requests[next].arrival.0 <= t {
             let req = &w.requests[next];
             let seen: Vec<Seen<'_>> = replicas
                 .iter()
-                .map(|r| Seen {
+                .enumerate()
+                .map(|(i, r)| Seen {
                     replica: r,
-                    workload: w,
+                    view: views.get(i),
                 })
                 .collect();
             let ctx = RouteContext {
@@ -355,6 +364,11 @@ fn simulate(
             });
             drop(seen);
             replicas[d.replica as usize].enqueue(next as u32, req.prompt_tokens);
+            if let Some(v) = views.get_mut(d.replica as usize) {
+                if req.adapter != 0 && !v.waiting.contains(&req.adapter) {
+                    v.waiting.push(req.adapter);
+                }
+            }
             counts.assigned[d.replica as usize] += 1;
             routed.push(Routed {
                 adapter: req.adapter,

@@ -85,26 +85,31 @@ pub fn summary(o: &Outcome) -> String {
     )
 }
 
-/// Where a bandwidth sits on the tier chart's axis: log₂ of GB/s, with no
-/// shared tier at 2 (a step left of 8 GB/s).
-fn at(gbps: f64) -> f64 {
-    if gbps > 0.0 {
-        libm::log2(gbps)
-    } else {
-        2.0
-    }
+/// Where the sweep's `i`th bandwidth sits on the tier chart's axis: log₂
+/// of GB/s, since the sweep doubles from 8 GB/s (3) with no shared tier a
+/// step left of it (2). Read from the position, so the page needs no
+/// base-2 logarithm of its own.
+fn at(i: usize) -> f64 {
+    i as f64 + 2.0
 }
 
 fn bandwidth(x: f64) -> String {
+    let x = x.round();
     if x < 2.5 {
         "none".into()
     } else {
-        format!("{}", libm::exp2(x.round()) as u64)
+        format!("{}", 1u64 << (x as u32).min(62))
     }
 }
 
+/// A TTFT as the log axis places it: natural logarithms, already in the
+/// page for other charts, scaled to base 10.
+fn log10(ms: f64) -> f64 {
+    libm::log(ms) / core::f64::consts::LN_10
+}
+
 fn millis(y: f64) -> String {
-    crate::ui::format::fixed(libm::pow(10.0, y), 0)
+    crate::ui::format::fixed(libm::exp(y * core::f64::consts::LN_10), 0)
 }
 
 /// One rule's figure at one bandwidth.
@@ -136,7 +141,8 @@ pub fn tiers(o: &Outcome) -> Option<ChartSpec> {
             points: o
                 .tiers
                 .iter()
-                .map(|p| (at(p.gbps), libm::log10(value(p).max(1.0))))
+                .enumerate()
+                .map(|(i, p)| (at(i), log10(value(p).max(1.0))))
                 .collect(),
         })
         .collect();
@@ -144,7 +150,7 @@ pub fn tiers(o: &Outcome) -> Option<ChartSpec> {
         x_desc: "shared store bandwidth (GB/s, log scale)",
         y_desc: "TTFT P95 (ms, log scale)",
         x_range: (1.8, 9.2),
-        y_range: (1.0, libm::log10(top) + 0.2),
+        y_range: (1.0, log10(top) + 0.2),
         x_label: bandwidth,
         y_label: millis,
         x_labels: 8,

@@ -64,9 +64,12 @@ pub fn scene(run: &RuleRun, c: &Config, t: usize, width: f64, pal: &Palette) -> 
     let top = 70.0;
     let column = (width - 8.0) / n as f64;
     let slots = c.lora_slots.min(16) as usize;
-    let cell = ((column - 10.0) / 2.0 - 2.0).clamp(8.0, 22.0);
-    let rows = slots.div_ceil(2);
-    let box_w = 2.0 * (cell + 2.0) + 6.0;
+    // Four slots a row where the column is wide enough, so eight slots
+    // take two rows and an embed stays short.
+    let cols = if column >= 60.0 { 4 } else { 2 };
+    let cell = ((column - 10.0) / cols as f64 - 2.0).clamp(8.0, 22.0);
+    let rows = slots.div_ceil(cols);
+    let box_w = cols as f64 * (cell + 2.0) + 6.0;
     let box_h = rows as f64 * (cell + 2.0) + 8.0;
     let hot = match s.moment {
         Some(Moment::HotSpot { replica, .. })
@@ -101,7 +104,7 @@ pub fn scene(run: &RuleRun, c: &Config, t: usize, width: f64, pal: &Palette) -> 
             line: if hot == Some(p) { 2.5 } else { 1.0 },
         });
         for (j, &a) in r.resident.iter().enumerate().take(slots) {
-            let (col, row) = (j % 2, j / 2);
+            let (col, row) = (j % cols, j / cols);
             scene.marks.push(Mark {
                 part: None,
                 id: (1 << 40) | ((p as u64) << 16) | u64::from(a),
