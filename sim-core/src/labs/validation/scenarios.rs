@@ -6,6 +6,36 @@
 use super::{Latency, Published, Scenario, Throughput};
 use crate::routing::RuleKind;
 
+/// The llm-d benchmark's setup, then `$extra` keys: one text for both llm-d
+/// scenarios, so the second can only differ in the keys it adds.
+macro_rules! llm_d_setup {
+    ($extra:literal) => {
+        concat!(
+            "gpu=h100&model=qwen-32b&tp=2&replicas=8&requests=17084&stages=15x50,3x20,10x20,15x20,20x38,22x34,25x30,30x25,35x21,40x38,43x36,46x33,49x30,52x29,55x27,57x26,60x25\
+            &mean-prompt=7200&prompt-cv=0&prefix-pool=150&prefix-zipf=0&prefix-variants=5\
+            &prefix-cover-min=0.834&prefix-cover-max=0.834&long-share=0\
+            &short-output-mean=500&short-output-cv=0.05&slots=256\
+            &kv-block-tokens=64&hash-block-tokens=64&prefill-budget=8192\
+            &cache-tokens=307328&cache-in-kv=1&slo-ms=2000",
+            $extra
+        )
+    };
+}
+
+/// The SGLang gateway benchmark's setup, then `$extra` keys (as above).
+macro_rules! smg_setup {
+    ($extra:literal) => {
+        concat!(
+            "gpu=h100&model=r1-distill-32b&tp=2&replicas=3&requests=1800&rps=32\
+            &mean-prompt=2500&prompt-cv=0&prefix-pool=600&prefix-zipf=0\
+            &prefix-cover-min=0.4&prefix-cover-max=0.4&long-share=0\
+            &short-output-mean=128&short-output-cv=0.05&slots=256\
+            &prefill-budget=8192&cache-tokens=300000&cache-in-kv=1&slo-ms=2000",
+            $extra
+        )
+    };
+}
+
 /// llm-d, "KV-Cache Wins You Can See" (llm-d blog, 2025-09-24; the report
 /// `llm-d-kv-cache-manager/benchmarking/73-capacity/README.md` behind it):
 /// Qwen3-32B on 8 vLLM pods of 2 H100s, inference-perf's `shared_prefix`
@@ -20,12 +50,7 @@ pub const LLM_D: Scenario = Scenario {
     id: "llm-d",
     title: "llm-d: precise prefix-cache scoring on 8 × 2 H100",
     source: "llm-d blog 2025-09-24 \"KV-Cache Wins You Can See\" (report: llm-d-kv-cache-manager benchmarking/73-capacity)",
-    setup: "gpu=h100&model=qwen-32b&tp=2&replicas=8&requests=17084&stages=15x50,3x20,10x20,15x20,20x38,22x34,25x30,30x25,35x21,40x38,43x36,46x33,49x30,52x29,55x27,57x26,60x25\
-            &mean-prompt=7200&prompt-cv=0&prefix-pool=150&prefix-zipf=0&prefix-variants=5\
-            &prefix-cover-min=0.834&prefix-cover-max=0.834&long-share=0\
-            &short-output-mean=500&short-output-cv=0.05&slots=256\
-            &kv-block-tokens=64&hash-block-tokens=64&prefill-budget=8192\
-            &cache-tokens=307328&cache-in-kv=1&slo-ms=2000",
+    setup: llm_d_setup!(""),
     throughput: Throughput::SpanOutputTokens,
     ttft: Latency::P90,
     published: &[
@@ -72,13 +97,7 @@ pub const LLM_D_PIPELINE: Scenario = Scenario {
     id: "llm-d-pipeline",
     title: "llm-d with its own scorer pipeline: precise prefix 2, KV 1, queue 1",
     source: LLM_D.source,
-    setup: "gpu=h100&model=qwen-32b&tp=2&replicas=8&requests=17084&stages=15x50,3x20,10x20,15x20,20x38,22x34,25x30,30x25,35x21,40x38,43x36,46x33,49x30,52x29,55x27,57x26,60x25\
-            &mean-prompt=7200&prompt-cv=0&prefix-pool=150&prefix-zipf=0&prefix-variants=5\
-            &prefix-cover-min=0.834&prefix-cover-max=0.834&long-share=0\
-            &short-output-mean=500&short-output-cv=0.05&slots=256\
-            &kv-block-tokens=64&hash-block-tokens=64&prefill-budget=8192\
-            &cache-tokens=307328&cache-in-kv=1&slo-ms=2000\
-            &llmd-precise=2&llmd-kv=1&llmd-queue=1&llmd-prefix=0",
+    setup: llm_d_setup!("&llmd-precise=2&llmd-kv=1&llmd-queue=1&llmd-prefix=0"),
     throughput: Throughput::SpanOutputTokens,
     ttft: Latency::P90,
     published: &[
@@ -123,11 +142,7 @@ pub const SMG: Scenario = Scenario {
     id: "smg",
     title: "SGLang gateway: cache-aware against round robin on 3 × TP2",
     source: "smg (SGLang model gateway) PR #1771, methodology of PR #1652",
-    setup: "gpu=h100&model=r1-distill-32b&tp=2&replicas=3&requests=1800&rps=32\
-            &mean-prompt=2500&prompt-cv=0&prefix-pool=600&prefix-zipf=0\
-            &prefix-cover-min=0.4&prefix-cover-max=0.4&long-share=0\
-            &short-output-mean=128&short-output-cv=0.05&slots=256\
-            &prefill-budget=8192&cache-tokens=300000&cache-in-kv=1&slo-ms=2000",
+    setup: smg_setup!(""),
     throughput: Throughput::Requests,
     ttft: Latency::Mean,
     published: &[
@@ -162,12 +177,7 @@ pub const SMG_TIERS: Scenario = Scenario {
     id: "smg-tiers",
     title: "SGLang gateway again, with a host-memory KV tier under memory pressure",
     source: SMG.source,
-    setup: "gpu=h100&model=r1-distill-32b&tp=2&replicas=3&requests=1800&rps=32\
-            &mean-prompt=2500&prompt-cv=0&prefix-pool=600&prefix-zipf=0\
-            &prefix-cover-min=0.4&prefix-cover-max=0.4&long-share=0\
-            &short-output-mean=128&short-output-cv=0.05&slots=256\
-            &prefill-budget=8192&cache-tokens=300000&cache-in-kv=1&slo-ms=2000\
-            &host-cache-tokens=1000000&host-tokens-per-tick=95",
+    setup: smg_setup!("&host-cache-tokens=1000000&host-tokens-per-tick=95"),
     throughput: Throughput::Requests,
     ttft: Latency::Mean,
     published: SMG.published,
