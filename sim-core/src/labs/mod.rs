@@ -29,6 +29,7 @@ pub mod goodput;
 pub mod herding;
 pub mod lora;
 pub mod prefix;
+pub mod providers;
 pub mod queueing;
 pub mod routing;
 pub mod validation;
@@ -80,6 +81,7 @@ macro_rules! with_labs {
             $crate::labs::first_token::FirstTokenLab,
             $crate::labs::evaluate::EvaluateLab,
             $crate::labs::lora::LoraLab,
+            $crate::labs::providers::ProvidersLab,
         }
     };
 }

@@ -6,4 +6,5 @@
 //! lab (deployments with quotas, regions and the provider's own cache) is
 //! built on them.
 
+pub mod gateway;
 pub mod litellm;

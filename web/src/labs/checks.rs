@@ -26,6 +26,7 @@ mod columns {
         add("disagg", directions(&crate::labs::disagg::COLS));
         add("agents", directions(&crate::labs::agents::COLS));
         add("herding", directions(&crate::labs::herding::COLS));
+        add("providers", directions(&crate::labs::providers::COLS));
         use crate::labs::queueing::hedging::{COLUMNS, HIGHER};
         add(
             "hedging",
@@ -86,6 +87,14 @@ mod columns {
         ("TPOT mean", false),
         ("Per hedge", false),
         ("ITL mean", false),
+        ("$/1k calls", false),
+        ("Cache hits", true),
+        ("Split", false),
+        // Neither side is better in itself; the column's meaning says the
+        // star goes to the lowest share.
+        ("Spill", false),
+        ("429s seen", false),
+        ("TTFT P99", false),
     ];
 
     #[test]

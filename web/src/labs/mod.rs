@@ -17,6 +17,7 @@ pub mod goodput;
 pub mod herding;
 pub mod lora;
 pub mod prefix;
+pub mod providers;
 pub mod queueing;
 pub mod routing;
 
