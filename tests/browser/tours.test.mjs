@@ -12,7 +12,7 @@ const env = await useAppAndBrowser();
 
 // The tours and their step counts, as web/src/app/tours/data.rs lists them
 // (tests/golden/tours.txt is the reviewed copy).
-const TOURS = { why: 4, routing: 4, herding: 5, prefix: 7, batching: 5, split: 5, scaling: 5, sessions: 5, 'first-token': 5, evaluate: 6 };
+const TOURS = { why: 4, routing: 4, herding: 5, prefix: 7, batching: 5, split: 5, scaling: 5, sessions: 5, 'first-token': 5, evaluate: 6, providers: 5 };
 
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
 // Read at once, not through a locator: a step without a player has no label,

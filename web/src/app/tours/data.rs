@@ -454,4 +454,52 @@ pub static TOURS: &[Tour] = &[
             ),
         ],
     },
+    Tour {
+        id: "providers",
+        title: "Renting capacity",
+        summary: "Reserved and metered deployments, regions, breakers, and the provider's own cache.",
+        stops: &[
+            Stop::at(
+                "Reserved first",
+                "lab=providers",
+                "A reserved deployment is paid by the hour, busy or not, so spillover sends every call there and lets only what it refuses go on \
+                 to the metered one: {1.8%} of calls here, for {$5.43} per 1,000 calls against {$7.91} when both take equal shares.",
+            )
+            .claims(Claim::SpillCheaper)
+            .playing()
+            .also(&["cards"]),
+            Stop::at(
+                "Past its capacity",
+                "lab=providers",
+                "Below its capacity the reserved deployment takes everything; past it the metered share climbs fast: \
+                 {0%} of calls spill at {90%} load, {51%} at {236%}.",
+            )
+            .claims(Claim::SpillRises)
+            .reveal("ptu-tpm")
+            .also(&["chart"]),
+            Stop::at(
+                "Two regions, one conversation",
+                "lab=providers&reserved=0&metered=2&regions=2&incident-region=0&strategy=shuffle",
+                "Equal weights over two regions send {50%} of follow-up turns to the other region, and each region has its own cache: \
+                 {50%} of turns find their history there, against {100%} when the session is pinned.",
+            )
+            .claims(Claim::RegionsScatter)
+            .playing()
+            .also(&["table"]),
+            Stop::at(
+                "The breaker is the failover",
+                "lab=providers&rate=4.5&incident-region=0&breaker-429=0&strategy=priority-pool",
+                "A priority pool uses its metered backend only while the reserved one's breaker is tripped. With a rule that counts only \
+                 server errors it never trips, so the metered backend serves {0} calls while clients get {151} 429s: count 429 too.",
+            )
+            .claims(Claim::GroupTwoIdle)
+            .reveal("breaker-429")
+            .also(&["cards"]),
+            Stop::playground(
+                "Your turn",
+                "lab=providers",
+                "Regions, quotas, cache keys, fan-outs and budgets: try your own deployments.",
+            ),
+        ],
+    },
 ];

@@ -7,8 +7,8 @@
 
 use sim_core::choice::Choice;
 use sim_core::labs::{
-    agents, autoscale, batching, disagg, evaluate, first_token, herding, lora, prefix, queueing,
-    routing,
+    agents, autoscale, batching, disagg, evaluate, first_token, herding, lora, prefix, providers,
+    queueing, routing,
 };
 
 use super::Claim;
@@ -105,7 +105,87 @@ pub fn read(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             evaluate_claim(claim, s)
         }
         AdapterHotSpot | PipelineBeatsBoth | TierGapShrinks => lora_claim(claim, s),
+        SpillCheaper | SpillRises | RegionsScatter | GroupTwoIdle => providers_claim(claim, s),
     }
+}
+
+/// The providers lab's claims, read off the whole outcome.
+fn providers_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
+    use providers::Strategy;
+    let out = out::<providers::Outcome>(s)?;
+    let dollars = |x: f64| format!("${}", fixed(x, 2));
+    Some(match claim {
+        Claim::SpillCheaper => {
+            let (a, b) = (out.run(Strategy::Spillover)?, out.run(Strategy::Shuffle)?);
+            Reading::new(
+                a.cost_per_1k < b.cost_per_1k,
+                figure!(
+                    "$/1k spillover {:.3}, equal weights {:.3}",
+                    a.cost_per_1k,
+                    b.cost_per_1k
+                ),
+                vec![
+                    Live::plain(format!("{}%", fixed(100.0 * a.spill_share, 1))),
+                    Live::plain(dollars(a.cost_per_1k)),
+                    Live::plain(dollars(b.cost_per_1k)),
+                ],
+            )
+        }
+        Claim::SpillRises => {
+            let below = out.sweep.iter().rfind(|p| p.load < 0.9)?;
+            let top = out.sweep.last()?;
+            let calm = out
+                .sweep
+                .iter()
+                .filter(|p| p.load < 0.9)
+                .all(|p| p.spill_share < 0.01);
+            Reading::new(
+                calm && top.spill_share > 0.1,
+                figure!(
+                    "spill {:.3} at load {:.2}, {:.3} at {:.2}",
+                    below.spill_share,
+                    below.load,
+                    top.spill_share,
+                    top.load
+                ),
+                vec![
+                    Live::plain(percent(below.spill_share)),
+                    Live::plain(percent(below.load)),
+                    Live::plain(percent(top.spill_share)),
+                    Live::plain(percent(top.load)),
+                ],
+            )
+        }
+        Claim::RegionsScatter => {
+            let (w, p) = (out.run(Strategy::Shuffle)?, out.run(Strategy::Sticky)?);
+            Reading::new(
+                (0.4..=0.6).contains(&w.moved_share) && w.history_hits < p.history_hits,
+                figure!(
+                    "moved {:.3}; history found {:.3} against pinned {:.3}",
+                    w.moved_share,
+                    w.history_hits,
+                    p.history_hits
+                ),
+                vec![
+                    Live::plain(percent(w.moved_share)),
+                    Live::plain(percent(w.history_hits)),
+                    Live::plain(percent(p.history_hits)),
+                ],
+            )
+        }
+        _ => {
+            let r = out.run(Strategy::PriorityPool)?;
+            let metered: u32 = r.per_deploy.iter().skip(out.config.reserved as usize).sum();
+            Reading::new(
+                metered == 0 && r.client_429 > 0,
+                figure!("metered served {metered}, 429s {}", r.client_429),
+                vec![
+                    Live::plain(metered.to_string()),
+                    Live::plain(thousands(r.client_429.into())),
+                ],
+            )
+        }
+    })
 }
 
 /// The LoRA lab's claims, read off the whole outcome.

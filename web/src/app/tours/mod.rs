@@ -207,6 +207,18 @@ pub enum Claim {
     /// LoRA: least load's mean-TTFT gap to prefix-aware routing at the
     /// fastest shared store is below a quarter of the gap without one.
     TierGapShrinks,
+    /// Providers: spillover bills less per call than equal weights over the
+    /// same deployments.
+    SpillCheaper,
+    /// Providers: the sweep's spill share is under 1% below 90% load and
+    /// over 10% at its highest load.
+    SpillRises,
+    /// Providers: under simple shuffle 40–60% of follow-up turns change
+    /// region, and fewer find their history than with the session pinned.
+    RegionsScatter,
+    /// Providers: the priority pool's metered backend serves nothing and
+    /// clients see 429s.
+    GroupTwoIdle,
 }
 
 impl Stop {
@@ -367,7 +379,8 @@ mod tests {
                 "scaling",
                 "sessions",
                 "first-token",
-                "evaluate"
+                "evaluate",
+                "providers"
             ]
         );
         for t in TOURS {
