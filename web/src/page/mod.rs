@@ -320,9 +320,26 @@ pub fn compare_items<L: Lab, R: FocusRow<Item = L::Item>>(
     .view(v.pickable.then_some(pick))
 }
 
+/// A page's [`Page::intro`]: the function written, except in the page's
+/// wasm module, which reads the same HTML back from index.html's shell data
+/// (`crate::platform::shell`, written from these functions by
+/// `app::static_shell`), so the introductions download once.
+#[macro_export]
+macro_rules! intro {
+    ($f:expr) => {{
+        let written: fn() -> $crate::ui::html::Html = $f;
+        if cfg!(target_arch = "wasm32") {
+            $crate::ui::html::Html::new as fn() -> $crate::ui::html::Html
+        } else {
+            written
+        }
+    }};
+}
+
 /// A lab's page, as data.
 pub struct Page<L: Lab> {
-    /// The header: title, what to try, what the units are.
+    /// The header: title, what to try, what the units are (wrapped in
+    /// [`intro!`]: the page's module reads it from index.html instead).
     pub intro: fn() -> Html,
     /// The heading of the inputs panel.
     pub inputs: &'static str,
@@ -602,7 +619,12 @@ where
     }
 
     fn intro(&self) -> Html {
-        (self.intro)()
+        // In the browser the introduction comes from index.html's shell data
+        // (the page's module does not carry it, see `intro!`).
+        match crate::platform::shell::intro(L::INFO.id) {
+            Some(html) => Html::from_shell(html),
+            None => (self.intro)(),
+        }
     }
 
     fn inputs(&self) -> &'static str {

@@ -7,6 +7,7 @@ pub mod clip;
 pub mod clock;
 pub mod embed;
 pub mod exports;
+pub mod shell;
 pub mod traces;
 pub mod url;
 pub mod worker;

@@ -8,8 +8,10 @@
 //!
 //! - [`Html`] has a private field: the only ways to make one are [`el`] (tag
 //!   and attribute *names* are `&'static str`, attribute *values* are escaped),
-//!   [`Html::text`] (escaped) and [`Html::trusted`] (a `&'static str`, i.e. a
-//!   literal written in this codebase).
+//!   [`Html::text`] (escaped), [`Html::trusted`] (a `&'static str`, i.e. a
+//!   literal written in this codebase) and [`Html::from_shell`] (such a
+//!   literal as the build wrote it into index.html's shell data, read back
+//!   so the page's module does not carry it twice).
 //! - [`Markup`] is the only component that sets `inner_html`, and it takes an
 //!   [`Html`]. A native test (`tests::inner_html_only_here`) fails if
 //!   `inner_html` or `set_inner_html` appears in any other source file, or if
@@ -47,6 +49,14 @@ impl Html {
     /// Only `&'static str` is accepted, so no runtime value can get here.
     pub fn trusted(markup: &'static str) -> Html {
         Html(markup.to_string())
+    }
+
+    /// A lab's introduction as the build wrote it into index.html's shell
+    /// data block (`crate::platform::shell`), from the same literals
+    /// [`Html::trusted`] takes: markup of this codebase that travels in the
+    /// HTML instead of the module.
+    pub fn from_shell(markup: String) -> Html {
+        Html(markup)
     }
 
     /// Append more HTML.

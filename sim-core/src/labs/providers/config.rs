@@ -234,17 +234,21 @@ impl Config {
         (d % self.regions.max(1) as usize) as u8
     }
 
-    /// A short name: "PTU 1", "PAYG 2", with the region when there are two.
+    /// What deployment `d` is and its number among its kind: "PTU 1", "PAYG 2".
+    pub fn label(&self, d: usize) -> alloc::string::String {
+        if self.is_reserved(d) {
+            alloc::format!("PTU {}", d + 1)
+        } else {
+            alloc::format!("PAYG {}", d + 1 - self.reserved as usize)
+        }
+    }
+
+    /// Its [`Config::label`], with the region when there are two.
     pub fn name(&self, d: usize) -> alloc::string::String {
-        let (kind, n) = if self.is_reserved(d) {
-            ("PTU", d + 1)
-        } else {
-            ("PAYG", d + 1 - self.reserved as usize)
-        };
         if self.regions > 1 {
-            alloc::format!("{kind} {n} · region {}", self.region(d) + 1)
+            alloc::format!("{} · region {}", self.label(d), self.region(d) + 1)
         } else {
-            alloc::format!("{kind} {n}")
+            self.label(d)
         }
     }
 
@@ -309,24 +313,24 @@ fn whole(c: &Config, key: &'static str, problem: alloc::string::String) -> Param
 impl Configurable for Config {
     const PARAMS: &'static [Param<Config>] = &[
         P::real("rate", "Arrival rate", "req/s", (0.1, 40.0, 0.1), |c| c.rate, |c, x| c.rate = x)
-            .doc("Requests a second offered, every turn and fan-out child counted; conversations start at this over the mean requests per conversation.")
+            .doc("Calls a second offered, every turn and fan-out child counted.")
             .show(Show::Fixed(1)),
         P::whole("reserved", "Reserved deployments", "", (0, 4, 1), |c| c.reserved.into(), |c, x| c.reserved = narrow(x))
-            .doc("Provisioned (PTU) deployments: a fixed capacity in tokens a minute, paid by the hour whether used or not. They come first in every pool."),
+            .doc("Provisioned (PTU) deployments: a fixed capacity in tokens a minute, paid by the hour, used or not. First in every pool."),
         P::whole("metered", "Metered deployments", "", (0, 4, 1), |c| c.metered.into(), |c, x| c.metered = narrow(x))
-            .doc("Pay-as-you-go deployments: billed per token, with a quota in tokens and requests a minute past which they answer 429."),
+            .doc("Pay-as-you-go deployments: billed per token, answering 429 past a quota of tokens and requests a minute."),
         P::whole("regions", "Regions", "", (1, 2, 1), |c| c.regions.into(), |c, x| c.regions = narrow(x))
-            .doc("Regions the deployments take in turn. Each deployment is its own serving fleet with its own cache, so a conversation that changes deployment starts cold."),
+            .doc("Regions the deployments take in turn. Each deployment has its own cache: a conversation that changes deployment starts cold."),
         P::choice("cache-key", "Cache key", CacheKey::options, |c| c.cache_key.name(), |c, x| {
             if let Some(k) = CacheKey::from_name(x) {
                 c.cache_key = k;
             }
         })
-        .doc("What the client sends as prompt_cache_key; the provider combines it with a hash of the prompt's first tokens to choose the machine."),
+        .doc("What the client sends as prompt_cache_key; with a hash of the prompt's first tokens it picks the provider's machine."),
         P::switch("retry-after", "Honour Retry-After", |c| c.retry_after, |c, x| c.retry_after = x)
-            .doc("Clients wait what a 429's Retry-After says before retrying, and the gateway's breakers hold a backend out for that long (APIM's acceptRetryAfter). Off: clients back off 0.5 s, 1 s, 2 s… and breakers use their fixed trip time."),
+            .doc("Clients wait what a 429's Retry-After says, and breakers hold a backend out that long (APIM's acceptRetryAfter). Off: clients back off 0.5 s, 1 s, 2 s… and breakers use their trip time."),
         P::switch("breaker-429", "Breakers count 429", |c| c.breaker_429, |c, x| c.breaker_429 = x)
-            .doc("The gateway pools' breaker rule counts 429 as a failure as well as 5xx. In a priority pool the breaker is what sends traffic to the next group."),
+            .doc("The pools' breakers count 429 as well as 5xx. In a priority pool the breaker is what sends traffic to the next group."),
         P::real("ptu-tpm", "Reserved capacity", "tokens/min", (10_000.0, 10_000_000.0, 10_000.0), |c| c.ptu_tpm.into(), |c, x| c.ptu_tpm = x as u32)
             .doc("Tokens a minute one reserved deployment serves: prompt tokens not read from its cache plus output tokens.")
             .show(Show::Thousands),
@@ -371,7 +375,7 @@ impl Configurable for Config {
             .doc("Seconds an entry lives, counted from the start of the request that last wrote or read it (a long stream eats into it).")
             .advanced(),
         P::whole("machine-rpm", "Per-machine key rate", "req/min", (1, 1000, 1), |c| c.machine_rpm.into(), |c, x| c.machine_rpm = narrow(x))
-            .doc("Requests a minute on one cache key that its home machine takes; the rest overflow to other machines and miss there (about 15 in OpenAI's documentation).")
+            .doc("Calls a minute on one cache key its home machine takes; the rest overflow to other machines and miss (about 15 per OpenAI).")
             .advanced(),
         P::whole("machines", "Machines per deployment", "", (1, 4096, 1), |c| c.machines.into(), |c, x| c.machines = narrow(x))
             .doc("Machines of a deployment's fleet that overflowing requests spread over at random.")
@@ -411,7 +415,7 @@ impl Configurable for Config {
             .doc("Tokens of the document a fan-out's children share, after the system prompt.")
             .advanced(),
         P::switch("serialize", "Send one child first", |c| c.serialize, |c, x| c.serialize = x)
-            .doc("Send one fan-out child, and the others once its first token is back: a cache entry is usable only after the first response begins.")
+            .doc("Send one fan-out child, the rest once its first token is back: an entry is readable only after its writer's first token.")
             .advanced(),
         P::real("batch-share", "Batch jobs", "", (0.0, 1.0, 0.05), |c| c.batch_share, |c, x| c.batch_share = x)
             .doc("Share of conversations that are one-turn batch jobs nobody waits on.")

@@ -2,6 +2,8 @@
 //! deployment's utilisation, a metered one's quota, an incident's errors)
 //! and its own prompt cache ([`super::cache`]).
 
+use alloc::collections::VecDeque;
+
 use super::cache::Cache;
 use super::config::Config;
 
@@ -37,6 +39,10 @@ pub struct Deploy {
     rate: f64,
     /// Requests a millisecond (metered).
     rpm_rate: f64,
+    /// Tokens charged in the last [`BURST_S`] seconds, with when.
+    recent: VecDeque<(u64, f64)>,
+    /// Their sum.
+    recent_sum: f64,
     /// Calls running.
     pub in_flight: u32,
     /// Its prompt cache.
@@ -56,6 +62,8 @@ impl Deploy {
             at: 0,
             rate: f64::from(tpm) / 60_000.0,
             rpm_rate: f64::from(c.quota_rpm) / 60_000.0,
+            recent: VecDeque::new(),
+            recent_sum: 0.0,
             in_flight: 0,
             cache: Cache::new(c),
         }
@@ -69,11 +77,33 @@ impl Deploy {
         self.at = now;
     }
 
-    /// How full it is at `now`: a reserved deployment's utilisation, a
-    /// metered one's share of its token quota spent (1 = refusing).
+    /// How busy it has been: the tokens charged over the last [`BURST_S`]
+    /// seconds against what its capacity (or quota), at `scale`, serves in
+    /// that time (1: all of it). What the player draws; refusals follow
+    /// the buckets.
     pub fn fill(&mut self, now: u64, scale: f64) -> f64 {
-        self.drain(now, scale);
-        self.level / (self.rate * scale * BURST_S * 1000.0).max(1e-9)
+        self.forget(now);
+        self.recent_sum / (self.rate * scale * BURST_S * 1000.0).max(1e-9)
+    }
+
+    fn forget(&mut self, now: u64) {
+        let window = (BURST_S * 1000.0) as u64;
+        while let Some(&(t, x)) = self.recent.front() {
+            if t + window > now {
+                break;
+            }
+            self.recent_sum -= x;
+            self.recent.pop_front();
+        }
+        if self.recent.is_empty() {
+            self.recent_sum = 0.0;
+        }
+    }
+
+    fn remember(&mut self, now: u64, tokens: f64) {
+        self.forget(now);
+        self.recent.push_back((now, tokens));
+        self.recent_sum += tokens;
     }
 
     /// Check capacity at `now` for a call of `tokens` (prompt plus output)
@@ -111,14 +141,16 @@ impl Deploy {
         }
         self.level += tokens;
         self.requests += 1.0;
+        self.remember(now, tokens);
         Ok(())
     }
 
     /// Charge an admitted call on a reserved deployment: its prompt tokens
     /// not read from the cache plus its output.
-    pub fn charge(&mut self, tokens: f64) {
+    pub fn charge(&mut self, now: u64, tokens: f64) {
         if self.reserved {
             self.level += tokens;
+            self.remember(now, tokens);
         }
     }
 }

@@ -28,7 +28,7 @@ pub mod workload;
 
 pub use cache::{granular, MIN_HIT, STEP};
 pub use config::{CacheKey, Config, Preset, Prices, Strategy, PRESETS, TICK_MS};
-pub use record::{DepSnap, Flow, Moment, Snapshot, FLOWS, PLAYER_TICKS};
+pub use record::{DepSnap, Flow, Moment, MomentKind, Snapshot, FLOWS, PLAYER_TICKS};
 pub use report::moment_text;
 pub use sim::METER_S;
 
@@ -282,7 +282,10 @@ impl Lab for ProvidersLab {
             vs: Some("sticky"),
             opens: Opening::FirstMoment,
         }),
-        embed_view: &[Panel::Player, Panel::Controls, Panel::Cards],
+        // The controls (nine main ones, the cache key's three options
+        // spelled out) would take an embed past its height; a link adds
+        // them with `view=`.
+        embed_view: &[Panel::Player, Panel::Cards],
     };
     const FOCUS: Option<Focus<Strategy>> = Some(Focus {
         key: "strategy",

@@ -18,8 +18,8 @@ pub const FLOWS: usize = 16;
 pub struct DepSnap {
     /// Calls running on it.
     pub in_flight: u16,
-    /// A reserved deployment's utilisation, a metered one's share of its
-    /// quota window spent (1: refusing).
+    /// Tokens charged over the last 10 s against what its capacity or quota
+    /// serves in 10 s (1: all of it).
     pub fill: f32,
     /// Milliseconds its breaker or cooldown still holds it out (0: in).
     pub out_ms: u32,
@@ -44,46 +44,43 @@ pub struct Flow {
     pub why: Why,
 }
 
-/// A key moment (the first of each kind).
+/// A key moment (the first of each kind): what happened, between which
+/// deployments or regions, and its figure (one struct for every kind, so
+/// the page's decoder stays small).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Moment {
+pub struct Moment {
+    /// What happened.
+    pub kind: MomentKind,
+    /// The deployment (spill, trip, refusal) or region (region miss) it
+    /// came from, 0-based.
+    pub from: u8,
+    /// Where it went: the metered deployment (spill) or the region (miss).
+    pub to: u8,
+    /// The reserved deployment's status (spill), the time out in ms (trip),
+    /// or the prompt tokens of history computed again (region miss).
+    pub figure: u32,
+    /// The conversation (region miss).
+    pub conv: u32,
+}
+
+/// The kinds of [`Moment`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MomentKind {
     /// The first call that spilled from reserved to metered capacity.
-    Spill {
-        /// Reserved deployment (0-based).
-        from: u8,
-        /// Metered deployment (0-based).
-        to: u8,
-        /// What the reserved one answered.
-        status: u16,
-    },
+    Spill,
     /// The first breaker trip or cooldown.
-    Trip {
-        /// Deployment (0-based).
-        deployment: u8,
-        /// For how long, ms.
-        ms: u32,
-    },
+    Trip,
     /// The first turn served in another region than the one before, its
     /// history not found there.
-    RegionMiss {
-        /// The conversation.
-        conv: u32,
-        /// Region of the previous turn (0-based).
-        from: u8,
-        /// Region of this one.
-        to: u8,
-        /// Prompt tokens of history computed again.
-        lost: u32,
-    },
+    RegionMiss,
+    /// The first 429 that reaches a client: the router had nowhere to send
+    /// the call at once.
+    Refused,
 }
 
 impl Moment {
     fn kind(&self) -> usize {
-        match self {
-            Moment::Spill { .. } => 0,
-            Moment::Trip { .. } => 1,
-            Moment::RegionMiss { .. } => 2,
-        }
+        self.kind as usize
     }
 }
 
@@ -111,7 +108,7 @@ pub struct Recorder {
     flows: Vec<Flow>,
     routed: u16,
     moment: Option<Moment>,
-    seen: [bool; 3],
+    seen: [bool; 4],
 }
 
 impl Recorder {
@@ -124,7 +121,7 @@ impl Recorder {
             flows: Vec::new(),
             routed: 0,
             moment: None,
-            seen: [false; 3],
+            seen: [false; 4],
         }
     }
 

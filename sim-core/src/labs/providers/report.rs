@@ -3,24 +3,32 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::{Moment, Outcome};
+use super::{Moment, MomentKind, Outcome};
 use crate::choice::Choice;
 
-/// One line saying what `moment` was (deployments and regions 1-based).
-pub fn moment_text(m: &Moment) -> String {
-    match *m {
-        Moment::Spill { from, to, status } => format!(
-            "first spill: deployment {} answered {status} and the call went on to deployment {}",
-            from + 1,
-            to + 1
+/// One line saying what `moment` was, deployments called by `names`
+/// (regions 1-based).
+pub fn moment_text(m: &Moment, names: &[String]) -> String {
+    let name = |d: u8| crate::providers::gateway::name_of(names, d);
+    let (from, to, n) = (m.from, m.to, m.figure);
+    match m.kind {
+        MomentKind::Spill => format!(
+            "first spill: {} answered {n} and the call went on to {}",
+            name(from),
+            name(to)
         ),
-        Moment::Trip { deployment, ms } => format!(
-            "deployment {} is taken out of rotation for {:.1} s",
-            deployment + 1,
-            f64::from(ms) / 1000.0
+        MomentKind::Trip => format!(
+            "{} is taken out of rotation for {:.1} s",
+            name(from),
+            f64::from(n) / 1000.0
         ),
-        Moment::RegionMiss { conv, from, to, lost } => format!(
-            "conversation {conv} moves from region {} to region {} and computes {lost} tokens of its history again",
+        MomentKind::Refused => format!(
+            "first 429 to reach a client: {} refused the call and the router had nowhere else to send it",
+            name(from)
+        ),
+        MomentKind::RegionMiss => format!(
+            "conversation {} moves from region {} to region {} and computes {n} tokens of its history again",
+            m.conv,
             from + 1,
             to + 1
         ),
@@ -119,7 +127,7 @@ pub fn text(o: &Outcome, detail: bool) -> String {
             s.push_str(&format!("\nKey moments, {}:\n", r.strategy.name()));
             for (t, snap) in tl.iter().enumerate() {
                 if let Some(m) = &snap.moment {
-                    s.push_str(&format!("  tick {t}: {}\n", moment_text(m)));
+                    s.push_str(&format!("  tick {t}: {}\n", moment_text(m, &o.names)));
                 }
             }
         }

@@ -11,9 +11,9 @@ use core::cmp::Reverse;
 use super::cache::Lookup;
 use super::config::{CacheKey, Config, Strategy};
 use super::deploy::{Deploy, Refusal};
-use super::record::{DepSnap, Flow, Moment, Recorder};
+use super::record::{DepSnap, Flow, Moment, MomentKind, Recorder};
 use super::workload::{Conversation, Kind};
-use crate::providers::gateway::{spillover, Declared, Gate, Rules, Why};
+use crate::providers::gateway::{spillover, Declared, Gate, Rules, Why, WhyKind};
 use crate::rng::keyed_unit;
 
 /// Milliseconds a provider takes before any token: its front door and queue.
@@ -396,7 +396,7 @@ impl<'a> Run<'a> {
         self.calls[i as usize].sent_at = t;
         let Some((d, why)) = pick else {
             // Nothing in service: the gateway answers itself.
-            self.flow(i, None, 503, Why::Rotation);
+            self.flow(i, None, 503, Why::of(WhyKind::Rotation));
             self.totals.client_429 += 1;
             // No Retry-After comes with it: the client backs off.
             self.retry_later(i, t);
@@ -439,9 +439,12 @@ impl<'a> Run<'a> {
         };
         let out = self.gate.failed(d, r.status, r.retry_after, t);
         if out > 0 {
-            self.moment(Moment::Trip {
-                deployment: d as u8,
-                ms: out.min(u64::from(u32::MAX)) as u32,
+            self.moment(Moment {
+                kind: MomentKind::Trip,
+                from: d as u8,
+                to: d as u8,
+                figure: out.min(u64::from(u32::MAX)) as u32,
+                conv: 0,
             });
         }
         let s = self.strategy;
@@ -450,17 +453,13 @@ impl<'a> Run<'a> {
             if let Some(to) = spillover::spill_to(&self.gate, d, &regions) {
                 if self.calls[i as usize].spilled_from.is_none() {
                     self.calls[i as usize].spilled_from = Some((d, r.status));
-                    self.calls[i as usize].force = Some((
-                        to,
-                        Why::Spill {
-                            from: d as u8,
-                            status: r.status,
-                        },
-                    ));
-                    self.moment(Moment::Spill {
+                    self.calls[i as usize].force = Some((to, Why::spill(d as u8, r.status)));
+                    self.moment(Moment {
+                        kind: MomentKind::Spill,
                         from: d as u8,
                         to: to as u8,
-                        status: r.status,
+                        figure: r.status.into(),
+                        conv: 0,
                     });
                     self.at(t, Ev::Send(i));
                     return;
@@ -478,7 +477,7 @@ impl<'a> Run<'a> {
         call.tried.push(d);
         if call.attempts > self.c.retries {
             if status == 429 {
-                self.totals.client_429 += 1;
+                self.seen_429(d);
             }
             self.give_up(i);
             return;
@@ -497,11 +496,23 @@ impl<'a> Run<'a> {
             return;
         }
         if status == 429 {
-            self.totals.client_429 += 1;
+            self.seen_429(d);
         }
         let wait = self.backoff(i, r.retry_after);
         self.calls[i as usize].tried.clear();
         self.at(t + wait, Ev::Send(i));
+    }
+
+    /// A 429 from deployment `d` reached the client.
+    fn seen_429(&mut self, d: usize) {
+        self.totals.client_429 += 1;
+        self.moment(Moment {
+            kind: MomentKind::Refused,
+            from: d as u8,
+            to: d as u8,
+            figure: 429,
+            conv: 0,
+        });
     }
 
     /// The client's wait before a retry: Retry-After when it is honoured
@@ -555,7 +566,7 @@ impl<'a> Run<'a> {
         let ttft = self.rtt(d) + ((BASE_MS + compute) * jitter) as u64;
         let stream = (f64::from(call.output) / c.decode_tps * 1000.0) as u64;
         self.deps[d].cache.write(&look, &visit, t, t + ttft);
-        self.deps[d].charge(f64::from(uncached + call.output));
+        self.deps[d].charge(t, f64::from(uncached + call.output));
         self.deps[d].in_flight += 1;
         if !self.deps[d].reserved {
             let write = if call.prompt >= super::cache::MIN_HIT {
@@ -611,11 +622,12 @@ impl<'a> Run<'a> {
                         self.totals.pairs.1 += 1;
                         if !found_prior {
                             let lost = call.history.saturating_sub(cached);
-                            let m = Moment::RegionMiss {
-                                conv: call.conv,
+                            let m = Moment {
+                                kind: MomentKind::RegionMiss,
                                 from: prev,
                                 to: region,
-                                lost,
+                                figure: lost,
+                                conv: call.conv,
                             };
                             self.moment(m);
                         }

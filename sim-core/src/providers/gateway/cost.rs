@@ -3,7 +3,7 @@
 //! Reserved capacity is configured at price 0, as a team paying for it by
 //! the hour would.
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 use crate::providers::litellm::cost::{pick as cheapest, Price};
 
 /// The cheapest deployment.
@@ -16,5 +16,5 @@ pub fn pick(g: &Gate, open: &[usize]) -> Option<(usize, Why)> {
         })
         .collect();
     let i = cheapest(&prices)?;
-    Some((open[i], Why::Cheapest))
+    Some((open[i], Why::of(WhyKind::Cheapest)))
 }

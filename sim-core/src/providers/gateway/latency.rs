@@ -3,7 +3,7 @@
 //! seen counts 0 and is tried first), buffer 0, a uniform draw among ties.
 //! A server error or timeout records upstream's 1,000 s penalty.
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 use crate::providers::litellm::latency::{candidates, mean, record, TIMEOUT_PENALTY};
 
 /// The fastest deployment by its window's mean.
@@ -15,7 +15,7 @@ pub fn pick(g: &Gate, open: &[usize], u: f64) -> Option<(usize, Why)> {
     }
     let i = c[((u * c.len() as f64) as usize).min(c.len() - 1)];
     let ms = (means[i] * 1000.0) as u32;
-    Some((open[i], Why::Fastest { ms }))
+    Some((open[i], Why::citing(WhyKind::Fastest, ms)))
 }
 
 /// A failed call's penalty sample.

@@ -30,23 +30,23 @@ crate::choices! {
     /// How calls are spread over the deployments.
     pub enum Strategy {
         /// Azure spillover: reserved first, the overflow to metered.
-        Spillover = ("spillover", "Spillover", "Reserved capacity first; a 429, a prompt too long or a server error there goes on to the metered deployment at once (Azure OpenAI spillover)."),
+        Spillover = ("spillover", "Spillover", "Reserved capacity first; on 429, a prompt too long or a server error the call goes on to metered (Azure OpenAI spillover)."),
         /// APIM priority groups with breakers.
-        PriorityPool = ("priority-pool", "Priority pool", "Reserved backends in priority group 1, metered in group 2; group 2 serves only while every group-1 breaker is tripped (Azure API Management)."),
+        PriorityPool = ("priority-pool", "Priority pool", "Reserved backends in group 1, metered in group 2, used only while every group-1 breaker is tripped (Azure API Management)."),
         /// APIM round robin with breakers.
         RoundRobin = ("round-robin", "Round robin pool", "Every backend in turn, skipping those whose breaker has tripped (Azure API Management)."),
         /// APIM round robin with session affinity.
-        Sticky = ("sticky", "Session affinity", "Round robin for a conversation's first call, then the same backend for the rest of it while its breaker holds (APIM's session cookie)."),
+        Sticky = ("sticky", "Session affinity", "A conversation stays on the backend of its first call while that backend is in (APIM's session cookie)."),
         /// LiteLLM's default.
-        Shuffle = ("shuffle", "Simple shuffle", "A weighted random pick (equal weights here) among deployments not cooling down; a failure excludes that deployment and picks again (LiteLLM's default, weighted failover)."),
+        Shuffle = ("shuffle", "Simple shuffle", "A random pick, equal weights, among deployments not cooling down; a failure picks again among the rest (LiteLLM's default)."),
         /// LiteLLM usage-based-routing-v2.
-        Usage = ("usage", "Usage-based", "The deployment with the fewest tokens used this minute among those under their tokens and requests a minute (LiteLLM usage-based-routing-v2)."),
+        Usage = ("usage", "Usage-based", "Fewest tokens used this minute, among deployments under their limits (LiteLLM usage-based-routing-v2)."),
         /// LiteLLM latency-based-routing.
-        Latency = ("latency", "Latency-based", "The deployment with the lowest mean time to first token over its last 10 calls (LiteLLM latency-based-routing)."),
+        Latency = ("latency", "Latency-based", "Lowest mean time to first token over the last 10 calls (LiteLLM latency-based-routing)."),
         /// LiteLLM least-busy.
-        LeastBusy = ("least-busy", "Least busy", "The deployment with the fewest calls in flight from this router (LiteLLM least-busy)."),
+        LeastBusy = ("least-busy", "Least busy", "Fewest calls in flight from this router (LiteLLM least-busy)."),
         /// LiteLLM cost-based-routing.
-        Cost = ("cost", "Cost-based", "The deployment with the lowest configured token price, reserved capacity priced at 0 (LiteLLM cost-based-routing)."),
+        Cost = ("cost", "Cost-based", "Lowest configured token price, reserved priced at 0 (LiteLLM cost-based-routing)."),
     }
 }
 
@@ -72,25 +72,30 @@ impl Strategy {
     }
 }
 
-/// Why a call went where it went.
+/// Why a call went where it went: the kind of reason and the one figure it
+/// cites (one plain number rather than a field per kind, so the page's
+/// decoder of every recorded call stays small).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Why {
+pub struct Why {
+    /// The kind of reason.
+    pub kind: WhyKind,
+    /// Its figure: the priority group, the weight's share in ‰, the tokens
+    /// used, the mean in ms or the calls in flight; for a spill, the
+    /// reserved deployment in the high 16 bits and its status in the low.
+    pub figure: u32,
+}
+
+/// The kinds of [`Why`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WhyKind {
     /// Reserved capacity first (spillover).
     Reserved,
     /// Spillover with no reserved deployment: the first metered one.
     NoReserved,
-    /// Spilled from a reserved deployment that answered `status`.
-    Spill {
-        /// The reserved deployment.
-        from: u8,
-        /// What it answered.
-        status: u16,
-    },
+    /// Spilled from a reserved deployment that answered a status.
+    Spill,
     /// The first priority group with a backend in service.
-    Group {
-        /// Its priority (1 is the highest).
-        priority: u8,
-    },
+    Group,
     /// Next in the rotation.
     Rotation,
     /// The conversation's pinned backend.
@@ -98,56 +103,72 @@ pub enum Why {
     /// The pinned backend was out; pinned anew.
     Repinned,
     /// A weighted random draw.
-    Weighted {
-        /// Its share of the weight, ‰.
-        permille: u16,
-    },
+    Weighted,
     /// The fewest tokens used this minute.
-    Headroom {
-        /// Tokens it had used this minute.
-        used: u32,
-    },
+    Headroom,
     /// The lowest mean time to first token.
-    Fastest {
-        /// That mean, ms.
-        ms: u32,
-    },
+    Fastest,
     /// The fewest calls in flight.
-    Fewest {
-        /// How many.
-        in_flight: u32,
-    },
+    Fewest,
     /// The lowest price.
     Cheapest,
 }
 
+/// Deployment `d` (0-based) by its name in `names`, or "deployment 3"
+/// when the slice lacks it.
+pub fn name_of(names: &[alloc::string::String], d: u8) -> alloc::string::String {
+    names
+        .get(usize::from(d))
+        .cloned()
+        .unwrap_or_else(|| alloc::format!("deployment {}", u32::from(d) + 1))
+}
+
 impl Why {
-    /// The reason in words (deployments 1-based).
-    pub fn explain(&self) -> alloc::string::String {
+    /// A reason that cites no figure.
+    pub fn of(kind: WhyKind) -> Why {
+        Why { kind, figure: 0 }
+    }
+
+    /// A reason citing `figure`.
+    pub fn citing(kind: WhyKind, figure: u32) -> Why {
+        Why { kind, figure }
+    }
+
+    /// A spill from reserved deployment `from`, which answered `status`.
+    pub fn spill(from: u8, status: u16) -> Why {
+        Why::citing(WhyKind::Spill, u32::from(from) << 16 | u32::from(status))
+    }
+
+    /// The reason in words, deployments called by `names` (1-based
+    /// numbers for any a slice lacks).
+    pub fn explain(&self, names: &[alloc::string::String]) -> alloc::string::String {
         use alloc::format;
-        match *self {
-            Why::Reserved => "reserved capacity comes first".into(),
-            Why::NoReserved => {
+        let name = |d: u8| name_of(names, d);
+        let n = self.figure;
+        match self.kind {
+            WhyKind::Reserved => "reserved capacity comes first".into(),
+            WhyKind::NoReserved => {
                 "there is no reserved deployment, so the first metered one takes it".into()
             }
-            Why::Spill { from, status } => format!(
-                "deployment {} answered {status}, so the call spilled over",
-                from + 1
+            WhyKind::Spill => format!(
+                "{} answered {}, so the call spilled over",
+                name((n >> 16) as u8),
+                n & 0xFFFF
             ),
-            Why::Group { priority } => {
-                format!("priority group {priority} is the first with a backend in service")
+            WhyKind::Group => {
+                format!("priority group {n} is the first with a backend in service")
             }
-            Why::Rotation => "next in the rotation".into(),
-            Why::Pinned => "the conversation's session cookie pins it here".into(),
-            Why::Repinned => "its pinned backend was out, so the session moved".into(),
-            Why::Weighted { permille } => format!(
-                "a weighted draw; this deployment holds {:.0}% of the weight",
-                f64::from(permille) / 10.0
+            WhyKind::Rotation => "next in the rotation".into(),
+            WhyKind::Pinned => "the conversation's session cookie pins it here".into(),
+            WhyKind::Repinned => "its pinned backend was out, so the session moved".into(),
+            WhyKind::Weighted => format!(
+                "a weighted draw; this deployment holds {}% of the weight",
+                n / 10
             ),
-            Why::Headroom { used } => format!("fewest tokens used this minute ({used})"),
-            Why::Fastest { ms } => format!("lowest mean time to first token ({ms} ms)"),
-            Why::Fewest { in_flight } => format!("fewest calls in flight ({in_flight})"),
-            Why::Cheapest => "lowest configured price".into(),
+            WhyKind::Headroom => format!("fewest tokens used this minute ({n})"),
+            WhyKind::Fastest => format!("lowest mean time to first token ({n} ms)"),
+            WhyKind::Fewest => format!("fewest calls in flight ({n})"),
+            WhyKind::Cheapest => "lowest configured price".into(),
         }
     }
 }

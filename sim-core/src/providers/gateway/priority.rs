@@ -3,7 +3,7 @@
 //! service, in turn within the group. A lower group serves only while every
 //! backend of the higher groups has its breaker tripped.
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 
 /// The first group with an open backend, round robin within it.
 pub fn pick(g: &mut Gate, open: &[usize]) -> Option<(usize, Why)> {
@@ -13,5 +13,5 @@ pub fn pick(g: &mut Gate, open: &[usize]) -> Option<(usize, Why)> {
         open.iter().copied().filter(|&d| group(d) == best).collect();
     let d = members[g.next % members.len()];
     g.next = g.next.wrapping_add(1);
-    Some((d, Why::Group { priority: best }))
+    Some((d, Why::citing(WhyKind::Group, best.into())))
 }

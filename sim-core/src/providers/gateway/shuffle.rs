@@ -3,7 +3,7 @@
 //! (`tried`) and the draw made again among the rest. Every deployment has
 //! weight 1, as in the article's §14.3 configuration.
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 use crate::providers::litellm::shuffle::{pick as draw, Declared};
 
 /// A weighted draw among `open`.
@@ -16,6 +16,6 @@ pub fn pick(_g: &Gate, open: &[usize], u: f64) -> Option<(usize, Why)> {
         })
         .collect();
     let i = draw(&declared, u)?;
-    let permille = (1000 / open.len()) as u16;
-    Some((open[i], Why::Weighted { permille }))
+    let permille = (1000 / open.len()) as u32;
+    Some((open[i], Why::citing(WhyKind::Weighted, permille)))
 }

@@ -7,13 +7,13 @@
 //! itself happens in the lab's run ([`spill_to`]); the router's pick is
 //! always the reserved deployment (the first metered one when none is).
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 
 /// Reserved first, else the first deployment.
 pub fn pick(g: &Gate) -> Option<(usize, Why)> {
     match g.declared.iter().position(|d| d.reserved) {
-        Some(d) => Some((d, Why::Reserved)),
-        None => Some((0, Why::NoReserved)),
+        Some(d) => Some((d, Why::of(WhyKind::Reserved))),
+        None => Some((0, Why::of(WhyKind::NoReserved))),
     }
 }
 

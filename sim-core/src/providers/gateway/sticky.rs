@@ -3,14 +3,14 @@
 //! backend while it is in service. The first call, and a call whose backend
 //! is out, is placed in round robin and pinned there.
 
-use super::{round_robin, Gate, Why};
+use super::{round_robin, Gate, Why, WhyKind};
 
 /// The conversation's backend, or a new pin.
 pub fn pick(g: &mut Gate, open: &[usize], session: u32) -> Option<(usize, Why)> {
     let pinned = g.pins.get(&session).copied();
     if let Some(d) = pinned {
         if open.contains(&d) {
-            return Some((d, Why::Pinned));
+            return Some((d, Why::of(WhyKind::Pinned)));
         }
     }
     let (d, _) = round_robin::pick(g, open)?;
@@ -18,9 +18,9 @@ pub fn pick(g: &mut Gate, open: &[usize], session: u32) -> Option<(usize, Why)> 
     Some((
         d,
         if pinned.is_some() {
-            Why::Repinned
+            Why::of(WhyKind::Repinned)
         } else {
-            Why::Rotation
+            Why::of(WhyKind::Rotation)
         },
     ))
 }

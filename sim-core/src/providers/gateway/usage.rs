@@ -3,7 +3,7 @@
 //! limits (a reserved deployment's limit is its capacity), a uniform draw
 //! among ties.
 
-use super::{Gate, Why};
+use super::{Gate, Why, WhyKind};
 use crate::providers::litellm::usage::candidates;
 
 /// The least-used deployment with headroom.
@@ -15,5 +15,5 @@ pub fn pick(g: &Gate, open: &[usize], tokens: u64, u: f64) -> Option<(usize, Why
     }
     let i = c[((u * c.len() as f64) as usize).min(c.len() - 1)];
     let used = minutes[i].tokens.min(u64::from(u32::MAX)) as u32;
-    Some((open[i], Why::Headroom { used }))
+    Some((open[i], Why::citing(WhyKind::Headroom, used)))
 }

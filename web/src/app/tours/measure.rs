@@ -132,15 +132,11 @@ fn providers_claim(claim: Claim, s: &Snap<'_>) -> Option<Reading> {
             )
         }
         Claim::SpillRises => {
+            // The last point below 90% load spills least of those below it.
             let below = out.sweep.iter().rfind(|p| p.load < 0.9)?;
             let top = out.sweep.last()?;
-            let calm = out
-                .sweep
-                .iter()
-                .filter(|p| p.load < 0.9)
-                .all(|p| p.spill_share < 0.01);
             Reading::new(
-                calm && top.spill_share > 0.1,
+                below.spill_share < 0.01 && top.spill_share > 0.1,
                 figure!(
                     "spill {:.3} at load {:.2}, {:.3} at {:.2}",
                     below.spill_share,

@@ -210,8 +210,8 @@ pub enum Claim {
     /// Providers: spillover bills less per call than equal weights over the
     /// same deployments.
     SpillCheaper,
-    /// Providers: the sweep's spill share is under 1% below 90% load and
-    /// over 10% at its highest load.
+    /// Providers: the sweep's spill share is under 1% at its last point
+    /// below 90% load and over 10% at its highest load.
     SpillRises,
     /// Providers: under simple shuffle 40–60% of follow-up turns change
     /// region, and fewer find their history than with the session pinned.

@@ -151,7 +151,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The admission lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Load and policies",
     player: Some(Player {
         len: |v| v.config.ticks as usize,

@@ -150,7 +150,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The agent-sessions page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Sessions, fan-out and gateway",
     player: Some(Player {
         len: |v| run(v).map_or(0, |r| r.timeline.len()),

@@ -157,7 +157,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The autoscaling lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Traffic, cold start and gateway",
     player: Some(Player {
         len: |v| v.config.ticks as usize,

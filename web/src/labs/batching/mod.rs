@@ -245,7 +245,7 @@ fn detail(v: &View<'_, Lab>) -> AnyView {
 
 /// The batching player's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Engine",
     editor: Some(Editor {
         legend: "Requests (arrival iteration, prefill chunks, output tokens)",

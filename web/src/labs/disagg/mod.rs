@@ -184,7 +184,7 @@ fn note(_: &View<'_, Lab>) -> AnyView {
 
 /// The disaggregation lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Traffic, link and split",
     cards: Some(cards),
     charts: &[Chart::<Lab>::new(

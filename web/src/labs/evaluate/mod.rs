@@ -210,7 +210,7 @@ fn warmth(v: &View<'_, Lab>, _: Pick) -> AnyView {
 
 /// The evaluate lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Experiment, traffic and cache",
     imported: Some(|v| {
         let r = v.outcome.replay.as_ref()?;

@@ -189,7 +189,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The fairness lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Tenants and weights",
     player: Some(Player {
         heading: "",

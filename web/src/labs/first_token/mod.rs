@@ -179,7 +179,7 @@ fn note(v: &View<'_, Lab>) -> AnyView {
 
 /// The first-token page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Model, failures and routing",
     player: Some(Player {
         records: true,

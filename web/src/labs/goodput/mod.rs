@@ -178,7 +178,7 @@ fn summary(v: &View<'_, Lab>) -> String {
 
 /// The goodput lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: header,
+    intro: crate::intro!(header),
     inputs: "Sweep and workload",
     imported: Some(|v| {
         let o = v.outcome;

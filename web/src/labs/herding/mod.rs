@@ -25,7 +25,7 @@ fn run<'a>(v: &View<'a, Lab>) -> Option<&'a RuleSummary> {
 
 /// The herding lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Setup",
     player: Some(Player {
         heading: "",

@@ -155,7 +155,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The LoRA page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Adapters, replicas and loads",
     player: Some(Player {
         records: true,

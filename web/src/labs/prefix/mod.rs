@@ -92,7 +92,7 @@ fn edit(v: &View<'_, Lab>, e: &Edit) -> Vec<(&'static str, String)> {
 
 /// The prefix-affinity player's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Setup",
     editor: Some(Editor {
         legend: "Requests, in order",

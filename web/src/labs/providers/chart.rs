@@ -92,11 +92,11 @@ pub fn cost(o: &Outcome, focus: Option<Strategy>, current: usize) -> Option<Char
     })
 }
 
-/// The cost meter in words: every strategy's whole bill, cheapest first.
+/// The cost meter in words: every strategy's whole bill, in table order,
+/// and the cheapest.
 pub fn cost_summary(o: &Outcome) -> String {
-    let mut runs: Vec<_> = o.runs.iter().collect();
-    runs.sort_by(|a, b| a.cost.total_cmp(&b.cost));
-    let parts: Vec<String> = runs
+    let parts: Vec<String> = o
+        .runs
         .iter()
         .map(|r| {
             format!(
@@ -107,8 +107,13 @@ pub fn cost_summary(o: &Outcome) -> String {
             )
         })
         .collect();
+    let cheapest = o
+        .runs
+        .iter()
+        .min_by(|a, b| a.cost.total_cmp(&b.cost))
+        .map_or("none", |r| r.strategy.title());
     format!(
-        "Line chart of the bill so far against time, one line per strategy; reserved hours accrue whether used or not, metered tokens as they are served. The whole runs, cheapest first: {}.",
+        "Line chart of the bill so far against time, one line per strategy; reserved hours accrue whether used or not, metered tokens as they are served. The whole runs: {}. Cheapest: {cheapest}.",
         parts.join("; ")
     )
 }
@@ -195,22 +200,14 @@ pub fn sweep_summary(o: &Outcome) -> String {
     let share = |x: f64| fixed(x * 100.0, 1);
     // The highest load at which spillover still sent nothing on.
     let calm = o.sweep.iter().rev().find(|p| p.spill_share < 0.0005);
-    let spills = match calm {
-        Some(p) => format!(
-            "Spillover spills 0.0% of calls up to {}% load and {}% at {}%",
-            pct(p.load),
-            share(last.spill_share),
-            pct(last.load)
-        ),
-        None => format!(
-            "Spillover spills {}% of calls already at {}% load and {}% at {}%",
-            share(o.sweep[0].spill_share),
-            pct(o.sweep[0].load),
-            share(last.spill_share),
-            pct(last.load)
-        ),
-    };
     let at = calm.unwrap_or(&o.sweep[0]);
+    let spills = format!(
+        "Spillover spills {}% of calls up to {}% load and {}% at {}%",
+        share(at.spill_share),
+        pct(at.load),
+        share(last.spill_share),
+        pct(last.load)
+    );
     format!(
         "Line chart of the bill per 1,000 calls against the offered load, spillover against equal weights over the same deployments. {spills}. At {}% load spillover costs ${} per 1,000 calls against equal weights' ${}; at {}%, ${} against ${}.",
         pct(at.load),

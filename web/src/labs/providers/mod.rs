@@ -14,7 +14,7 @@ use sim_core::labs::providers::{ProvidersLab as Lab, Strategy, StrategyRun};
 use leptos::prelude::*;
 
 use crate::page::{compare_items, Chart, Comparison, FocusRow, Page, Player, Seek, View};
-use crate::ui::format::{fixed, thousands};
+use crate::ui::format::fixed;
 use crate::ui::html::Html;
 use crate::ui::table::{card, Column, Pick};
 
@@ -33,24 +33,11 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
         return ().into_any();
     };
     use sim_core::choice::Choice;
-    let cost = format!(
-        "The whole bill, ${} for reserved hours and metered tokens, over the {} calls made.",
-        fixed(r.cost, 2),
-        thousands(r.requests.into())
-    );
-    let hits = format!(
-        "Share of prompt tokens the provider read from its cache instead of computing them; {} of follow-up turns found their history there.",
-        percent(r.history_hits)
-    );
-    let refused = format!(
-        "Calls the client saw answered 429, or with no deployment in service, after the router had done what it does; {} calls failed after every retry.",
-        r.failed
-    );
     view! {
         <h2>{format!("Routed by: {}", r.strategy.title())}</h2>
         <div class="cards">
-            {card("card-cost", "Cost per 1,000 calls", &fixed(r.cost_per_1k, 3), "dollars", &cost)}
-            {card("card-hits", "Provider cache hits", &percent(r.hit_share), "", &hits)}
+            {card("card-cost", "Cost per 1,000 calls", &fixed(r.cost_per_1k, 3), "dollars", "The whole bill, reserved hours and metered tokens, over the calls made.")}
+            {card("card-hits", "Provider cache hits", &percent(r.hit_share), "", "Share of prompt tokens the provider read from its cache instead of computing them.")}
             {card(
                 "card-split",
                 "Conversations split",
@@ -58,7 +45,7 @@ fn cards(v: &View<'_, Lab>) -> AnyView {
                 "",
                 "Share of conversations of two turns or more served in both regions, each region's cache starting cold; 0 with one region.",
             )}
-            {card("card-429", "429s seen by clients", &r.client_429.to_string(), "", &refused)}
+            {card("card-429", "429s seen by clients", &r.client_429.to_string(), "", "Calls the client saw answered 429, or with no deployment in service, once the router had done what it does.")}
         </div>
     }
     .into_any()
@@ -90,7 +77,7 @@ pub(crate) const COLS: [Column<StrategyRun>; 8] = [
     },
     Column {
         title: "Spill",
-        meaning: "share of served calls that metered capacity served while reserved capacity exists; the star goes to the lowest, but spilling is how calls get through once reserved capacity is full, so neither side is simply better",
+        meaning: "share of served calls on metered capacity while reserved exists; past reserved capacity spilling is how calls get through, so the lowest is not simply best",
         value: |r| r.spill_share,
         show: percent,
         higher_is_better: false,
@@ -148,20 +135,12 @@ impl FocusRow for StrategyRun {
 fn affinity_line(v: &View<'_, Lab>) -> Option<String> {
     let o = v.outcome;
     let (sticky, shuffle) = (o.run(Strategy::Sticky)?, o.run(Strategy::Shuffle)?);
-    Some(if v.config.regions >= 2 {
-        format!(
-            "Across two regions, session affinity keeps each conversation on one deployment and reads {} of prompt tokens from the provider's cache; simple shuffle splits {} of conversations between the regions and reads {}.",
-            percent(sticky.hit_share),
-            percent(shuffle.split_share),
-            percent(shuffle.hit_share)
-        )
-    } else {
-        format!(
-            "With one region no conversation can change region: session affinity reads {} of prompt tokens from the provider's cache against simple shuffle's {}. The §14.3 link above puts the deployments in two regions.",
-            percent(sticky.hit_share),
-            percent(shuffle.hit_share)
-        )
-    })
+    Some(format!(
+        "Session affinity keeps each conversation on one deployment and reads {} of prompt tokens from the provider's cache; simple shuffle splits {} of conversations between regions and reads {}.",
+        percent(sticky.hit_share),
+        percent(shuffle.split_share),
+        percent(shuffle.hit_share)
+    ))
 }
 
 /// Under the comparison: affinity against shuffle, and how to read it.
@@ -185,7 +164,7 @@ fn moments(v: &View<'_, Lab>) -> Vec<usize> {
 
 /// The providers page.
 pub static PAGE: Page<Lab> = Page {
-    intro: || Html::trusted(HEADER_HTML),
+    intro: crate::intro!(|| Html::trusted(HEADER_HTML)),
     inputs: "Deployments, traffic and prices",
     player: Some(Player {
         records: true,
@@ -197,7 +176,7 @@ pub static PAGE: Page<Lab> = Page {
                 .unwrap_or_default()
         },
         scene: |v, width, palette| {
-            scene::scene(run(v)?, &v.outcome.names, v.step(), width, palette)
+            scene::scene(run(v)?, v.config, v.step(), width, palette)
         },
         legend: LEGEND_HTML,
         ..Player::PLAIN
@@ -210,7 +189,7 @@ pub static PAGE: Page<Lab> = Page {
         |v| chart::cost_summary(v.outcome),
     )
     .seek(Seek::Step)
-    .help("Each line is one strategy's running bill: reserved deployments are paid by the hour from the start, busy or idle, so every line climbs from the first second; metered tokens add to it as calls are served, less for prompt tokens read from the cache. A strategy that keeps reserved capacity busy and sends only the overflow on climbs slowest. Click to move the player there."),
+    .help("Each line is one strategy's running bill: reserved hours from the first second, busy or idle, plus metered tokens as calls are served (cached prompt tokens cost less). Keeping reserved capacity busy and sending on only the overflow climbs slowest. Click to move the player there."),
     Chart::<Lab>::new(
         "providers-sweep-chart",
         |_| "Load sweep: spillover against equal weights, per 1,000 calls".into(),
@@ -218,7 +197,7 @@ pub static PAGE: Page<Lab> = Page {
         |v| chart::sweep_summary(v.outcome),
     )
     .shown(|v| !v.outcome.sweep.is_empty())
-    .help("Separate short runs without the incident, at arrival rates from a quarter of the reserved capacity to two and a half times it. At low load the reserved hours dominate and every call is dear; spillover keeps them busy before paying for metered tokens, while equal weights sends half the calls to metered capacity even when the reserved one sits idle. The percentages over spillover's points are the share of calls it sent on to metered capacity; the vertical line is the load at the lab's own arrival rate.")],
+    .help("Short runs without the incident, from a quarter of the reserved capacity to over twice it. Spillover fills reserved capacity before paying for metered tokens; equal weights sends half the calls to metered capacity even while reserved sits idle. The percentages are the calls spillover sent on; the vertical line is the lab's own rate.")],
     comparison: Some(Comparison {
         heading: "Nine strategies on the same calls",
         table: compare,
@@ -232,11 +211,11 @@ impl crate::page::LabPage for Lab {
 }
 
 /// Under the player's stage.
-const LEGEND_HTML: &str = r#"<p class="small legend">One column per deployment, reserved (PTU) first, then metered (PAYG). The bar in each box is how much of its capacity (reserved) or of this minute's quota (metered) is in use, red once it refuses calls; a box outlined in the accent colour says OUT while its breaker or cooldown keeps it out of rotation, with the time left. Under it, the calls it runs now and has served. Lines from the router are this tick's calls, green when served and red when refused or failed; the dot at the end of each has a green wedge for the share of its prompt read from the provider's cache. The bill under the stage counts reserved hours as they pass and metered tokens as they are served.</p>"#;
+const LEGEND_HTML: &str = r#"<p class="small legend">One column per deployment, reserved (PTU) first. The bar is its load over the last 10 s against its capacity or quota, red at 100%; OUT and an accent outline mean a breaker or cooldown holds it out, with the time left. Below: calls running and served. Lines are this tick's calls, green when served and red when refused; the green wedge on a dot is the share of its prompt read from the cache. The bill counts reserved hours as they pass and metered tokens as they are served.</p>"#;
 
 /// The page header (static). The two preset links carry the `pairs` of
 /// `sim_core::labs::providers::PRESETS` (a test below holds them equal).
-const HEADER_HTML: &str = r#"<h1>Providers and regions</h1><p class="lede">When you rent a model rather than run it, keeping GPUs busy is the provider's problem; yours is getting your calls through the capacity you bought, across quotas and regions. A reserved deployment is billed by the hour whether it works or idles; a metered one bills every token and answers 429 once its quota for the minute is used up; and the provider keeps a separate prompt cache for each deployment, so the router that picks where a call goes also decides whether its prompt is already cached there. The player opens on spillover, reserved capacity first and the overflow to metered; the table compares it with eight other gateway and SDK strategies on the same calls.</p><p>The article's two configurations: <a href="?lab=providers&amp;reserved=0&amp;metered=2&amp;regions=2&amp;incident-region=0&amp;strategy=shuffle">§14.3: LiteLLM, two regions, equal weights</a>, where shuffled calls lose their cached history when they change region, and <a href="?lab=providers&amp;rate=4.5&amp;incident-region=0&amp;breaker-429=0&amp;strategy=priority-pool">§14.4: APIM priority pool, breaker on server errors</a>, where a breaker that ignores 429 keeps the overflow from ever reaching the metered backend.</p><p class="small muted">One tick is 100 ms; times are in milliseconds and money in dollars. Follows §12, §14.3–14.4 and §10.3 of the reference article.</p>"#;
+const HEADER_HTML: &str = r#"<h1>Providers and regions</h1><p class="lede">Renting a model moves the job from keeping GPUs busy to getting calls through the capacity you bought. Reserved capacity is billed by the hour, used or not; metered capacity bills every token and answers 429 past its quota; and each deployment keeps its own prompt cache, so where a call goes decides whether its prompt is already cached. Nine gateway and SDK strategies route the same calls: play one, or compare them in the table.</p><p>The article's two configurations: <a href="?lab=providers&amp;reserved=0&amp;metered=2&amp;regions=2&amp;incident-region=0&amp;strategy=shuffle">§14.3: LiteLLM, two regions, equal weights</a> (turns that change region lose their cached history) and <a href="?lab=providers&amp;rate=4.5&amp;incident-region=0&amp;breaker-429=0&amp;strategy=priority-pool">§14.4: APIM priority pool, breaker on server errors</a> (a breaker that ignores 429 never lets the overflow through).</p><p class="small muted">One tick is 100 ms; times are in milliseconds and money in dollars. Follows §12, §14.3–14.4 and §10.3 of the reference article.</p>"#;
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 //! quota is, the calls it runs and has served, and how long it is still out
 //! of rotation), this tick's calls as lines from the router, and the bill.
 
-use sim_core::labs::providers::{moment_text, Flow, Snapshot, StrategyRun, TICK_MS};
+use sim_core::labs::providers::{moment_text, Config, Flow, Snapshot, StrategyRun, TICK_MS};
 
 use crate::ui::format::{fixed, thousands};
 use crate::ui::scene::small_label as label;
@@ -49,7 +49,7 @@ fn flow_text(f: &Flow, names: &[String]) -> String {
             f.conv, f.status
         );
     };
-    let why = f.why.explain();
+    let why = f.why.explain(names);
     if f.status == 200 {
         format!(
             "Conversation {} went to {name}: {why}; it read {} of {} prompt tokens from the provider's cache.",
@@ -85,20 +85,21 @@ pub fn narrate(run: &StrategyRun, names: &[String], t: usize) -> String {
     }
     if let Some(m) = &s.moment {
         out.push_str(" Key moment: ");
-        out.push_str(&moment_text(m));
+        out.push_str(&moment_text(m, names));
         out.push('.');
     }
     out
 }
 
-/// A deployment's name as two short lines: what it is, and its region
-/// (`r2` where the column is narrow).
-fn name_lines(name: &str, wide: bool) -> (String, Option<String>) {
-    match name.split_once(" · ") {
-        Some((what, region)) if wide => (what.to_string(), Some(region.to_string())),
-        Some((what, region)) => (what.to_string(), Some(region.replace("region ", "r"))),
-        None => (name.to_string(), None),
-    }
+/// Deployment `d`'s name as two short lines: what it is, and its region
+/// when there are two (`r2` where the column is narrow).
+fn name_lines(c: &Config, d: usize, wide: bool) -> (String, Option<String>) {
+    let region = c.region(d) + 1;
+    let line = match wide {
+        true => format!("region {region}"),
+        false => format!("r{region}"),
+    };
+    (c.label(d), (c.regions > 1).then_some(line))
 }
 
 /// The client's router: a box at the top centre; returns where lines start.
@@ -128,11 +129,11 @@ fn deployment(
     scene: &mut Scene,
     (d, x, box_w): (usize, f64, f64),
     snap: &sim_core::labs::providers::DepSnap,
-    name: &str,
+    c: &Config,
     wide: bool,
     pal: &Palette,
 ) {
-    let (what, region) = name_lines(name, wide);
+    let (what, region) = name_lines(c, d, wide);
     scene.labels.push(label(x, TOP - 22.0, what, &pal.fg, true));
     if let Some(region) = region {
         scene
@@ -161,7 +162,7 @@ fn deployment(
     let state = match (out, wide) {
         (true, true) => format!("OUT {} s", fixed(f64::from(snap.out_ms) / 1000.0, 1)),
         (true, false) => "OUT".into(),
-        (false, true) => format!("{}% used", fixed(fill * 100.0, 0)),
+        (false, true) => format!("load {}%", fixed(fill * 100.0, 0)),
         (false, false) => format!("{}%", fixed(fill * 100.0, 0)),
     };
     let mut state = label(
@@ -266,14 +267,8 @@ fn flows(
     }
 }
 
-/// The scene of tick `t` at `width` pixels (`names`: the deployments').
-pub fn scene(
-    run: &StrategyRun,
-    names: &[String],
-    t: usize,
-    width: f64,
-    pal: &Palette,
-) -> Option<Scene> {
+/// The scene of tick `t` at `width` pixels, deployments labelled from `c`.
+pub fn scene(run: &StrategyRun, c: &Config, t: usize, width: f64, pal: &Palette) -> Option<Scene> {
     use sim_core::choice::Choice;
     let s: &Snapshot = run.timeline.as_ref()?.get(t)?;
     let n = s.deps.len().max(1);
@@ -284,8 +279,7 @@ pub fn scene(
     let wide = column >= 72.0;
     for (d, snap) in s.deps.iter().enumerate() {
         let x = 4.0 + column * (d as f64 + 0.5);
-        let name = names.get(d).map_or("", String::as_str);
-        deployment(&mut scene, (d, x, box_w), snap, name, wide, pal);
+        deployment(&mut scene, (d, x, box_w), snap, c, wide, pal);
     }
     flows(&mut scene, s, gate, column, box_w, pal);
     let foot = TOP + BOX_H + 50.0;

@@ -308,7 +308,7 @@ fn comparison_note(v: &View<'_, Lab>) -> AnyView {
 
 /// The Routing Lab's page.
 pub static PAGE: Page<Lab> = Page {
-    intro: header,
+    intro: crate::intro!(header),
     inputs: "Workload",
     under_controls: Some(under_controls),
     imported: Some(|v| v.outcome.import.as_ref().map(|i| i.summary())),

@@ -89,7 +89,7 @@ fn summary(v: &View<'_, CascadeLab>) -> String {
 
 /// The cascade page.
 pub static PAGE: Page<CascadeLab> = Page {
-    intro: || Html::trusted(INTRO),
+    intro: crate::intro!(|| Html::trusted(INTRO)),
     cards: Some(head),
     charts: &[Chart::new(
         super::CHART,

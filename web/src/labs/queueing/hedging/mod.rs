@@ -178,7 +178,7 @@ fn summary(v: &View<'_, HedgingLab>) -> String {
 
 /// The hedging page.
 pub static PAGE: Page<HedgingLab> = Page {
-    intro: || Html::trusted(INTRO),
+    intro: crate::intro!(|| Html::trusted(INTRO)),
     cards: Some(head),
     charts: &[Chart::new(
         super::CHART,

@@ -162,7 +162,7 @@ fn summary(v: &View<'_, KneeLab>) -> String {
 
 /// The knee's page.
 pub static PAGE: Page<KneeLab> = Page {
-    intro: || Html::trusted(INTRO),
+    intro: crate::intro!(|| Html::trusted(INTRO)),
     cards: Some(head),
     charts: &[Chart::new(
         super::CHART,

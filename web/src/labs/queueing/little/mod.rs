@@ -128,7 +128,7 @@ fn summary(v: &View<'_, LittleLab>) -> String {
 
 /// The Little's-law page.
 pub static PAGE: Page<LittleLab> = Page {
-    intro: || Html::trusted(INTRO),
+    intro: crate::intro!(|| Html::trusted(INTRO)),
     cards: Some(head),
     charts: &[Chart::new(
         super::CHART,

@@ -180,7 +180,7 @@ fn summary(v: &View<'_, RetriesLab>) -> String {
 
 /// The retries page.
 pub static PAGE: Page<RetriesLab> = Page {
-    intro: || Html::trusted(INTRO),
+    intro: crate::intro!(|| Html::trusted(INTRO)),
     cards: Some(head),
     charts: &[Chart::new(
         super::CHART,
