@@ -6,6 +6,7 @@
 //! runs one compared item, and `--detail`, `--json` and `--csv` pick the output.
 //! Labs that replay traces also take `--trace FILE` and its import flags.
 
+use sim_core::labs::serve::Said;
 use sim_core::labs::work::WORK_LIMIT_NS;
 use sim_core::labs::TraceInput;
 use sim_core::labs::{Format, LabEntry, RunError, RunRequest, TextEntry};
@@ -89,6 +90,71 @@ fn trace_flags() -> Vec<Flag> {
     out
 }
 
+/// Flags of routers' own configurations, for labs that have formats.
+fn config_flags(lab: &LabEntry) -> Vec<Flag> {
+    let ids: Vec<&str> = router_config::formats_for(lab.info.id)
+        .map(|f| f.id)
+        .collect();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Flag::new(
+            "router-config",
+            Takes::Value,
+            "Read a router's own configuration (SGLang launch command, llm-d EndpointPickerConfig, LiteLLM YAML, API Management Bicep or ARM JSON) into the settings; flags given beside it win; what was read is printed to stderr",
+        ),
+        Flag::new(
+            "export-config",
+            Takes::Value,
+            format!(
+                "Print the rule and settings as a router's configuration instead of running (one of {})",
+                ids.join(", ")
+            ),
+        )
+        .capped(32),
+    ]
+}
+
+/// A router configuration file, read no further than the importer's cap,
+/// then imported; the report goes to stderr.
+fn read_router_config(lab: &LabEntry, path: &str) -> Result<Vec<(String, String)>, String> {
+    use std::io::Read;
+    let shown = params::shown(path);
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("--router-config: cannot read {shown}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(router_config::MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("--router-config: cannot read {shown}: {e}"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("--router-config: {shown} is not UTF-8 text"))?;
+    let report =
+        router_config::import(&text).map_err(|e| format!("--router-config: {shown}: {e}"))?;
+    if report.lab != lab.info.id {
+        return Err(format!(
+            "--router-config: {shown} is a {}, which the {} lab runs: lblab {} --router-config {shown}",
+            report.format, report.lab, report.lab
+        ));
+    }
+    eprintln!("Read {shown} as: {}", report.format);
+    for (said, line) in &report.lines {
+        let word = match said {
+            Said::Differs => "Differs",
+            Said::Restates => "Default",
+            Said::NotModelled => "Not modelled",
+            Said::Secret => "Secret",
+            Said::Note => "Note",
+        };
+        eprintln!("  {word}: {line}");
+    }
+    for (label, pairs) in &report.fixes {
+        let flags: Vec<String> = pairs.iter().map(|(k, v)| format!("--{k} {v}")).collect();
+        eprintln!("  Suggested: {label} ({})", flags.join(" "));
+    }
+    Ok(report.pairs)
+}
+
 /// `--key` for messages.
 fn error_line(e: &params::ParamError) -> String {
     format!("--{e}")
@@ -120,19 +186,44 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
     } else {
         Vec::new()
     };
+    let configs = config_flags(lab);
     let all: Vec<Flag> = params
         .iter()
         .chain(&outputs)
         .chain(&traces)
+        .chain(&configs)
         .cloned()
         .collect();
     let Some(parsed) = args::parse(rest, &all)? else {
-        print_help(lab, &params, &outputs, &traces);
+        print_help(lab, &params, &outputs, &traces, &configs);
         return Ok(());
     };
-    let pairs: Vec<(&str, &str)> = parsed
-        .pairs()
-        .filter(|(k, _)| specs.iter().any(|s| s.key == *k))
+    let imported = match parsed.value("router-config") {
+        Some(path) => read_router_config(lab, path)?,
+        None => Vec::new(),
+    };
+    // The imported settings first, so a flag given beside them wins.
+    let focus_key = lab.focus.map(|f| f.key);
+    let pairs: Vec<(&str, &str)> = imported
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .chain(parsed.pairs())
+        .filter(|(k, _)| specs.iter().any(|s| s.key == *k) || Some(*k) == focus_key)
+        .collect();
+    if let Some(format) = parsed.value("export-config") {
+        let owned: Vec<(String, String)> = pairs
+            .iter()
+            .filter(|(k, v)| !(Some(*k) == focus_key && *v == "all"))
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect();
+        let text = router_config::export(lab.info.id, &owned, format, "")
+            .map_err(|e| format!("--export-config: {e}"))?;
+        print!("{text}");
+        return Ok(());
+    }
+    let pairs: Vec<(&str, &str)> = pairs
+        .into_iter()
+        .filter(|(k, _)| Some(*k) != focus_key)
         .collect();
     let only = focus_only(lab, &parsed)?;
     if parsed.has("config") {
@@ -178,7 +269,13 @@ pub fn main(lab: &LabEntry, text: &TextEntry, rest: &[String]) -> Result<(), Str
 }
 
 /// `lblab <lab> --help`: what the lab is, then its flags by group.
-fn print_help(lab: &LabEntry, params: &[Flag], outputs: &[Flag], traces: &[Flag]) {
+fn print_help(
+    lab: &LabEntry,
+    params: &[Flag],
+    outputs: &[Flag],
+    traces: &[Flag],
+    configs: &[Flag],
+) {
     let usage = format!(
         "Usage: lblab {} [flags]\n\n{} ({} of the reference article): {}",
         lab.info.id, lab.info.title, lab.info.section, lab.info.summary
@@ -190,7 +287,8 @@ fn print_help(lab: &LabEntry, params: &[Flag], outputs: &[Flag], traces: &[Flag]
             &[
                 ("Parameters", params),
                 ("Output", outputs),
-                ("Trace replay", traces)
+                ("Trace replay", traces),
+                ("Router configurations", configs)
             ]
         )
     );

@@ -15,8 +15,14 @@ const RULES = LABS.find((l) => l.id === 'routing').focus.options;
 // first-token lab, the first of them, measured 8.5 KB for its views, 10.0 KB
 // with its tour and the hedge-cost column, and its player is still to come
 // (docs/performance.md). A change to what all labs share still has to fit in
-// the old figure.
-const PAGE_LIMIT = 465_000 + 15_000 * Math.max(0, LABS.length - 15);
+// the old figure, with one stated exception: issue 54's router configuration
+// panel (paste or drop a router's configuration, the worker's report shown
+// line by line with its fixes, export in the router's format), which the
+// issue asks of the page itself, measured 6.7 KB after its report was
+// written as one escaped markup block with one click handler instead of a
+// view per line; it is allowed 7 KB.
+const ROUTER_CONFIG_PANEL = 7_000;
+const PAGE_LIMIT = 465_000 + 15_000 * Math.max(0, LABS.length - 15) + ROUTER_CONFIG_PANEL;
 
 // Two modules (issue 47): the page (Leptos, views, the outcome decoder),
 // which every reader downloads before anything is interactive, and the

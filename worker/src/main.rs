@@ -4,8 +4,9 @@
 //! (the `wasm-worker` profile: `opt-level = 3`) where the page is built for
 //! size.
 //!
-//! Everything it does with a request is [`sim_core::labs::serve::Server`]'s,
-//! tested natively there; this file is the glue: messages in and out as
+//! Everything it does with a request is [`sim_core::labs::serve::Server`]'s
+//! or, for a router's configuration, [`router_config::answer`]'s, tested
+//! natively there; this file is the glue: messages in and out as
 //! postcard bytes, the trace file read from its `Blob`, and the clock.
 //!
 //! A message from the page is `{ id, ask, key?, blob? }`: `ask` is a
@@ -95,6 +96,9 @@ pub fn lblab_worker_message(data: JsValue) {
             )
         }
     };
+    if let Some(answer) = router_config::answer(&ask) {
+        return post(id, &answer);
+    }
     let start = now_ms();
     SERVER.with(|s| {
         s.borrow().answer(&ask, &now_ms, &mut |answer| {

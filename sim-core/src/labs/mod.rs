@@ -14,6 +14,7 @@ pub mod entry;
 pub mod finite;
 pub mod fork;
 pub mod lab;
+pub mod router_formats;
 pub mod serve;
 pub mod work;
 

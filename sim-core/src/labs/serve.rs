@@ -41,6 +41,58 @@ pub enum Ask {
         /// CSV (`--csv`) rather than JSON (`--json`).
         csv: bool,
     },
+    /// Read a router's own configuration (the `router-config` crate, which
+    /// the worker module asks before this server; [`Server::answer`] only
+    /// refuses it).
+    ImportConfig {
+        /// The lab the reader is on.
+        lab: String,
+        /// The pasted or dropped text.
+        text: String,
+    },
+    /// Write the lab's rule and settings in a router's own format.
+    ExportConfig {
+        /// The lab and its settings.
+        lab: String,
+        /// Every parameter, as `(key, text)`.
+        pairs: OwnedPairs,
+        /// The format's id (`router_config::FORMATS`).
+        format: String,
+        /// The page's address up to the query, for the reproducing link.
+        base: String,
+    },
+}
+
+/// What one line of an import report says about a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Said {
+    /// A value that differs from the router's default, and what it changes.
+    Differs,
+    /// A value stated that equals the router's default.
+    Restates,
+    /// A key or value the lab does not model, named.
+    NotModelled,
+    /// A secret the import dropped (never kept in the link or exports).
+    Secret,
+    /// Anything else worth knowing (an assumption the import made).
+    Note,
+}
+
+/// A router's configuration read into a lab's settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConfigReport {
+    /// The format's id (`router_formats::FORMATS`).
+    pub id: String,
+    /// What was read ("LiteLLM router (YAML)").
+    pub format: String,
+    /// The lab that runs it.
+    pub lab: String,
+    /// The lab's settings the configuration decides, as `(key, text)`.
+    pub pairs: OwnedPairs,
+    /// What the page shows about it, one line each.
+    pub lines: Vec<(Said, String)>,
+    /// One-click changes the report suggests: a label and the settings.
+    pub fixes: Vec<(String, OwnedPairs)>,
 }
 
 /// A lab run.
@@ -88,6 +140,8 @@ pub enum Answer {
     },
     /// An export's text.
     Text(String),
+    /// A router configuration, read (boxed: it is the largest answer).
+    Imported(alloc::boxed::Box<ConfigReport>),
     /// Why the request produced nothing.
     Failed {
         /// One line for the page.
@@ -144,6 +198,10 @@ impl Server {
             Ask::Run(job) => self.run(job, now, post),
             Ask::Validate { scenario, seeds } => validate(scenario, *seeds, now, post),
             Ask::Export { job, csv } => post(self.export(job, *csv)),
+            Ask::ImportConfig { .. } | Ask::ExportConfig { .. } => post(Answer::Failed {
+                why: "router configurations are read by the router-config crate".into(),
+                trace: false,
+            }),
         }
     }
 
@@ -425,5 +483,38 @@ mod tests {
         let back: Ask =
             super::super::decode(&super::super::encode(&ask).expect("encodes")).expect("decodes");
         assert_eq!(back, ask);
+        let import = Ask::ImportConfig {
+            lab: "providers".into(),
+            text: "model_list: []".into(),
+        };
+        let back: Ask = super::super::decode(&super::super::encode(&import).expect("encodes"))
+            .expect("decodes");
+        assert_eq!(back, import);
+        let report = Answer::Imported(alloc::boxed::Box::new(ConfigReport {
+            id: "litellm".into(),
+            format: "LiteLLM router (YAML)".into(),
+            lab: "providers".into(),
+            pairs: vec![("regions".into(), "2".into())],
+            lines: vec![(Said::Secret, "api_key".into())],
+            fixes: vec![("Pin".into(), vec![("strategy".into(), "sticky".into())])],
+        }));
+        let back: Answer = super::super::decode(&super::super::encode(&report).expect("encodes"))
+            .expect("decodes");
+        assert_eq!(back, report);
+    }
+
+    #[test]
+    fn router_configurations_are_not_this_servers_to_read() {
+        let got = answers(
+            &Server::new(),
+            &Ask::ImportConfig {
+                lab: "providers".into(),
+                text: String::new(),
+            },
+        );
+        assert!(matches!(
+            got.as_slice(),
+            [Answer::Failed { trace: false, .. }]
+        ));
     }
 }

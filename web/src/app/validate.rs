@@ -76,7 +76,9 @@ fn run_from(i: usize, seeds: u32, runs: RwSignal<Vec<Run>>) {
                     }
                 }
                 Reply::Failed(f) => Run::Failed(f.why),
-                Reply::Text(_) => Run::Failed("the worker answered with text".into()),
+                Reply::Text(_) | Reply::Imported(_) => {
+                    Run::Failed("the worker answered with text".into())
+                }
                 Reply::Cancelled => Run::Stopped,
             };
             let go_on = matches!(state, Run::Done(_) | Run::Failed(_));

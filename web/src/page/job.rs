@@ -156,7 +156,7 @@ fn start(
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));
                 }
-                Reply::Text(_) => {
+                Reply::Text(_) | Reply::Imported(_) => {
                     run.outcome.set(Err("the worker answered with text".into()));
                     run.progress.set((0, 0));
                     run.answered.set(Some(sent));

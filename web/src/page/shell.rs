@@ -16,8 +16,8 @@ use crate::ui::chart::{draw_linked, PickFn};
 use crate::ui::html::{Html, Markup};
 use crate::ui::table::Pick;
 use crate::ui::{
-    Allows, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice, Player,
-    RunStatus, SceneFn, Setter, Stage, TracePanel,
+    Allows, ConfigPanel, ControlKind, ControlSpec, Controls, Deferred, ErrorLine, Getter, Notice,
+    Player, RunStatus, SceneFn, Setter, Stage, TracePanel,
 };
 
 /// The lab's controls: every parameter (main ones first, the rest under
@@ -68,6 +68,15 @@ fn inputs(state: State) -> impl IntoView {
         let locked = !state.allows("trace");
         view! { <TracePanel trace=state.trace import=state.import set=set settings=entry.trace_settings summary=summary refused=state.main.trace_refused locked=locked /> }
     });
+    let id = entry.info.id;
+    let router = (sim_core::labs::router_formats::formats_for(id)
+        .next()
+        .is_some()
+        && state.allows("router-config"))
+    .then(|| {
+        let set: Setter = Arc::new(move |k: &str, v: &str| state.set(k, v));
+        view! { <ConfigPanel lab=id set=set /> }
+    });
     let editor = page.editor().map(|legend| {
         let edits: Edits = Callback::new(move |e: Edit| {
             for (key, value) in state
@@ -90,6 +99,7 @@ fn inputs(state: State) -> impl IntoView {
             <Controls specs=control_specs(page) get=get set=set defer=defer allows=allows />
             <div>{under}</div>
             {trace}
+            {router}
             {editor}
         </section>
     }

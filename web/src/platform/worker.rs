@@ -94,6 +94,8 @@ pub enum Reply {
     },
     /// An export's text.
     Text(String),
+    /// A router configuration, read.
+    Imported(sim_core::labs::serve::ConfigReport),
     /// The run refused its input (a parameter, a trace) or the worker died.
     Failed(Failure),
     /// Cancelled before it finished.
@@ -373,6 +375,7 @@ fn on_message(e: web_sys::MessageEvent) {
             }
         }
         Ok(Answer::Text(text)) => Reply::Text(text),
+        Ok(Answer::Imported(report)) => Reply::Imported(*report),
         Ok(Answer::Failed { why, trace }) => Reply::Failed(Failure { why, trace }),
         Err(why) => Reply::Failed(Failure::other(format!(
             "cannot read the worker's answer: {why}"
@@ -436,7 +439,9 @@ pub fn export(job: &Job, csv: bool, done: impl FnOnce(Result<String, String>) + 
                 Reply::Text(text) => Ok(text),
                 Reply::Failed(f) => Err(f.why),
                 Reply::Cancelled => Err(String::from("cancelled")),
-                Reply::Done { .. } => Err(String::from("the worker answered with an outcome")),
+                Reply::Done { .. } | Reply::Imported(_) => {
+                    Err(String::from("the worker answered with something else"))
+                }
             })
         }),
     );
@@ -482,6 +487,7 @@ fn send(ask: &Ask, trace: Option<TraceFile>, progress: OnProgress, done: OnDone)
                 done: kept.borrow_mut().take(),
                 lab: match ask {
                     Ask::Run(job) | Ask::Export { job, .. } => job.lab.clone(),
+                    Ask::ImportConfig { lab, .. } | Ask::ExportConfig { lab, .. } => lab.clone(),
                     Ask::Validate { .. } => String::new(),
                 },
             },

@@ -115,6 +115,16 @@ impl El {
     }
 }
 
+impl El {
+    /// Only the opening tag, for escaped text and markup pushed after it
+    /// (and a closing tag written by the caller).
+    pub fn open(self) -> Html {
+        let mut s = String::with_capacity(self.tag.len() + self.attrs.len() + 2);
+        let _ = write!(s, "<{}{}>", self.tag, self.attrs);
+        Html(s)
+    }
+}
+
 impl From<El> for Html {
     fn from(e: El) -> Html {
         let mut s = String::with_capacity(e.tag.len() * 2 + e.attrs.len() + e.body.0.len() + 5);

@@ -6,6 +6,7 @@
 //! setters and signals. Below it only `crate::platform`.
 
 pub mod chart;
+mod config_panel;
 pub mod controls;
 mod embed_builder;
 pub mod format;
@@ -25,6 +26,7 @@ mod timer;
 mod trace_editor;
 mod trace_panel;
 
+pub use config_panel::ConfigPanel;
 pub use controls::{Allows, ControlKind, ControlSpec, Controls, Deferred, Getter, Setter};
 pub use embed_builder::EmbedBuilder;
 pub use measure::observe_size;

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use crate::ui::html::{el, Html, Markup};
 
 /// Offer `data` as a file download named `name`.
-fn download_blob(name: &str, mime: &str, data: &str) -> Result<(), String> {
+pub(super) fn download_blob(name: &str, mime: &str, data: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&data.into());
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);

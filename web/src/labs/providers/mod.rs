@@ -134,6 +134,10 @@ impl FocusRow for StrategyRun {
 /// Session affinity's cache hits against simple shuffle's, in a sentence.
 fn affinity_line(v: &View<'_, Lab>) -> Option<String> {
     let o = v.outcome;
+    // With one region nothing can split: the sentence would say 0%.
+    if v.config.regions < 2 {
+        return None;
+    }
     let (sticky, shuffle) = (o.run(Strategy::Sticky)?, o.run(Strategy::Shuffle)?);
     Some(format!(
         "Session affinity keeps each conversation on one deployment and reads {} of prompt tokens from the provider's cache; simple shuffle splits {} of conversations between regions and reads {}.",
