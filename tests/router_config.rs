@@ -340,6 +340,31 @@ fn the_article_examples_round_trip_through_their_formats() {
                 .unwrap_or_else(|e| panic!("{file} as {f}: {e}"));
             let second = import(&text).unwrap_or_else(|e| panic!("{file} as {f}: {e}\n{text}"));
             assert_eq!(settings(&first), settings(&second), "{file} as {f}\n{text}");
+            // The export's link opens the lab on the same settings.
+            let link = text
+                .lines()
+                .find_map(|l| l.split_once("Reproduce this run: "))
+                .map(|(_, l)| l.trim_end_matches(['"', ',']))
+                .expect("a link");
+            let query = link.split_once('?').expect("a query").1;
+            let pairs: Vec<(String, String)> = query
+                .split('&')
+                .filter_map(|kv| kv.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            assert!(
+                pairs.contains(&("lab".to_string(), first.lab.clone())),
+                "{link}"
+            );
+            let linked = ConfigReport {
+                pairs: pairs.into_iter().filter(|(k, _)| k != "lab").collect(),
+                ..second.clone()
+            };
+            assert_eq!(
+                settings(&linked),
+                settings(&first),
+                "{file} as {f}: the link {link}"
+            );
         }
     }
 }

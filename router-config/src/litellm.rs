@@ -115,6 +115,12 @@ fn deployments(r: &mut Report, doc: &Value) -> Result<(), ConfigError> {
             for (k, v) in map {
                 if is_secret(k, v) {
                     r.secret(&format!("{path}.{k}"));
+                } else if k == "model" {
+                    let model = text(v).unwrap_or_default();
+                    r.not_modelled(
+                        &format!("{path}.model {}", sim_core::params::shown(&model)),
+                        "the lab's prices, speeds and cache stand in for the provider's model",
+                    );
                 } else if !read.contains(&k.as_str()) {
                     r.not_modelled(
                         &format!("{path}.{k}"),
