@@ -27,10 +27,11 @@ pub fn moment_text(m: &Moment, names: &[String]) -> String {
             name(from)
         ),
         MomentKind::RegionMiss => format!(
-            "conversation {} moves from region {} to region {} and computes {n} tokens of its history again",
+            "conversation {} moves from region {} to region {} and computes {} tokens of its history again",
             m.conv,
             from + 1,
-            to + 1
+            to + 1,
+            crate::params::thousands(u64::from(n))
         ),
     }
 }
