@@ -662,8 +662,21 @@ fn draw_series<DB: DrawingBackend>(
         root.draw(&Circle::new(f.at(p), 6, theme.accent.stroke_width(2)))
             .map_err(err)?;
     }
+    // A narrow chart packs its points closer than their notes are wide: a
+    // note that would overlap one already drawn is left out (about 6 px a
+    // character at 11 px, 12 px a line), so none is drawn over another.
+    let mut drawn: Vec<(i32, i32, i32)> = Vec::new();
     for (x, y, t) in &spec.notes {
-        root.draw(&Text::new(t.clone(), f.at((*x, *y)), text_style(theme, 11)))
+        let (left, top) = f.at((*x, *y));
+        let right = left + 6 * t.chars().count() as i32;
+        if drawn
+            .iter()
+            .any(|&(l, tp, r)| left < r + 4 && l < right + 4 && (top - tp).abs() < 12)
+        {
+            continue;
+        }
+        drawn.push((left, top, right));
+        root.draw(&Text::new(t.clone(), (left, top), text_style(theme, 11)))
             .map_err(err)?;
     }
     Ok(())
