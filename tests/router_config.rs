@@ -35,7 +35,7 @@ fn lines(r: &ConfigReport, said: Said) -> Vec<&str> {
 /// Every setting of the report's lab as the lab reads it (defaults filled
 /// in), the focus included: what two imports must agree on.
 fn settings(r: &ConfigReport) -> Vec<(String, String)> {
-    let entry = sim_core::labs::find(&r.lab).expect("lab");
+    let entry = sim_core::labs::find(r.lab()).expect("lab");
     let pairs: Vec<(&str, &str)> = r
         .pairs
         .iter()
@@ -54,7 +54,7 @@ fn settings(r: &ConfigReport) -> Vec<(String, String)> {
 #[test]
 fn sglang_14_2_three_values_differ_from_the_launchers_defaults() {
     let r = import(&fixture("sglang-14-2.sh")).expect("imports");
-    assert_eq!(r.lab, "routing");
+    assert_eq!(r.lab(), "routing");
     assert!(r.format.contains("Python launcher"), "{}", r.format);
     let differs = lines(&r, Said::Differs);
     println!("§14.2 differs: {differs:#?}");
@@ -120,7 +120,7 @@ fn the_rust_binary_spells_the_eviction_flag_differently_and_defaults_to_120_s() 
 #[test]
 fn inference_pool_14_1_runs_llm_ds_default_profile() {
     let r = import(&fixture("inference-pool-14-1.yaml")).expect("imports");
-    assert_eq!(r.lab, "routing");
+    assert_eq!(r.lab(), "routing");
     for (k, v) in [
         ("rule", "llm-d"),
         ("llmd-queue", "2"),
@@ -161,7 +161,7 @@ fn an_endpoint_picker_config_sets_the_weights_and_names_what_the_lab_lacks() {
 fn litellm_14_3_two_regions_by_shuffle_with_pinning_one_click_away() {
     let text = fixture("litellm-14-3.yaml");
     let r = import(&text).expect("imports");
-    assert_eq!(r.lab, "providers");
+    assert_eq!(r.lab(), "providers");
     for (k, v) in [
         ("reserved", "0"),
         ("metered", "2"),
@@ -197,7 +197,7 @@ fn litellm_14_3_two_regions_by_shuffle_with_pinning_one_click_away() {
 #[test]
 fn apim_14_4_priority_pool_whose_failover_needs_a_breaker_that_counts_429() {
     let r = import(&fixture("apim-14-4.bicep")).expect("imports");
-    assert_eq!(r.lab, "providers");
+    assert_eq!(r.lab(), "providers");
     for (k, v) in [
         ("reserved", "1"),
         ("metered", "1"),
@@ -310,7 +310,7 @@ fn every_format_round_trips_import_export_import() {
             );
             let first = import(&text)
                 .unwrap_or_else(|e| panic!("{} reads its own export: {e}\n{text}", f.id));
-            assert_eq!(first.lab, f.lab);
+            assert_eq!(first.lab(), f.lab);
             let again = export(f.lab, &first.pairs, f.id, "").expect("exports again");
             let second = import(&again).expect("imports again");
             assert_eq!(
@@ -336,7 +336,7 @@ fn the_article_examples_round_trip_through_their_formats() {
     ] {
         let first = import(&fixture(file)).expect("imports");
         for f in formats {
-            let text = export(&first.lab, &first.pairs, f, "")
+            let text = export(first.lab(), &first.pairs, f, "")
                 .unwrap_or_else(|e| panic!("{file} as {f}: {e}"));
             let second = import(&text).unwrap_or_else(|e| panic!("{file} as {f}: {e}\n{text}"));
             assert_eq!(settings(&first), settings(&second), "{file} as {f}\n{text}");
@@ -353,7 +353,7 @@ fn the_article_examples_round_trip_through_their_formats() {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
             assert!(
-                pairs.contains(&("lab".to_string(), first.lab.clone())),
+                pairs.contains(&("lab".to_string(), first.lab().to_string())),
                 "{link}"
             );
             let linked = ConfigReport {
@@ -539,9 +539,9 @@ fn hostile_sizes_and_nesting_are_refused_quickly() {
 #[test]
 fn a_configuration_for_another_lab_says_which() {
     let r = import(&fixture("litellm-14-3.yaml")).expect("imports");
-    assert_eq!(r.lab, "providers");
+    assert_eq!(r.lab(), "providers");
     let r = import(&fixture("sglang-14-2.sh")).expect("imports");
-    assert_eq!(r.lab, "routing");
+    assert_eq!(r.lab(), "routing");
     let e = import("just some words").unwrap_err();
     assert!(e.why.contains("not a configuration the lab reads"), "{e}");
 }

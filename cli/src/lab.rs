@@ -131,10 +131,10 @@ fn read_router_config(lab: &LabEntry, path: &str) -> Result<Vec<(String, String)
         .map_err(|_| format!("--router-config: {shown} is not UTF-8 text"))?;
     let report =
         router_config::import(&text).map_err(|e| format!("--router-config: {shown}: {e}"))?;
-    if report.lab != lab.info.id {
+    if report.lab() != lab.info.id {
         return Err(format!(
             "--router-config: {shown} is a {}, which the {} lab runs: lblab {} --router-config {shown}",
-            report.format, report.lab, report.lab
+            report.format, report.lab(), report.lab()
         ));
     }
     eprintln!("Read {shown} as: {}", report.format);

@@ -19,7 +19,6 @@
 use serde_json::{json, Value};
 use sim_core::labs::providers::Config;
 use sim_core::labs::serve::{ConfigReport, Said};
-use sim_core::params::from_pairs;
 
 use crate::report::Report;
 use crate::tree::{at, boolean, is_secret, json_document, number, text, unknown_keys};
@@ -331,14 +330,7 @@ fn breaker(r: &mut Report, singles: &[&Value]) -> Result<(), ConfigError> {
 
 /// The providers lab's pool as Bicep or ARM JSON.
 pub fn export(pairs: &[(&str, &str)], head: &str, bicep: bool) -> Result<String, ConfigError> {
-    let (c, errors) = from_pairs::<Config>(pairs.iter().copied());
-    if let Some(e) = errors.first() {
-        return Err(ConfigError::new(e.to_string()));
-    }
-    let strategy = pairs
-        .iter()
-        .find(|(k, _)| *k == "strategy")
-        .map_or("spillover", |p| p.1);
+    let (c, strategy): (Config, _) = crate::lab_settings("providers", pairs)?;
     if !["priority-pool", "round-robin", "sticky"].contains(&strategy) {
         return Err(ConfigError::new(format!("an API Management pool runs priority groups, round robin or session affinity, not '{}'", sim_core::params::shown(strategy))));
     }
@@ -363,7 +355,7 @@ pub fn export(pairs: &[(&str, &str)], head: &str, bicep: bool) -> Result<String,
         .collect();
     let priority = |p: u32| if strategy == "priority-pool" { p } else { 1 };
     if bicep {
-        let mut out: String = head.lines().map(|l| format!("// {l}\n")).collect();
+        let mut out: String = crate::commented(head, "//");
         for (name, _) in &names {
             out.push_str(&format!("\nresource {name} '{BACKENDS}@2023-09-01-preview' = {{\n  name: 'myAPIM/{name}'\n  properties: {{\n    url: 'https://{name}.example.openai.azure.com/openai'\n    protocol: 'http'\n    circuitBreaker: {{\n      rules: [\n        {}\n      ]\n    }}\n  }}\n}}\n", to_bicep(&rule)));
         }

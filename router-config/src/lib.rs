@@ -92,8 +92,8 @@ pub fn import(text: &str) -> Result<ConfigReport, ConfigError> {
 /// Whether the lab accepts every setting the report makes (the ranges of
 /// its parameter table, the focus among its items).
 fn checked(report: &ConfigReport) -> Result<(), ConfigError> {
-    let entry = sim_core::labs::find(&report.lab)
-        .ok_or_else(|| ConfigError::new(format!("no lab '{}'", report.lab)))?;
+    let entry = sim_core::labs::find(report.lab())
+        .ok_or_else(|| ConfigError::new(format!("no lab '{}'", report.lab())))?;
     let pairs: Vec<(&str, &str)> = report
         .pairs
         .iter()
@@ -202,6 +202,33 @@ pub fn export(
         "apim-bicep" => apim::export(&pairs, &head, true),
         _ => apim::export(&pairs, &head, false),
     }
+}
+
+/// What an exporter starts from: `lab`'s configuration read from `pairs`
+/// (refused with the lab's own message when a value is out of range), and
+/// the item in focus (the lab's default when the pairs leave it out).
+pub(crate) fn lab_settings<'a, C: sim_core::params::Configurable>(
+    lab: &str,
+    pairs: &[(&'a str, &'a str)],
+) -> Result<(C, &'a str), ConfigError> {
+    let (config, errors) = sim_core::params::from_pairs::<C>(pairs.iter().copied());
+    if let Some(e) = errors.first() {
+        return Err(ConfigError::new(e.to_string()));
+    }
+    let focus = sim_core::labs::find(lab)
+        .and_then(|entry| entry.focus)
+        .map_or("", |f| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == f.key)
+                .map_or((f.default)(), |p| p.1)
+        });
+    Ok((config, focus))
+}
+
+/// `head`'s lines as comment lines opened by `mark` (`#`, `//`).
+pub(crate) fn commented(head: &str, mark: &str) -> String {
+    head.lines().map(|l| format!("{mark} {l}\n")).collect()
 }
 
 /// The lab's link: `base` then `?lab=…` and every pair, percent-encoded

@@ -12,7 +12,6 @@
 use serde_json::Value;
 use sim_core::labs::providers::Config;
 use sim_core::labs::serve::{ConfigReport, Said};
-use sim_core::params::from_pairs;
 
 use crate::report::Report;
 use crate::tree::{boolean, is_secret, number, text, unknown_keys};
@@ -282,14 +281,7 @@ fn settings(r: &mut Report, s: &Value) -> Result<(), ConfigError> {
 
 /// The providers lab's deployments and strategy as a LiteLLM configuration.
 pub fn export(pairs: &[(&str, &str)], head: &str) -> Result<String, ConfigError> {
-    let (c, errors) = from_pairs::<Config>(pairs.iter().copied());
-    if let Some(e) = errors.first() {
-        return Err(ConfigError::new(e.to_string()));
-    }
-    let strategy = pairs
-        .iter()
-        .find(|(k, _)| *k == "strategy")
-        .map_or("spillover", |p| p.1);
+    let (c, strategy): (Config, _) = crate::lab_settings("providers", pairs)?;
     let Some((name, _)) = STRATEGIES.iter().rev().find(|(_, s)| *s == strategy) else {
         return Err(ConfigError::new(format!(
             "LiteLLM has no '{}' strategy: pick shuffle, usage, latency, least busy or cost",
@@ -299,7 +291,7 @@ pub fn export(pairs: &[(&str, &str)], head: &str) -> Result<String, ConfigError>
     if c.reserved > 0 {
         return Err(ConfigError::new("LiteLLM's router knows no reserved capacity: set reserved deployments to 0 to write its configuration"));
     }
-    let mut out: String = head.lines().map(|l| format!("# {l}\n")).collect();
+    let mut out: String = crate::commented(head, "#");
     out.push_str("model_list:\n");
     for d in 0..c.metered as usize {
         let region = c.region(d) + 1;

@@ -16,7 +16,7 @@
 use serde_json::Value;
 use sim_core::labs::routing::Config;
 use sim_core::labs::serve::{ConfigReport, Said};
-use sim_core::params::{from_pairs, real_text};
+use sim_core::params::real_text;
 
 use crate::report::Report;
 use crate::tree::{at, number, text, unknown_keys};
@@ -248,19 +248,15 @@ fn endpoint_picker(r: &mut Report, doc: &Value) -> Result<(), ConfigError> {
 
 /// The routing lab's llm-d weights as an `EndpointPickerConfig`.
 pub fn export(pairs: &[(&str, &str)], head: &str) -> Result<String, ConfigError> {
-    let rule = pairs.iter().find(|(k, _)| *k == "rule").map_or("", |p| p.1);
+    let (config, rule): (Config, _) = crate::lab_settings("routing", pairs)?;
     if rule != "llm-d" {
         return Err(ConfigError::new(
             "an EndpointPickerConfig describes llm-d's scorers: pick the llm-d rule",
         ));
     }
-    let (config, errors) = from_pairs::<Config>(pairs.iter().copied());
-    if let Some(e) = errors.first() {
-        return Err(ConfigError::new(e.to_string()));
-    }
     let w = &config.rules.llmd;
     let weights = [w.queue, w.kv_cache, w.prefix, w.precise];
-    let mut out: String = head.lines().map(|l| format!("# {l}\n")).collect();
+    let mut out = crate::commented(head, "#");
     out.push_str("apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n");
     let used: Vec<(&str, f64)> = SCORERS
         .iter()

@@ -12,12 +12,10 @@ impl Report {
     /// An empty report of the format with `id` (its lab is the format's),
     /// read as `title`.
     pub fn new(id: &'static str, title: &str) -> Report {
-        let lab = crate::format(id).map_or("", |f| f.lab);
         Report {
             inner: ConfigReport {
                 id: id.into(),
                 format: title.into(),
-                lab: lab.into(),
                 pairs: Vec::new(),
                 lines: Vec::new(),
                 fixes: Vec::new(),

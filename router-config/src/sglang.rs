@@ -15,7 +15,6 @@
 
 use sim_core::labs::routing::Config;
 use sim_core::labs::serve::{ConfigReport, Said};
-use sim_core::params::from_pairs;
 
 use crate::report::Report;
 use crate::{ConfigError, MAX_ITEMS};
@@ -286,24 +285,14 @@ fn read_flag(r: &mut Report, name: &str, values: &[String], rust: bool) -> Resul
 
 /// The routing lab's rule and SGLang settings as a launch command.
 pub fn export(pairs: &[(&str, &str)], head: &str, rust: bool) -> Result<String, ConfigError> {
-    let (config, errors) = from_pairs::<Config>(pairs.iter().copied());
-    if let Some(e) = errors.first() {
-        return Err(ConfigError::new(e.to_string()));
-    }
-    let rule = pairs
-        .iter()
-        .find(|(k, _)| *k == "rule")
-        .map_or("least-outstanding", |p| p.1);
+    let (config, rule): (Config, _) = crate::lab_settings("routing", pairs)?;
     let Some((policy, _)) = POLICIES.iter().find(|(_, r)| *r == rule) else {
         return Err(ConfigError::new(format!(
             "the rule '{}' has no SGLang router policy; pick SGLang cache-aware, SGLang prefix hash, round robin, random or power of two",
             sim_core::params::shown(rule)
         )));
     };
-    let mut out = String::new();
-    for line in head.lines() {
-        out.push_str(&format!("# {line}\n"));
-    }
+    let mut out = crate::commented(head, "#");
     out.push_str(if rust {
         "sglang-router \\\n"
     } else {

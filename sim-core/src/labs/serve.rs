@@ -85,14 +85,19 @@ pub struct ConfigReport {
     pub id: String,
     /// What was read ("LiteLLM router (YAML)").
     pub format: String,
-    /// The lab that runs it.
-    pub lab: String,
     /// The lab's settings the configuration decides, as `(key, text)`.
     pub pairs: OwnedPairs,
     /// What the page shows about it, one line each.
     pub lines: Vec<(Said, String)>,
     /// One-click changes the report suggests: a label and the settings.
     pub fixes: Vec<(String, OwnedPairs)>,
+}
+
+impl ConfigReport {
+    /// The lab that runs it (its format's).
+    pub fn lab(&self) -> &'static str {
+        super::router_formats::format(&self.id).map_or("", |f| f.lab)
+    }
 }
 
 /// A lab run.
@@ -493,7 +498,6 @@ mod tests {
         let report = Answer::Imported(alloc::boxed::Box::new(ConfigReport {
             id: "litellm".into(),
             format: "LiteLLM router (YAML)".into(),
-            lab: "providers".into(),
             pairs: vec![("regions".into(), "2".into())],
             lines: vec![(Said::Secret, "api_key".into())],
             fixes: vec![("Pin".into(), vec![("strategy".into(), "sticky".into())])],

@@ -35,12 +35,12 @@ fn report_html(r: &ConfigReport, lab: &'static str) -> Html {
     let mut h = Html::trusted("<p class=\"small\" id=\"router-config-read\"><strong>Read as ");
     h.push_text(&r.format);
     h.push(Html::trusted(".</strong>"));
-    if r.lab == lab {
+    if r.lab() == lab {
         h.push(Html::trusted(
             " The lab now runs these settings (the cards and the table show what they do); the others keep their values.</p>",
         ));
     } else {
-        let mut pairs: Vec<(&str, String)> = vec![("lab", r.lab.clone())];
+        let mut pairs: Vec<(&str, String)> = vec![("lab", r.lab().to_string())];
         pairs.extend(r.pairs.iter().map(|(k, v)| (k.as_str(), v.clone())));
         let href = crate::platform::url::build_query(&pairs);
         h.push(Html::trusted("</p><p>"));
@@ -52,7 +52,7 @@ fn report_html(r: &ConfigReport, lab: &'static str) -> Html {
         );
         h.push_text(format!(
             "This configuration runs in the {} lab: open it there",
-            r.lab
+            r.lab()
         ));
         h.push(Html::trusted("</a></p>"));
     }
@@ -115,7 +115,7 @@ fn read(
         move |reply| {
             shown.set(Some(match reply {
                 Reply::Imported(r) => {
-                    if r.lab == lab {
+                    if r.lab() == lab {
                         // A value refused against another still to come (no
                         // deployments for a moment) is set again after it.
                         let refused: Vec<_> =
